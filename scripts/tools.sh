@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Builds the real components the end-to-end suite and `make demo` run against, from the Go module proxy, into a cache
+# outside the checkout. Idempotent: a tool already built at the pinned version is left alone.
+#   GARM v0.2.1      -> $CACHE/garm-v0.2.1/garm          (garm-api.md §12: wrapper module repeats GARM's replace line)
+#   Pulumi v3.248.0  -> $CACHE/pulumi-v3.248.0/bin/pulumi (pulumi-dynamic-providers.md §7)
+# The Node language host (module github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3) is not served by
+# the Go module proxy ("403 This module version is not available"), so programs run through the Automation API's
+# inline mode: the real CLI drives the engine and talks to an in-process language server; no host binary is needed.
+# Usage: scripts/tools.sh [garm|pulumi|all]   (prints the bin directories it made ready)
+set -euo pipefail
+
+CACHE="${PULUMI_GARM_CACHE:-$HOME/.cache/pulumi-garm}"
+GARM_VERSION=v0.2.1
+PULUMI_VERSION=3.248.0
+
+log() { printf 'tools: %s\n' "$*" >&2; }
+
+need_go() {
+  command -v go >/dev/null || { log "go is not on PATH; install Go >= 1.26.2 (GARM's go.mod requires it)"; exit 1; }
+}
+
+build_garm() {
+  local dir="$CACHE/garm-$GARM_VERSION"
+  if [[ -x "$dir/garm" ]]; then echo "$dir"; return; fi
+  need_go
+  command -v cc >/dev/null || { log "GARM needs cgo for SQLite, and no C compiler is on PATH (apt-get install gcc)"; exit 1; }
+  log "building GARM $GARM_VERSION into $dir (first time only; takes a few minutes)"
+  local src="$dir/src"
+  mkdir -p "$src"
+  cat >"$src/go.mod" <<MOD
+module pulumi-garm.local/garm-build
+
+go 1.26.2
+
+require github.com/cloudbase/garm $GARM_VERSION
+
+replace github.com/mattn/go-sqlite3 => github.com/gabriel-samfira/go-sqlite3 v0.0.0-20251005121134-bc61ecf9b4c7
+MOD
+  cat >"$src/tools.go" <<'GO'
+//go:build tools
+
+package tools
+
+import _ "github.com/cloudbase/garm/cmd/garm"
+GO
+  (cd "$src" && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1 || true)
+  (cd "$src" && CGO_ENABLED=1 GOFLAGS=-mod=mod go build \
+      -tags osusergo,netgo,sqlite_omit_load_extension \
+      -ldflags "-X github.com/cloudbase/garm/util/appdefaults.Version=$GARM_VERSION" \
+      -o "$dir/garm.tmp" github.com/cloudbase/garm/cmd/garm)
+  mv "$dir/garm.tmp" "$dir/garm"
+  echo "$dir"
+}
+
+build_pulumi() {
+  if command -v pulumi >/dev/null; then
+    dirname "$(command -v pulumi)"; return
+  fi
+  local dir="$CACHE/pulumi-v$PULUMI_VERSION"
+  if [[ -x "$dir/bin/pulumi" ]]; then echo "$dir/bin"; return; fi
+  need_go
+  log "building the Pulumi CLI v$PULUMI_VERSION into $dir (first time only; takes 10-20 minutes on 2 cores)"
+  local src="$dir/src"
+  mkdir -p "$src" "$dir/bin"
+  cat >"$src/go.mod" <<MOD
+module pulumi-garm.local/pulumi-build
+
+go 1.25.11
+
+require (
+	github.com/pulumi/pulumi/pkg/v3 v$PULUMI_VERSION
+	github.com/pulumi/pulumi/sdk/v3 v$PULUMI_VERSION
+)
+
+replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
+MOD
+  cat >"$src/tools.go" <<'GO'
+//go:build tools
+
+package tools
+
+import _ "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"
+GO
+  (cd "$src" && GOFLAGS=-mod=mod go mod tidy)
+  local ld="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION"
+  (cd "$src" && GOFLAGS=-mod=mod go build -tags osusergo,grpcnotrace -ldflags "$ld" -o "$dir/bin/pulumi.tmp" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
+  mv "$dir/bin/pulumi.tmp" "$dir/bin/pulumi"
+  echo "$dir/bin"
+}
+
+case "${1:-all}" in
+  garm) build_garm ;;
+  pulumi) build_pulumi ;;
+  all) build_garm; build_pulumi ;;
+  *) log "usage: $0 [garm|pulumi|all]"; exit 2 ;;
+esac
