@@ -1,0 +1,186 @@
+// Normalised views of what GARM sends back. GARM drops `omitempty` keys, so an absent `enabled`, `min_idle_runners`
+// or `max_runners` means false/0 (garm-api.md §3, §3.7); `provider_fault` is base64 (§3.2); labels come back as `tags`.
+import { z } from "zod";
+
+const text = z.string().optional().transform((s) => s ?? "");
+const count = z.number().int().nonnegative().optional().transform((n) => n ?? 0);
+const flag = z.boolean().optional().transform((b) => b ?? false);
+/** Go's zero time means "never set" (§3). */
+const time = z
+  .string()
+  .optional()
+  .transform((s) => (s && !s.startsWith("0001-01-01") ? s : undefined));
+
+export const jobSchema = z
+  .object({
+    id: z.number().optional(),
+    scaleset_job_id: z.string().optional(),
+    workflow_job_id: z.number().optional(),
+    name: text,
+    status: text,
+    runner_name: text,
+    repository_name: text,
+    repository_owner: text,
+    started_at: time,
+    created_at: time,
+    updated_at: time,
+  })
+  .transform((j) => ({
+    id: j.scaleset_job_id || String(j.workflow_job_id ?? j.id ?? ""),
+    name: j.name,
+    status: j.status,
+    runnerName: j.runner_name,
+    repository: j.repository_owner && j.repository_name ? `${j.repository_owner}/${j.repository_name}` : j.repository_name,
+    startedAt: j.started_at,
+    createdAt: j.created_at,
+    updatedAt: j.updated_at,
+  }));
+export type JobView = z.output<typeof jobSchema>;
+
+function decodeBase64(value: string | undefined): string {
+  if (!value) return "";
+  return Buffer.from(value, "base64").toString("utf8");
+}
+
+export const instanceSchema = z
+  .object({
+    id: z.string().optional(),
+    name: text,
+    provider_id: text,
+    agent_id: z.number().optional(),
+    status: text,
+    runner_status: text,
+    provider_name: text,
+    scale_set_id: z.number().optional(),
+    pool_id: z.string().optional(),
+    provider_fault: z.string().optional(),
+    job: jobSchema.optional(),
+    created_at: time,
+    updated_at: time,
+  })
+  .transform((i) => ({
+    id: i.id ?? "",
+    name: i.name,
+    status: i.status,
+    runnerStatus: i.runner_status,
+    providerName: i.provider_name,
+    scaleSetId: i.scale_set_id ?? 0,
+    providerFault: decodeBase64(i.provider_fault),
+    job: i.job,
+    createdAt: i.created_at,
+    updatedAt: i.updated_at,
+  }));
+export type InstanceView = z.output<typeof instanceSchema>;
+
+export type EntityKind = "organization" | "repository" | "enterprise";
+
+export const scaleSetSchema = z
+  .object({
+    id: z.number().int().positive(),
+    name: text,
+    enabled: flag,
+    min_idle_runners: count,
+    max_runners: count,
+    desired_runner_count: count,
+    image: text,
+    flavor: text,
+    os_type: text,
+    os_arch: text,
+    provider_name: text,
+    runner_prefix: text,
+    "github-runner-group": text,
+    runner_bootstrap_timeout: count,
+    extra_specs: z.unknown().optional(),
+    enable_shell: flag,
+    template_id: z.number().optional(),
+    scale_set_id: z.number().optional(),
+    tags: z.array(z.object({ name: z.string() })).nullish(),
+    instances: z.array(instanceSchema).nullish(),
+    repo_id: z.string().optional(),
+    repo_name: z.string().optional(),
+    org_id: z.string().optional(),
+    org_name: z.string().optional(),
+    enterprise_id: z.string().optional(),
+    enterprise_name: z.string().optional(),
+    endpoint: z.object({ name: z.string().optional() }).partial().optional(),
+  })
+  .transform((s) => ({
+    id: s.id,
+    name: s.name,
+    enabled: s.enabled,
+    minIdleRunners: s.min_idle_runners,
+    maxRunners: s.max_runners,
+    desiredRunnerCount: s.desired_runner_count,
+    image: s.image,
+    flavor: s.flavor,
+    osType: s.os_type,
+    osArch: s.os_arch,
+    providerName: s.provider_name,
+    runnerPrefix: s.runner_prefix,
+    runnerGroup: s["github-runner-group"],
+    runnerBootstrapTimeout: s.runner_bootstrap_timeout,
+    /** Parsed JSON, or undefined when GARM left it out (always in list responses, §2.1). */
+    extraSpecs: s.extra_specs,
+    enableShell: s.enable_shell,
+    templateId: s.template_id,
+    githubScaleSetId: s.scale_set_id ?? 0,
+    labels: (s.tags ?? []).map((t) => t.name),
+    instances: s.instances ?? [],
+    entity: entityOf(s),
+    endpoint: s.endpoint?.name ?? "",
+  }));
+export type ScaleSetView = z.output<typeof scaleSetSchema>;
+
+function entityOf(s: {
+  repo_id?: string;
+  repo_name?: string;
+  org_id?: string;
+  org_name?: string;
+  enterprise_id?: string;
+  enterprise_name?: string;
+}): { kind: EntityKind; id: string; name: string } | undefined {
+  if (s.org_id) return { kind: "organization", id: s.org_id, name: s.org_name ?? "" };
+  if (s.repo_id) return { kind: "repository", id: s.repo_id, name: s.repo_name ?? "" };
+  if (s.enterprise_id) return { kind: "enterprise", id: s.enterprise_id, name: s.enterprise_name ?? "" };
+  return undefined;
+}
+
+export const providerSchema = z
+  .object({ name: text, type: text, description: text })
+  .transform((p) => ({ name: p.name, type: p.type, description: p.description }));
+export type ProviderView = z.output<typeof providerSchema>;
+
+export const poolSchema = z
+  .object({
+    id: text,
+    provider_name: text,
+    repo_name: z.string().optional(),
+    org_name: z.string().optional(),
+    enterprise_name: z.string().optional(),
+  })
+  .transform((p) => ({
+    id: p.id,
+    providerName: p.provider_name,
+    entityName: p.org_name ?? p.repo_name ?? p.enterprise_name ?? "",
+  }));
+export type PoolView = z.output<typeof poolSchema>;
+
+export const entitySchema = z
+  .object({
+    id: z.string(),
+    name: text,
+    owner: z.string().optional(),
+    endpoint: z.object({ name: z.string().optional() }).partial().optional(),
+  })
+  .transform((e) => ({
+    id: e.id,
+    // Repositories have owner and name (§2.4); present them as owner/name like users write them.
+    name: e.owner ? `${e.owner}/${e.name}` : e.name,
+    endpoint: e.endpoint?.name ?? "",
+  }));
+export type EntityView = z.output<typeof entitySchema>;
+
+export const controllerSchema = z
+  .object({ controller_id: text, version: text, metadata_url: text, callback_url: text })
+  .transform((c) => ({ controllerId: c.controller_id, version: c.version, metadataUrl: c.metadata_url, callbackUrl: c.callback_url }));
+export type ControllerView = z.output<typeof controllerSchema>;

@@ -1,0 +1,247 @@
+// The wire under the GARM client: one bounded pool of in-flight requests per process, a timeout on every attempt,
+// jittered exponential backoff for idempotent requests, and the GARM session (login, one re-login on expiry).
+import { Agent, fetch as undiciFetch } from "undici";
+import { GarmApiError, errorFromResponse } from "./errors";
+
+export interface TransportOptions {
+  /** GARM base URL without /api/v1, e.g. https://garm.example:9997 */
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+  /** PEM text of a CA bundle to trust for GARM's TLS certificate. */
+  readonly caCert?: string;
+  /** Per-attempt timeout. @default 30000 */
+  readonly requestTimeoutMs?: number;
+  /** Attempts for one idempotent request, the first included. @default 4 */
+  readonly maxAttempts?: number;
+  /** Bound on the whole retry run of one request, delays included. @default 30000 */
+  readonly maxRetryMs?: number;
+  /** Requests in flight at once toward GARM. @default 8 */
+  readonly concurrency?: number;
+  /** Test seams. */
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly random?: () => number;
+  readonly now?: () => number;
+}
+
+/** Delay before retry number `retry` (1-based): exponential from 250 ms, capped at 4 s, with 50-100% jitter. */
+export function backoffDelay(retry: number, random: () => number): number {
+  const ceiling = Math.min(4000, 250 * 2 ** (retry - 1));
+  return Math.round(ceiling * (0.5 + random() / 2));
+}
+
+/** GET, PUT and DELETE may be repeated; a POST may have created something. */
+export function isIdempotent(method: string): boolean {
+  return method === "GET" || method === "PUT" || method === "DELETE";
+}
+
+/** Which failures may be retried: only idempotent requests, except that a refused connection never reached GARM. */
+export function isRetryable(idempotent: boolean, failure: GarmApiError): boolean {
+  if (failure.kind === "connection" && failure.label === "ECONNREFUSED") return true;
+  if (!idempotent) return false;
+  return failure.kind === "connection" || failure.kind === "timeout" || failure.kind === "server-error";
+}
+
+interface WireAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: ArrayBuffer;
+}
+
+/** Counting semaphore; FIFO so a burst of Pulumi operations is served in order. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+  constructor(size: number) {
+    this.free = size;
+  }
+  async run<T>(job: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await job();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+}
+
+const API_PREFIX = "/api/v1";
+
+export class GarmTransport {
+  private readonly agent: Agent;
+  private readonly slots: Slots;
+  private readonly timeoutMs: number;
+  private readonly maxAttempts: number;
+  private readonly maxRetryMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly now: () => number;
+  private token: Promise<string> | undefined;
+  /** Counts requests sent on the wire, for benchmarks and tests. */
+  requestsSent = 0;
+
+  constructor(private readonly options: TransportOptions) {
+    this.agent = new Agent({ connect: options.caCert ? { ca: options.caCert } : {}, keepAliveTimeout: 4000 });
+    this.slots = new Slots(options.concurrency ?? 8);
+    this.timeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.maxAttempts = options.maxAttempts ?? 4;
+    this.maxRetryMs = options.maxRetryMs ?? 30_000;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
+  }
+
+  get baseUrl(): string {
+    return this.options.url.replace(/\/+$/, "") + API_PREFIX;
+  }
+
+  /** The `fetch` handed to openapi-fetch: authenticated, bounded, retried where safe. Throws GarmApiError when no answer came. */
+  readonly fetch = async (input: Request): Promise<Response> => {
+    const method = input.method;
+    const body = method === "GET" || method === "HEAD" ? undefined : await input.arrayBuffer();
+    const headers = new Headers(input.headers);
+    const answer = await this.slots.run(() => this.authenticated(method, input.url, headers, body));
+    return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers });
+  };
+
+  /** Sends with the session token; on 401 `Authentication failed` logs in again once and resends (§1.5). */
+  private async authenticated(method: string, url: string, headers: Headers, body: ArrayBuffer | undefined): Promise<WireAnswer> {
+    const token = await this.session();
+    headers.set("Authorization", `Bearer ${token}`);
+    const first = await this.withRetries(method, url, headers, body);
+    if (first.status !== 401 || labelOf(first.body) !== "Authentication failed") return first;
+    this.forget(token);
+    headers.set("Authorization", `Bearer ${await this.session()}`);
+    return this.withRetries(method, url, headers, body);
+  }
+
+  /** One shared login for all concurrent requests of the process. */
+  private session(): Promise<string> {
+    if (!this.token) {
+      const pending = this.login();
+      this.token = pending;
+      pending.catch(() => {
+        if (this.token === pending) this.token = undefined;
+      });
+    }
+    return this.token;
+  }
+
+  private forget(token: string): void {
+    void this.token?.then((current) => {
+      if (current === token) this.token = undefined;
+    });
+    // Drop it synchronously too, so the re-login below does not reuse the expired token.
+    this.token = undefined;
+  }
+
+  private async login(): Promise<string> {
+    const url = `${this.baseUrl}/auth/login`;
+    const headers = new Headers({ "Content-Type": "application/json" });
+    const body = new TextEncoder().encode(JSON.stringify({ username: this.options.username, password: this.options.password }));
+    // Login has no side effect on GARM, so it is retried like an idempotent call.
+    const answer = await this.withRetries("POST", url, headers, body.buffer as ArrayBuffer, "POST /auth/login", true);
+    if (answer.status === 200) {
+      const token = (parseJson(answer.body) as { token?: unknown } | undefined)?.token;
+      if (typeof token === "string" && token) return token;
+      throw new GarmApiError("unexpected", "POST /auth/login", 200, "no token in the answer", "");
+    }
+    const failure = errorFromResponse("POST /auth/login", answer.status, parseJson(answer.body));
+    if (answer.status === 401) {
+      // A refused login is GARM's "Not Authorized" (§1.3), not a GitHub problem.
+      throw new GarmApiError("auth-failed", failure.request, 401, "GARM refused the login for this username and password", "");
+    }
+    throw failure;
+  }
+
+  /** Sends until a non-retryable answer, bounded by attempts and total time. Returns HTTP answers, including errors. */
+  private async withRetries(
+    method: string,
+    url: string,
+    headers: Headers,
+    body: ArrayBuffer | undefined,
+    requestName = describeRequest(method, url),
+    idempotent = isIdempotent(method),
+  ): Promise<WireAnswer> {
+    const started = this.now();
+    for (let attempt = 1; ; attempt++) {
+      let failure: GarmApiError;
+      try {
+        const answer = await this.send(method, url, headers, body, requestName);
+        if (answer.status < 500) return answer;
+        failure = errorFromResponse(requestName, answer.status, parseJson(answer.body));
+        if (!isRetryable(idempotent, failure) || !this.mayRetry(attempt, started)) return answer;
+      } catch (err) {
+        if (!(err instanceof GarmApiError)) throw err;
+        failure = err;
+        if (!isRetryable(idempotent, failure) || !this.mayRetry(attempt, started)) throw failure;
+      }
+      const delay = backoffDelay(attempt, this.random);
+      await this.sleep(Math.max(0, Math.min(delay, this.maxRetryMs - (this.now() - started))));
+    }
+  }
+
+  private mayRetry(attempt: number, started: number): boolean {
+    return attempt < this.maxAttempts && this.now() - started < this.maxRetryMs;
+  }
+
+  private async send(method: string, url: string, headers: Headers, body: ArrayBuffer | undefined, requestName: string): Promise<WireAnswer> {
+    this.requestsSent++;
+    try {
+      const res = await undiciFetch(url, {
+        method,
+        headers: Object.fromEntries(headers.entries()),
+        body: body && body.byteLength > 0 ? new Uint8Array(body) : undefined,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: "manual",
+      });
+      const responseHeaders = new Headers();
+      res.headers.forEach((value, key) => responseHeaders.set(key, value));
+      return { status: res.status, headers: responseHeaders, body: await res.arrayBuffer() };
+    } catch (err) {
+      throw wireFailure(err, method, requestName, this.timeoutMs);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+/** Maps a thrown fetch failure to a typed error; a POST that may have reached GARM is flagged outcomeUnknown. */
+function wireFailure(err: unknown, method: string, requestName: string, timeoutMs: number): GarmApiError {
+  const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } };
+  const code = e.cause?.code ?? e.code ?? "";
+  const timedOut = e.name === "TimeoutError" || e.cause?.name === "TimeoutError" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT";
+  const notSent = code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN";
+  const outcomeUnknown = method !== "GET" && !notSent;
+  if (timedOut) return new GarmApiError("timeout", requestName, undefined, `no answer within ${timeoutMs} ms`, "", outcomeUnknown);
+  return new GarmApiError("connection", requestName, undefined, code || "connection failed", e.cause?.message ?? "", outcomeUnknown);
+}
+
+function describeRequest(method: string, url: string): string {
+  const u = new URL(url);
+  const path = u.pathname.startsWith(API_PREFIX) ? u.pathname.slice(API_PREFIX.length) : u.pathname;
+  return `${method} ${path}${u.search}`;
+}
+
+function parseJson(body: ArrayBuffer): unknown {
+  const text = new TextDecoder().decode(body);
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function labelOf(body: ArrayBuffer): string {
+  const parsed = parseJson(body) as { error?: unknown } | undefined;
+  return parsed && typeof parsed === "object" && typeof parsed.error === "string" ? parsed.error : "";
+}
+
+export { describeRequest };

@@ -1,0 +1,25 @@
+// Lines the user sees in `pulumi up`. A dynamic provider's stdout reaches the CLI as info and stderr as errors, not
+// tied to the resource row (pulumi-dynamic-providers.md §5), so every line names its resource itself.
+
+export interface Logger {
+  info(line: string): void;
+  warn(line: string): void;
+}
+
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim();
+
+export const consoleLogger: Logger = {
+  info: (line) => console.log(oneLine(line)),
+  warn: (line) => console.error(`warning: ${oneLine(line)}`),
+};
+
+/** "1m05s", "3h02m", "2d04h": short enough for a progress line. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h${String(m % 60).padStart(2, "0")}m`;
+  return `${Math.floor(h / 24)}d${String(h % 24).padStart(2, "0")}h`;
+}

@@ -1,0 +1,195 @@
+// GarmScaleSet's dynamic-provider methods: check and diff are pure; create, read, update and delete talk to GARM
+// through the process-wide client.
+import type * as pulumi from "@pulumi/pulumi";
+import { configure, garmClient } from "../connection";
+import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../garm/client";
+import { isGarmError } from "../garm/errors";
+import { type Logger, consoleLogger } from "../log";
+import { withoutProviderKey } from "../unknown";
+import { checkScaleSetInputs } from "./check";
+import { changedFields, diffScaleSet, updateBody } from "./diff";
+import { retireScaleSet } from "./drain";
+import { entityLabel, resolveEntity } from "./entity";
+import { canonicalJson, parseExtraSpecs } from "./extra-specs";
+import type { CheckedInputs } from "./inputs";
+import { liveName } from "./naming";
+import { type ResolvedEntity, readOutputs, toOutputs } from "./state";
+
+/** Collaborators, replaceable in tests. */
+export interface ScaleSetDeps {
+  readonly client: () => GarmClient;
+  readonly log: Logger;
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
+const defaultDeps: ScaleSetDeps = {
+  client: garmClient,
+  log: consoleLogger,
+  now: Date.now,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+function inputsOf(props: Record<string, unknown>): CheckedInputs {
+  return withoutProviderKey(props) as unknown as CheckedInputs;
+}
+
+function createBody(inputs: CheckedInputs, name: string): CreateScaleSetParams {
+  const body: Record<string, unknown> = {
+    name,
+    provider_name: inputs.providerName,
+    image: inputs.image,
+    flavor: inputs.flavor,
+    os_type: inputs.osType,
+    os_arch: inputs.osArch,
+    labels: [...new Set(inputs.labels.map((l) => l.trim()))],
+    max_runners: inputs.maxRunners,
+    min_idle_runners: inputs.minIdleRunners,
+    enabled: inputs.enabled,
+    enable_shell: inputs.enableShell ?? false,
+    runner_prefix: inputs.runnerPrefix,
+    // Create takes the runner group as `github-runner-group`; update as `runner_group` (§3.5, §3.6).
+    "github-runner-group": inputs.runnerGroup,
+    runner_bootstrap_timeout: inputs.runnerBootstrapTimeout,
+    template_id: inputs.templateId,
+  };
+  const specs = parseExtraSpecs(inputs.extraSpecs);
+  if (specs) body.extra_specs = canonicalJson(specs);
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as CreateScaleSetParams;
+}
+
+async function findByName(client: GarmClient, entity: ResolvedEntity, name: string): Promise<ScaleSetView | undefined> {
+  const all = await client.listEntityScaleSets(entity);
+  return all.find((s) => s.name === name);
+}
+
+/** Builds the scale-set provider over its collaborators. */
+export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.ResourceProvider {
+  /** Reads back by id; list answers lack extra specs and instances (§2.1). */
+  const readBack = async (client: GarmClient, inputs: CheckedInputs, id: number, entity: ResolvedEntity) =>
+    toOutputs(inputs, await client.getScaleSet(id), entity);
+
+  return {
+    configure,
+
+    async check(_olds, news) {
+      return checkScaleSetInputs(news);
+    },
+
+    async diff(_id, olds, news) {
+      return diffScaleSet(readOutputs(olds), news);
+    },
+
+    async create(props) {
+      const inputs = inputsOf(props);
+      const client = deps.client();
+      const entity = await resolveEntity(client, inputs);
+      const name = liveName(inputs.name, inputs.labels, inputs.providerName, inputs.naming);
+      const where = entityLabel(entity);
+
+      // GARM does not check the provider exists and would create a scale set that can never run or drain (§4.4, §9.3).
+      const providers = await client.listProviders();
+      if (!providers.some((p) => p.name === inputs.providerName)) {
+        const known = providers.map((p) => p.name).join(", ") || "none";
+        throw new Error(
+          `providerName ${JSON.stringify(inputs.providerName)} is not a provider GARM has loaded (it has: ${known}); ` +
+            "add it to GARM's config (a GarmProvider resource does this) and restart GARM",
+        );
+      }
+
+      const existing = await findByName(client, entity, name);
+      if (existing) {
+        if (!inputs.adoptExisting) {
+          throw new Error(
+            `a scale set named ${name} already exists under ${where} (GARM id ${existing.id}); set adoptExisting: true to manage it ` +
+              "with this resource, or choose another name",
+          );
+        }
+        deps.log.info(`GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}`);
+        return { id: String(existing.id), outs: await updateToMatch(client, inputs, existing, entity) };
+      }
+
+      let created: ScaleSetView;
+      try {
+        created = await client.createScaleSet(entity, createBody(inputs, name));
+      } catch (err) {
+        if (!isGarmError(err) || !err.outcomeUnknown) throw err;
+        // The POST may have gone through without its answer reaching us: look before creating again (§2.8 of the
+        // dynamic-provider notes: a failed create leaves no state behind, so a duplicate would be orphaned).
+        const landed = await findByName(client, entity, name);
+        if (landed) {
+          deps.log.warn(`GarmScaleSet ${name}: the create's answer was lost, but GARM has the scale set (id ${landed.id}); using it`);
+          created = landed;
+        } else {
+          created = await client.createScaleSet(entity, createBody(inputs, name));
+        }
+      }
+      try {
+        return { id: String(created.id), outs: await readBack(client, inputs, created.id, entity) };
+      } catch (err) {
+        // The scale set exists: record it (a partial create) so Pulumi tracks it instead of orphaning it.
+        throw Object.assign(new Error(`GarmScaleSet ${name}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`), {
+          id: String(created.id),
+          properties: { ...props, ...toOutputs(inputs, created, entity) },
+          reasons: [(err as Error).message],
+        });
+      }
+    },
+
+    async read(id, props) {
+      const olds = readOutputs(props ?? {});
+      const client = deps.client();
+      try {
+        const view = await client.getScaleSet(Number(id));
+        const entity = { kind: olds.entityKind, id: olds.entityId, name: olds.entityName, endpoint: olds.endpointName };
+        return { id, props: { ...olds, ...toOutputs(olds, view, entity), __provider: props?.__provider } };
+      } catch (err) {
+        // Gone from GARM: an empty id makes Pulumi drop it from state (pulumi-dynamic-providers.md §2.5).
+        if (isGarmError(err, "not-found")) return {};
+        throw err;
+      }
+    },
+
+    async update(id, oldProps, newProps) {
+      const olds = readOutputs(oldProps);
+      const news = inputsOf(newProps);
+      const entity = { kind: olds.entityKind, id: olds.entityId, name: olds.entityName, endpoint: olds.endpointName };
+      const fields = changedFields(olds, news);
+      if (fields.length === 0) {
+        // Only provider-side options (drain, adoptExisting) changed: nothing to tell GARM.
+        return { outs: { ...olds, ...news, stateVersion: olds.stateVersion } };
+      }
+      const client = deps.client();
+      await client.updateScaleSet(Number(id), updateBody(news, fields));
+      return { outs: await readBack(client, news, Number(id), entity) };
+    },
+
+    async delete(id, props) {
+      const olds = readOutputs(props);
+      await retireScaleSet({ id: Number(id), liveName: olds.liveName ?? olds.name }, olds.drain, {
+        client: deps.client(),
+        log: deps.log,
+        now: deps.now,
+        sleep: deps.sleep,
+      });
+      deps.log.info(`GarmScaleSet ${olds.liveName} (id ${id}): deleted from GARM`);
+    },
+  };
+
+  /** Brings an adopted scale set's updatable fields to the inputs. Labels cannot change (§4.2): refuse a mismatch. */
+  async function updateToMatch(client: GarmClient, inputs: CheckedInputs, existing: ScaleSetView, entity: ResolvedEntity) {
+    const full = await client.getScaleSet(existing.id);
+    const current = toOutputs(inputs, full, entity);
+    if (full.providerName !== inputs.providerName) {
+      throw new Error(
+        `cannot adopt scale set ${full.name} (id ${full.id}): it uses provider ${full.providerName}, not ${inputs.providerName}`,
+      );
+    }
+    const fields = changedFields(current, inputs);
+    if (fields.length === 0) return current;
+    await client.updateScaleSet(full.id, updateBody(inputs, fields));
+    return readBack(client, inputs, full.id, entity);
+  }
+}
+
+export const scaleSet = scaleSetProviderWith(defaultDeps);

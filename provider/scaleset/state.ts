@@ -1,0 +1,89 @@
+// What a GarmScaleSet keeps in Pulumi state, and how older state shapes are read. The implementation reads every
+// shape it ever wrote, since Pulumi calls it with stored outputs for refresh, pending deletes and destroy.
+import type { EntityKind, ScaleSetView } from "../garm/client";
+import type { CheckedInputs } from "./inputs";
+import { DRAIN_DEFAULTS } from "./inputs";
+import { canonicalLabels } from "./naming";
+
+export const STATE_VERSION = 1;
+
+export interface ResolvedEntity {
+  readonly kind: EntityKind;
+  readonly id: string;
+  readonly name: string;
+  /** GARM endpoint name, e.g. github.com. */
+  readonly endpoint: string;
+}
+
+/** Outputs: the inputs, overlaid with the scale set as GARM holds it. */
+export interface ScaleSetOutputs extends CheckedInputs {
+  stateVersion: number;
+  /** GARM's id; also the Pulumi id. Never GitHub's scale_set_id, which GARM may change (garm-api.md §4.5). */
+  scaleSetId: number;
+  liveName: string;
+  /** Canonical labels (lower-cased, sorted). */
+  labels: string[];
+  githubScaleSetId: number;
+  entityKind: EntityKind;
+  entityId: string;
+  entityName: string;
+  endpointName: string;
+  runnerPrefix: string;
+  runnerGroup: string;
+  runnerBootstrapTimeout: number;
+  extraSpecs?: Record<string, unknown>;
+  enableShell: boolean;
+  templateId?: number;
+}
+
+export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: ResolvedEntity): ScaleSetOutputs {
+  const outputs: ScaleSetOutputs = {
+    ...inputs,
+    stateVersion: STATE_VERSION,
+    scaleSetId: view.id,
+    liveName: view.name,
+    labels: canonicalLabels(view.labels),
+    githubScaleSetId: view.githubScaleSetId,
+    entityKind: entity.kind,
+    entityId: entity.id,
+    entityName: entity.name,
+    endpointName: entity.endpoint,
+    providerName: view.providerName,
+    image: view.image,
+    flavor: view.flavor,
+    osType: (view.osType || inputs.osType) as CheckedInputs["osType"],
+    osArch: (view.osArch || inputs.osArch) as CheckedInputs["osArch"],
+    maxRunners: view.maxRunners,
+    minIdleRunners: view.minIdleRunners,
+    enabled: view.enabled,
+    runnerPrefix: view.runnerPrefix,
+    runnerGroup: view.runnerGroup,
+    runnerBootstrapTimeout: view.runnerBootstrapTimeout,
+    enableShell: view.enableShell,
+    extraSpecs: isObject(view.extraSpecs) ? view.extraSpecs : undefined,
+    templateId: view.templateId,
+  };
+  // Pulumi's Struct marshalling rejects undefined values; leave the keys out instead.
+  return dropUndefined(outputs);
+}
+
+/** Reads stored outputs of any version this package wrote. Throws for state written by a newer pulumi-garm. */
+export function readOutputs(props: Record<string, unknown>): ScaleSetOutputs {
+  const version = typeof props.stateVersion === "number" ? props.stateVersion : 1;
+  if (version > STATE_VERSION) {
+    throw new Error(
+      `GarmScaleSet state version ${version} was written by a newer pulumi-garm than the one installed (state version ${STATE_VERSION}); ` +
+        "upgrade the pulumi-garm package in this project",
+    );
+  }
+  const outputs = props as unknown as ScaleSetOutputs;
+  return { ...outputs, drain: { ...DRAIN_DEFAULTS, ...outputs.drain } };
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+export function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,38 @@
+// GarmProvider: one [[provider]] entry in GARM's config file, managed from a Pulumi program.
+import * as pulumi from "@pulumi/pulumi";
+import { garmProviderProvider } from "./shim";
+
+/** Inputs of a GarmProvider. Checked at `pulumi preview`. */
+export interface GarmProviderArgs {
+  /** GARM provider name; scale sets refer to it. Changing it replaces the entry (new entry first). */
+  readonly name: pulumi.Input<string>;
+  /** Shown by GET /providers. */
+  readonly description?: pulumi.Input<string>;
+  /** Absolute path of the external provider executable on the GARM host. */
+  readonly executable: pulumi.Input<string>;
+  /** Absolute path of the provider's own config file, passed to it by GARM. */
+  readonly configFile?: pulumi.Input<string>;
+  /** Environment variable name prefixes GARM forwards to the provider, e.g. ["PATH", "OS_"]. */
+  readonly environmentVariables?: pulumi.Input<pulumi.Input<string>[]>;
+  /** External provider interface version: "v0.1.0" (default) or "v0.1.1". */
+  readonly interfaceVersion?: pulumi.Input<string>;
+  /** The GARM config file this resource edits (read and written on the machine running Pulumi). */
+  readonly garmConfigPath: pulumi.Input<string>;
+  /** Shell command that restarts GARM so it loads the change, e.g. "systemctl restart garm". */
+  readonly restartCommand: pulumi.Input<string>;
+  /** Seconds to wait for GARM to answer with the change after a restart. Defaults to 60. */
+  readonly restartTimeoutSeconds?: pulumi.Input<number>;
+}
+
+export class GarmProvider extends pulumi.dynamic.Resource {
+  /** The GARM provider name; pass it to GarmScaleSet.providerName. */
+  declare readonly name: pulumi.Output<string>;
+  /** The GARM config file holding the entry. */
+  declare readonly garmConfigPath: pulumi.Output<string>;
+  /** Version of the state shape this resource wrote. */
+  declare readonly stateVersion: pulumi.Output<number>;
+
+  constructor(name: string, args: GarmProviderArgs, opts?: pulumi.CustomResourceOptions) {
+    super(garmProviderProvider, name, { stateVersion: undefined, ...args }, opts, "garm", "GarmProvider");
+  }
+}

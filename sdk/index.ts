@@ -1,0 +1,3 @@
+// pulumi-garm: Pulumi resources for GARM (GitHub Actions Runner Manager).
+export { GarmScaleSet, type GarmScaleSetArgs } from "./scaleset";
+export { GarmProvider, type GarmProviderArgs } from "./garm-provider";
