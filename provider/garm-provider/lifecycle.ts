@@ -1,0 +1,276 @@
+// The GarmProvider resource operations with their collaborators passed in: the config file edits, the shared GARM
+// restart, and the GARM reads that confirm a change or guard a delete.
+import { promises as fs } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
+import { checkGarmProvider, type CheckFailure } from "./checks";
+import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
+import { diffGarmProvider, type GarmProviderDiff } from "./diff";
+import { handWrittenProviderNames, verifyEdit } from "./garm-config";
+import { describeUsers, providerUsers, type UsageSource } from "./guard";
+import { readBlock, removeBlock, upsertBlock } from "./managed-block";
+import {
+  blockSpecOf,
+  migrateState,
+  outputsOf,
+  withDefaults,
+  type GarmProviderInputs,
+  type GarmProviderOutputs,
+  type ProviderBlockSpec,
+} from "./schema";
+import { waitForProviders, type ProviderExpectation, type ProviderListing } from "./wait";
+
+/** The GARM reads GarmProvider needs. */
+export interface GarmReader extends UsageSource {
+  listProviders(): Promise<ProviderListing[]>;
+}
+
+export interface Restarter {
+  /** Resolves after a restart that began after this call succeeded; rejects with the restart's failure. */
+  request(command: string, timeoutMs: number): Promise<void>;
+}
+
+export interface GarmProviderDeps {
+  /** The GARM client; called only when needed, so check and diff never need connection settings. */
+  garm(): GarmReader;
+  restarts: Restarter;
+  sleep(ms: number): Promise<void>;
+  now(): number;
+  log(line: string): void;
+  /** Interval between GET /providers polls after a restart. Defaults to 1000 ms. */
+  pollMs?: number;
+  editOptions?: EditOptions;
+  /** Returns why `file` cannot serve as provider executable (or config file), or undefined when it can. */
+  inspectFile?(file: string, mustBeExecutable: boolean): Promise<string | undefined>;
+}
+
+export interface GarmProviderImpl {
+  check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs?: Record<string, unknown>; failures?: CheckFailure[] }>;
+  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<GarmProviderDiff>;
+  create(inputs: Record<string, unknown>): Promise<{ id: string; outs: GarmProviderOutputs }>;
+  read(id: string, props?: Record<string, unknown>): Promise<{ id?: string; props?: GarmProviderOutputs; inputs?: GarmProviderInputs }>;
+  update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ outs: GarmProviderOutputs }>;
+  delete(id: string, props: Record<string, unknown>): Promise<void>;
+}
+
+/** Default file inspection: the executable must exist and carry an execute bit; GARM refuses to start otherwise (§9.1). */
+export async function inspectLocalFile(file: string, mustBeExecutable: boolean): Promise<string | undefined> {
+  try {
+    const st = await fs.stat(file);
+    if (!st.isFile()) return `${file} is not a regular file`;
+    if (mustBeExecutable && (st.mode & 0o111) === 0) return `${file} is not executable (mode ${(st.mode & 0o777).toString(8)})`;
+    return undefined;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? `${file} does not exist` : `${file} cannot be inspected (${(e as Error).message})`;
+  }
+}
+
+function inputsOf(raw: Record<string, unknown>): GarmProviderInputs {
+  const o = migrateState(withDefaults(raw));
+  const { stateVersion: _ignored, ...inputs } = o;
+  return inputs;
+}
+
+function one(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
+  const pollMs = deps.pollMs ?? 1000;
+  const inspect = deps.inspectFile ?? inspectLocalFile;
+  const say = (name: string, what: string) => deps.log(`garm-provider "${name}": ${what}`);
+
+  /** Refuses, before the file is touched, a block that would stop GARM from starting. */
+  async function preflight(inputs: GarmProviderInputs): Promise<void> {
+    const problems = [await inspect(inputs.executable, true)];
+    if (inputs.configFile) problems.push(await inspect(inputs.configFile, false));
+    const found = problems.filter((p): p is string => p !== undefined);
+    if (found.length > 0) {
+      throw new Error(
+        `GarmProvider "${inputs.name}": not writing ${inputs.garmConfigPath} because ${found.join("; ")}; GARM refuses to start with a provider whose files are missing (garm-api.md §9.1). Install them first, then run pulumi up again`,
+      );
+    }
+  }
+
+  async function writeBlock(inputs: GarmProviderInputs): Promise<boolean> {
+    const spec = blockSpecOf(inputs);
+    const file = inputs.garmConfigPath;
+    const result = await editConfigFile(
+      file,
+      (text) => {
+        if (handWrittenProviderNames(text)?.includes(spec.name)) {
+          throw new Error(
+            `GarmProvider "${spec.name}": ${file} already defines provider "${spec.name}" by hand (outside pulumi-garm's managed blocks); remove or rename that entry, or choose another name. The file is unchanged`,
+          );
+        }
+        return upsertBlock(text, spec, file);
+      },
+      (before, after) => verifyEdit(before, after, spec.name, spec, file),
+      deps.editOptions,
+    );
+    return result.changed;
+  }
+
+  /** Restarts GARM (shared with other changes) and waits until GET /providers shows `want`. */
+  async function applyAndWait(inputs: Pick<GarmProviderInputs, "name" | "restartCommand" | "restartTimeoutSeconds">, want: ProviderExpectation): Promise<void> {
+    const timeoutMs = inputs.restartTimeoutSeconds * 1000;
+    await deps.restarts.request(inputs.restartCommand, timeoutMs);
+    const garm = deps.garm();
+    await waitForProviders(() => garm.listProviders(), want, { timeoutMs, pollMs, sleep: deps.sleep, now: deps.now });
+    say(inputs.name, want.present ? "GARM lists the provider as configured" : "GARM no longer lists the provider");
+  }
+
+  function presentWant(spec: ProviderBlockSpec): ProviderExpectation {
+    return { name: spec.name, present: true, description: spec.description };
+  }
+
+  async function applyWritten(inputs: GarmProviderInputs, verb: string): Promise<void> {
+    try {
+      await applyAndWait(inputs, presentWant(blockSpecOf(inputs)));
+    } catch (e) {
+      throw new Error(
+        `GarmProvider "${inputs.name}": the ${verb} block is written to ${inputs.garmConfigPath}, but GARM has not confirmed it: ${one(e)}. GARM runs with the providers it had before, or is stopped if the restart stopped it; the file already holds the new block. Fix the cause and run pulumi up again: it rewrites the same block and restarts GARM once more`,
+      );
+    }
+  }
+
+  async function refuseWhileUsed(name: string): Promise<void> {
+    let users;
+    try {
+      users = await providerUsers(name, deps.garm());
+    } catch (e) {
+      throw new Error(
+        `GarmProvider "${name}": not removing it because GARM cannot be asked which scale sets and pools use it (${one(e)}); a provider removed under a scale set leaves it undrainable (garm-api.md §9.3). The provider stays; Pulumi will retry the delete on the next run`,
+      );
+    }
+    if (users.length > 0) {
+      throw new Error(
+        `GarmProvider "${name}": not removing it while GARM still has ${users.length} scale set(s)/pool(s) using it: ${describeUsers(users)}. Delete them or move them to another provider first; GARM cannot drain a scale set whose provider is gone (garm-api.md §9.3). The provider stays; Pulumi will retry the delete on the next run`,
+      );
+    }
+  }
+
+  return {
+    async check(_olds, news) {
+      return checkGarmProvider(news, { readConfig: readConfigText });
+    },
+
+    async diff(_id, olds, news) {
+      return diffGarmProvider(olds, news);
+    },
+
+    async create(raw) {
+      const inputs = inputsOf(raw);
+      await preflight(inputs);
+      const changed = await writeBlock(inputs);
+      say(
+        inputs.name,
+        `${changed ? "added its block to" : "its block is already in"} ${inputs.garmConfigPath}; restarting GARM with \`${inputs.restartCommand}\` to load it`,
+      );
+      await applyWritten(inputs, "new");
+      return { id: inputs.name, outs: outputsOf(inputs) };
+    },
+
+    async update(_id, rawOlds, rawNews) {
+      const olds = migrateState(rawOlds);
+      const inputs = inputsOf(rawNews);
+      if (olds.name !== inputs.name || olds.garmConfigPath !== inputs.garmConfigPath) {
+        throw new Error(
+          `GarmProvider "${olds.name}": name or garmConfigPath changed in an update; these need a replacement, which diff should have reported. Nothing was changed`,
+        );
+      }
+      const blockChanged = !isDeepStrictEqual(blockSpecOf(olds), blockSpecOf(inputs));
+      if (blockChanged) await preflight(inputs);
+      const written = await writeBlock(inputs);
+      // Restart when what GARM loads changed; also when the file already held it, which is the retry of an update
+      // whose restart failed.
+      if (blockChanged || written) {
+        say(inputs.name, `updated its block in ${inputs.garmConfigPath}; restarting GARM with \`${inputs.restartCommand}\` to load it`);
+        await applyWritten(inputs, "updated");
+      }
+      return { outs: outputsOf(inputs) };
+    },
+
+    async delete(_id, rawProps) {
+      const props = migrateState(rawProps);
+      const file = props.garmConfigPath;
+      const name = props.name;
+      let text: string;
+      try {
+        text = await readConfigText(file);
+      } catch (e) {
+        throw new Error(`GarmProvider "${name}": cannot read ${file} to remove its block (${one(e)}). The resource stays; Pulumi will retry the delete on the next run`);
+      }
+      const handWritten = handWrittenProviderNames(text)?.includes(name) ?? false;
+      if (!readBlock(text, name, file)) {
+        await finishEarlierDelete(props, handWritten);
+        return;
+      }
+      await refuseWhileUsed(name);
+      await editConfigFile(
+        file,
+        (t) => removeBlock(t, name, file),
+        (before, after) => verifyEdit(before, after, name, undefined, file),
+        deps.editOptions,
+      );
+      if (handWritten) {
+        say(name, `removed its block from ${file}; a hand-written entry with the same name stays, so GARM is not restarted`);
+        return;
+      }
+      say(name, `removed its block from ${file}; restarting GARM with \`${props.restartCommand}\` to unload it`);
+      try {
+        await applyAndWait(props, { name, present: false });
+      } catch (e) {
+        throw new Error(
+          `GarmProvider "${name}": its block is removed from ${file}, but GARM has not confirmed it unloaded the provider: ${one(e)}. GARM may still run with it until it restarts. The resource stays; Pulumi will retry the delete on the next run, which restarts GARM again`,
+        );
+      }
+    },
+
+    async read(id, rawProps) {
+      const props = migrateState(rawProps ?? {});
+      const block = readBlock(await readConfigText(props.garmConfigPath), props.name, props.garmConfigPath);
+      if (!block) {
+        say(props.name, `its block is gone from ${props.garmConfigPath}; dropping the resource from the stack`);
+        return {};
+      }
+      const outs: GarmProviderOutputs = { ...props, ...block };
+      if (!block.configFile) delete outs.configFile;
+      const { stateVersion: _v, ...inputs } = outs;
+      return { id, props: outs, inputs };
+    },
+  };
+
+  /**
+   * The block is already gone. If GARM still lists the provider, an earlier delete removed the block but its restart
+   * failed: restart now (after the guard). If GARM cannot be asked, the delete still succeeds: the file no longer
+   * names the provider, so the next restart of GARM unloads it.
+   */
+  async function finishEarlierDelete(props: GarmProviderOutputs, handWritten: boolean): Promise<void> {
+    const name = props.name;
+    if (handWritten) {
+      say(name, `its block is already gone from ${props.garmConfigPath}; nothing to do`);
+      return;
+    }
+    let listed: boolean;
+    try {
+      listed = (await deps.garm().listProviders()).some((p) => p.name === name);
+    } catch (e) {
+      say(name, `its block is already gone from ${props.garmConfigPath}; GARM could not be asked whether it still runs the provider (${one(e)}), it unloads it at its next restart`);
+      return;
+    }
+    if (!listed) {
+      say(name, `its block is already gone from ${props.garmConfigPath}; nothing to do`);
+      return;
+    }
+    await refuseWhileUsed(name);
+    say(name, `its block is already gone from ${props.garmConfigPath} but GARM still runs the provider; restarting GARM with \`${props.restartCommand}\``);
+    try {
+      await applyAndWait(props, { name, present: false });
+    } catch (e) {
+      throw new Error(
+        `GarmProvider "${name}": its block is removed from ${props.garmConfigPath}, but GARM has not confirmed it unloaded the provider: ${one(e)}. The resource stays; Pulumi will retry the delete on the next run`,
+      );
+    }
+  }
+}

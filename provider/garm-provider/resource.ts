@@ -1,0 +1,29 @@
+// GarmProvider as Pulumi calls it: the lifecycle wired to the real config file, shell, clock and GARM client.
+import type * as pulumi from "@pulumi/pulumi";
+import { configure, garmClient } from "../connection";
+import { makeGarmProviderImpl } from "./lifecycle";
+import { RestartCoordinator, runShellCommand } from "./restart";
+
+const log = (line: string) => console.log(line);
+
+// One coordinator per provider process: Pulumi runs every operation of an update in this one process, so changes
+// made together share one restart.
+const restarts = new RestartCoordinator({ run: runShellCommand, log });
+
+const impl = makeGarmProviderImpl({
+  garm: () => garmClient(),
+  restarts,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  now: () => Date.now(),
+  log,
+});
+
+export const garmProvider: pulumi.dynamic.ResourceProvider = {
+  configure: (req) => configure(req),
+  check: (olds, news) => impl.check(olds ?? {}, news),
+  diff: (id, olds, news) => impl.diff(id, olds, news),
+  create: (inputs) => impl.create(inputs),
+  read: (id, props) => impl.read(id, props),
+  update: (id, olds, news) => impl.update(id, olds, news),
+  delete: (id, props) => impl.delete(id, props),
+};

@@ -1,0 +1,176 @@
+// Runs GARM's restart command once for all provider changes made together (GARM reads providers only at start,
+// garm-api.md §9.2), and runs shell commands with a time limit.
+import { spawn } from "node:child_process";
+
+export interface CommandResult {
+  /** Exit code, or null when the command was ended by a signal. */
+  code: number | null;
+  signal: string | null;
+  /** Combined stdout and stderr (its tail when long). */
+  output: string;
+  timedOut: boolean;
+}
+
+/** Runs `command` through the shell; never rejects for a failing command, only reports. */
+export type CommandRunner = (command: string, timeoutMs: number) => Promise<CommandResult>;
+
+const OUTPUT_KEEP_CHARS = 64 * 1024;
+
+/** Runs `command` with `/bin/sh -c`, killing its process group after `timeoutMs`. */
+export const runShellCommand: CommandRunner = (command, timeoutMs) =>
+  new Promise((resolve) => {
+    let output = "";
+    let timedOut = false;
+    const child = spawn("/bin/sh", ["-c", command], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const take = (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      if (output.length > OUTPUT_KEEP_CHARS) output = output.slice(-OUTPUT_KEEP_CHARS);
+    };
+    child.stdout.on("data", take);
+    child.stderr.on("data", take);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    }, timeoutMs);
+    child.on("error", (err) => {
+      clearTimeout(timer);
+      resolve({ code: null, signal: null, output: `${output}${err.message}`, timedOut });
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, output, timedOut });
+    });
+  });
+
+/** The last `lines` non-empty lines of `output`, trimmed, at most `maxChars` characters. */
+export function outputTail(output: string, lines = 15, maxChars = 2000): string {
+  const kept = output
+    .split(/\r?\n/)
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== "")
+    .slice(-lines)
+    .join("\n");
+  return kept.length > maxChars ? `…${kept.slice(-maxChars)}` : kept;
+}
+
+/** The restart command failed; `message` carries its exit code and the tail of its output. */
+export class RestartFailedError extends Error {
+  override readonly name = "RestartFailedError";
+  constructor(
+    readonly command: string,
+    readonly result: CommandResult,
+    timeoutMs: number,
+  ) {
+    super(describeFailure(command, result, timeoutMs));
+  }
+}
+
+function describeFailure(command: string, r: CommandResult, timeoutMs: number): string {
+  const how = r.timedOut
+    ? `did not finish within ${Math.round(timeoutMs / 100) / 10}s and was killed`
+    : r.code === null
+      ? `was ended by signal ${r.signal ?? "unknown"}`
+      : `exited with code ${r.code}`;
+  const tail = outputTail(r.output);
+  return `restart command \`${command}\` ${how}${tail ? `; its last output lines:\n${indent(tail)}` : " with no output"}`;
+}
+
+function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((l) => `    ${l}`)
+    .join("\n");
+}
+
+export interface RestartCoordinatorOptions {
+  run: CommandRunner;
+  /** Quiet window: a restart starts once no new change has arrived for this long. Defaults to 750 ms. */
+  quietMs?: number;
+  /** A restart starts at the latest this long after the first change waiting for it. Defaults to 10 s. */
+  maxDelayMs?: number;
+  /** Called with one line when a restart starts and ends. */
+  log?: (line: string) => void;
+}
+
+interface Waiter {
+  timeoutMs: number;
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
+
+interface Queue {
+  waiting: Waiter[];
+  firstAt?: number;
+  timer?: NodeJS.Timeout;
+  running: boolean;
+}
+
+/**
+ * Coalesces restart requests per restart command: every request made within the quiet window of another shares one
+ * run of the command; requests made while it runs wait for the next run (their file change may be newer than what
+ * the running restart read).
+ */
+export class RestartCoordinator {
+  private readonly queues = new Map<string, Queue>();
+  private readonly quietMs: number;
+  private readonly maxDelayMs: number;
+
+  constructor(private readonly options: RestartCoordinatorOptions) {
+    this.quietMs = options.quietMs ?? 750;
+    this.maxDelayMs = options.maxDelayMs ?? 10_000;
+  }
+
+  /**
+   * Resolves once a run of `command` that started after this call has succeeded.
+   * @throws RestartFailedError when that run fails; every request sharing it gets the same error.
+   */
+  request(command: string, timeoutMs: number): Promise<void> {
+    let queue = this.queues.get(command);
+    if (!queue) {
+      queue = { waiting: [], running: false };
+      this.queues.set(command, queue);
+    }
+    const q = queue;
+    return new Promise<void>((resolve, reject) => {
+      q.waiting.push({ timeoutMs, resolve, reject });
+      if (q.firstAt === undefined) q.firstAt = Date.now();
+      if (!q.running) this.schedule(command, q);
+    });
+  }
+
+  private schedule(command: string, q: Queue): void {
+    if (q.timer) clearTimeout(q.timer);
+    const untilCap = (q.firstAt ?? Date.now()) + this.maxDelayMs - Date.now();
+    q.timer = setTimeout(() => void this.fire(command, q), Math.max(0, Math.min(this.quietMs, untilCap)));
+  }
+
+  private async fire(command: string, q: Queue): Promise<void> {
+    q.timer = undefined;
+    const batch = q.waiting;
+    q.waiting = [];
+    q.firstAt = undefined;
+    if (batch.length === 0) return;
+    q.running = true;
+    const timeoutMs = Math.max(...batch.map((w) => w.timeoutMs));
+    this.options.log?.(`garm-provider: restarting GARM for ${batch.length} provider change(s) with \`${command}\``);
+    let failure: Error | undefined;
+    try {
+      const result = await this.options.run(command, timeoutMs);
+      if (result.timedOut || result.code !== 0) failure = new RestartFailedError(command, result, timeoutMs);
+    } catch (e) {
+      failure = e instanceof Error ? e : new Error(String(e));
+    }
+    q.running = false;
+    if (q.waiting.length > 0) {
+      q.firstAt = Date.now();
+      this.schedule(command, q);
+    } else {
+      this.queues.delete(command);
+    }
+    for (const w of batch) (failure ? w.reject(failure) : w.resolve());
+  }
+}

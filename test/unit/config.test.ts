@@ -1,0 +1,53 @@
+import { strict as assert } from "node:assert";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readConnectionSettings } from "../../provider/config";
+
+const config = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
+
+describe("connection settings", () => {
+  it("reads garm:url, garm:username and garm:password from stack config", () => {
+    const s = readConnectionSettings(config({ "garm:url": "https://garm.example:9997/", "garm:username": "admin", "garm:password": "pw" }), {});
+    assert.deepEqual(s, { url: "https://garm.example:9997", username: "admin", password: "pw", caCert: undefined });
+  });
+
+  it("falls back to GARM_URL, GARM_USERNAME and GARM_PASSWORD", () => {
+    const s = readConnectionSettings(config({}), { GARM_URL: "http://127.0.0.1:9997", GARM_USERNAME: "u", GARM_PASSWORD: "p" });
+    assert.equal(s.url, "http://127.0.0.1:9997");
+    assert.equal(s.username, "u");
+  });
+
+  it("names the exact pulumi config command for each missing setting", () => {
+    assert.throws(() => readConnectionSettings(config({}), {}), /garm:url is not set: run `pulumi config set garm:url /);
+    assert.throws(() => readConnectionSettings(config({ "garm:url": "https://g" }), {}), /pulumi config set garm:username/);
+    assert.throws(
+      () => readConnectionSettings(config({ "garm:url": "https://g", "garm:username": "a" }), {}),
+      /pulumi config set --secret garm:password/,
+    );
+  });
+
+  it("refuses plain http to a host that is not loopback unless garm:insecure is true", () => {
+    const base = { "garm:username": "a", "garm:password": "p" };
+    assert.throws(() => readConnectionSettings(config({ ...base, "garm:url": "http://garm.internal:9997" }), {}), /garm:insecure true/);
+    assert.doesNotThrow(() => readConnectionSettings(config({ ...base, "garm:url": "http://garm.internal:9997", "garm:insecure": "true" }), {}));
+    assert.doesNotThrow(() => readConnectionSettings(config({ ...base, "garm:url": "http://localhost:9997" }), {}));
+    assert.doesNotThrow(() => readConnectionSettings(config({ ...base, "garm:url": "http://127.0.0.1:9997" }), {}));
+  });
+
+  it("rejects a URL that is not http(s) or carries credentials, without echoing the password", () => {
+    const base = { "garm:username": "a", "garm:password": "hunter2" };
+    assert.throws(() => readConnectionSettings(config({ ...base, "garm:url": "ftp://g" }), {}), /https:\/\/ or http:\/\//);
+    assert.throws(() => readConnectionSettings(config({ ...base, "garm:url": "not a url" }), {}), /is not a URL/);
+    assert.throws(() => readConnectionSettings(config({ ...base, "garm:url": "https://u:p@g" }), {}), /must not carry credentials/);
+  });
+
+  it("reads the CA bundle from garm:caCertFile and names the file when it cannot", () => {
+    const dir = mkdtempSync(join(tmpdir(), "garm-ca-"));
+    const file = join(dir, "ca.pem");
+    writeFileSync(file, "-----BEGIN CERTIFICATE-----\nMII\n-----END CERTIFICATE-----\n");
+    const base = { "garm:url": "https://g", "garm:username": "a", "garm:password": "p" };
+    assert.match(readConnectionSettings(config({ ...base, "garm:caCertFile": file }), {}).caCert ?? "", /BEGIN CERTIFICATE/);
+    assert.throws(() => readConnectionSettings(config({ ...base, "garm:caCertFile": join(dir, "missing.pem") }), {}), /garm:caCertFile ".*missing.pem" cannot be read/);
+  });
+});

@@ -1,0 +1,55 @@
+import * as assert from "node:assert/strict";
+import { diffGarmProvider } from "../../../provider/garm-provider/diff";
+import { UNKNOWN } from "../../../provider/garm-provider/schema";
+
+const olds = {
+  stateVersion: 1,
+  name: "openstack",
+  description: "",
+  executable: "/bin/p",
+  environmentVariables: ["PATH"],
+  interfaceVersion: "v0.1.0",
+  garmConfigPath: "/etc/garm/config.toml",
+  restartCommand: "systemctl restart garm",
+  restartTimeoutSeconds: 60,
+  __provider: "serialized",
+};
+const news = { name: "openstack", executable: "/bin/p", environmentVariables: ["PATH"], garmConfigPath: "/etc/garm/config.toml", restartCommand: "systemctl restart garm" };
+
+describe("garm-provider diff", () => {
+  it("reports no change when only defaults differ in spelling", () => {
+    assert.deepEqual(diffGarmProvider(olds, news), { changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("reads a state written without stateVersion", () => {
+    const { stateVersion: _s, ...old } = olds;
+    assert.equal(diffGarmProvider(old, news).changes, false);
+  });
+
+  it("replaces on name or garmConfigPath", () => {
+    assert.deepEqual(diffGarmProvider(olds, { ...news, name: "os2" }).replaces, ["name"]);
+    assert.deepEqual(diffGarmProvider(olds, { ...news, garmConfigPath: "/etc/garm2.toml" }).replaces, ["garmConfigPath"]);
+    assert.equal(diffGarmProvider(olds, { ...news, name: "os2" }).deleteBeforeReplace, false);
+  });
+
+  for (const [field, value] of [
+    ["description", "x"],
+    ["executable", "/bin/q"],
+    ["configFile", "/etc/p.toml"],
+    ["environmentVariables", ["PATH", "OS_"]],
+    ["interfaceVersion", "v0.1.1"],
+    ["restartCommand", "true"],
+    ["restartTimeoutSeconds", 30],
+  ] as const) {
+    it(`updates ${field} in place`, () => {
+      const d = diffGarmProvider(olds, { ...news, [field]: value });
+      assert.equal(d.changes, true);
+      assert.deepEqual(d.replaces, []);
+    });
+  }
+
+  it("treats an unknown name as a replacement and an unknown field as a change", () => {
+    assert.deepEqual(diffGarmProvider(olds, { ...news, name: UNKNOWN }).replaces, ["name"]);
+    assert.equal(diffGarmProvider(olds, { ...news, environmentVariables: [UNKNOWN] }).changes, true);
+  });
+});

@@ -1,0 +1,224 @@
+import * as assert from "node:assert/strict";
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import * as toml from "smol-toml";
+import { makeGarmProviderImpl, type GarmProviderDeps } from "../../../provider/garm-provider/lifecycle";
+import { readBlock, renderBlock, upsertBlock } from "../../../provider/garm-provider/managed-block";
+import { RestartCoordinator, type CommandResult } from "../../../provider/garm-provider/restart";
+import type { PoolRef, ScaleSetRef } from "../../../provider/garm-provider/guard";
+import { HAND_WRITTEN, removeDir, tempConfig } from "./helpers";
+
+/**
+ * A GARM that loads its providers from the config file only when restarted (garm-api.md §9.2), and answers
+ * GET /providers, scale sets and pools from that state; `down` makes every call fail like a refused connection.
+ */
+class FakeGarm {
+  providers: { name: string; type: string; description: string }[] = [];
+  scaleSets: ScaleSetRef[] = [];
+  pools: PoolRef[] = [];
+  down = false;
+  restarts = 0;
+  failRestart?: CommandResult;
+
+  constructor(private readonly file: string) {}
+
+  async restart(): Promise<CommandResult> {
+    this.restarts++;
+    if (this.failRestart) return this.failRestart;
+    const doc = toml.parse(await fs.readFile(this.file, "utf8")) as { provider?: Array<Record<string, string>> };
+    this.providers = (doc.provider ?? []).map((p) => ({ name: p.name, type: p.provider_type, description: p.description ?? "" }));
+    return { code: 0, signal: null, output: "", timedOut: false };
+  }
+
+  private reachable() {
+    if (this.down) throw Object.assign(new Error("GARM GET failed: connect ECONNREFUSED 127.0.0.1:9997"), { kind: "connection" });
+  }
+  readonly client = {
+    listProviders: async () => (this.reachable(), this.providers.map((p) => ({ ...p }))),
+    listScaleSets: async () => (this.reachable(), this.scaleSets),
+    listPools: async () => (this.reachable(), this.pools),
+  };
+}
+
+describe("garm-provider lifecycle", () => {
+  let dir: string;
+  let file: string;
+  let garm: FakeGarm;
+  let logs: string[];
+  let deps: GarmProviderDeps;
+
+  const inputs = (name: string, over: Record<string, unknown> = {}) => ({
+    name,
+    description: `${name} runners`,
+    executable: `/usr/local/bin/garm-provider-${name}`,
+    environmentVariables: ["PATH"],
+    interfaceVersion: "v0.1.0",
+    garmConfigPath: file,
+    restartCommand: "systemctl restart garm",
+    restartTimeoutSeconds: 2,
+    __provider: "serialized shim",
+    ...over,
+  });
+
+  beforeEach(async () => {
+    ({ dir, file } = await tempConfig(HAND_WRITTEN));
+    garm = new FakeGarm(file);
+    await garm.restart();
+    garm.restarts = 0;
+    logs = [];
+    deps = {
+      garm: () => garm.client,
+      restarts: new RestartCoordinator({ run: () => garm.restart(), quietMs: 100 }),
+      sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 5))),
+      now: () => Date.now(),
+      log: (l) => logs.push(l),
+      pollMs: 5,
+      inspectFile: async () => undefined,
+    };
+  });
+  afterEach(async () => removeDir(dir));
+
+  const text = () => fs.readFile(file, "utf8");
+
+  it("create writes the block, restarts GARM once and waits until it lists the provider", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const r = await impl.create(inputs("openstack"));
+    assert.equal(r.id, "openstack");
+    assert.equal(r.outs.stateVersion, 1);
+    assert.equal(r.outs.garmConfigPath, file);
+    assert.ok(!("__provider" in r.outs));
+    assert.ok((await text()).startsWith(HAND_WRITTEN));
+    assert.equal(readBlock(await text(), "openstack")?.description, "openstack runners");
+    assert.equal(garm.restarts, 1);
+    assert.deepEqual(garm.providers.map((p) => p.name).sort(), ["lxd_local", "openstack"]);
+    assert.ok(logs.every((l) => !l.includes("\n")), "log lines are single lines");
+  });
+
+  it("several providers created together cause one restart", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    await Promise.all(["a", "b", "c", "d"].map((n) => impl.create(inputs(n))));
+    assert.equal(garm.restarts, 1);
+    for (const n of ["a", "b", "c", "d"]) assert.ok(readBlock(await text(), n));
+    assert.deepEqual(garm.providers.map((p) => p.name).sort(), ["a", "b", "c", "d", "lxd_local"]);
+  });
+
+  it("create refuses a missing executable before touching the file", async () => {
+    const impl = makeGarmProviderImpl({ ...deps, inspectFile: undefined });
+    await assert.rejects(impl.create(inputs("x", { executable: path.join(dir, "missing") })), /does not exist; GARM refuses to start/);
+    assert.equal(await text(), HAND_WRITTEN);
+    assert.equal(garm.restarts, 0);
+  });
+
+  it("create refuses a name a hand-written entry uses, without a restart", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    await assert.rejects(impl.create(inputs("lxd_local")), /already defines provider "lxd_local" by hand/);
+    assert.equal(await text(), HAND_WRITTEN);
+    assert.equal(garm.restarts, 0);
+  });
+
+  it("a failing restart says the block is written, with the exit code and output", async () => {
+    garm.failRestart = { code: 1, signal: null, output: "Job for garm.service failed because the control process exited.\n", timedOut: false };
+    const impl = makeGarmProviderImpl(deps);
+    await assert.rejects(impl.create(inputs("os")), (e: Error) => {
+      assert.match(e.message, /the new block is written to .*config\.toml, but GARM has not confirmed it/);
+      assert.match(e.message, /exited with code 1/);
+      assert.match(e.message, /Job for garm.service failed/);
+      assert.match(e.message, /run pulumi up again/);
+      return true;
+    });
+    // The retry rewrites nothing new and restarts again.
+    garm.failRestart = undefined;
+    await impl.create(inputs("os"));
+    assert.equal(garm.restarts, 2);
+  });
+
+  it("update rewrites the block in place and restarts; a restart-only change does not restart", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    const before = await text();
+    const { outs: outs2 } = await impl.update("os", outs as any, inputs("os", { description: "changed" }));
+    assert.equal(outs2.description, "changed");
+    assert.equal(garm.providers.find((p) => p.name === "os")?.description, "changed");
+    assert.equal(garm.restarts, 2);
+    assert.equal((await text()).length, before.length + "changed".length - "os runners".length);
+    await impl.update("os", outs2 as any, inputs("os", { description: "changed", restartTimeoutSeconds: 5 }));
+    assert.equal(garm.restarts, 2);
+  });
+
+  it("delete refuses while scale sets or pools use the provider and lists them", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    garm.scaleSets = [
+      { id: 3, name: "ci-small", providerName: "os", entity: { kind: "organization", name: "acme", id: "u1" } },
+      { id: 4, name: "other", providerName: "lxd_local", entityName: "acme" },
+    ];
+    garm.pools = [{ id: "7f3c0e2a", providerName: "os", entityName: "acme/app" }];
+    const before = await text();
+    await assert.rejects(impl.delete("os", outs as any), (e: Error) => {
+      assert.match(e.message, /scale set "ci-small" \(id 3, organization acme\)/);
+      assert.match(e.message, /pool 7f3c0e2a \(acme\/app\)/);
+      assert.ok(!e.message.includes("id 4"));
+      assert.match(e.message, /Pulumi will retry the delete on the next run/);
+      return true;
+    });
+    assert.equal(await text(), before);
+    assert.equal(garm.restarts, 1);
+  });
+
+  it("delete refuses when GARM cannot be asked", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    garm.down = true;
+    const before = await text();
+    await assert.rejects(impl.delete("os", outs as any), /cannot be asked .*ECONNREFUSED.*retry the delete on the next run/);
+    assert.equal(await text(), before);
+  });
+
+  it("delete removes the block, restarts and waits until GARM no longer lists it", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    await impl.delete("os", outs as any);
+    assert.equal(await text(), HAND_WRITTEN);
+    assert.equal(garm.restarts, 2);
+    assert.deepEqual(garm.providers.map((p) => p.name), ["lxd_local"]);
+  });
+
+  it("delete succeeds when the block is already gone", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    await impl.delete("os", inputs("os"));
+    assert.equal(garm.restarts, 0);
+    garm.down = true;
+    await impl.delete("os", inputs("os"));
+  });
+
+  it("delete finishes an earlier delete whose restart failed", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    garm.failRestart = { code: 1, signal: null, output: "boom", timedOut: false };
+    await assert.rejects(impl.delete("os", outs as any), /its block is removed from .*GARM may still run with it.*retry the delete/s);
+    garm.failRestart = undefined;
+    assert.ok(garm.providers.some((p) => p.name === "os"));
+    await impl.delete("os", outs as any);
+    assert.ok(!garm.providers.some((p) => p.name === "os"));
+  });
+
+  it("read returns the block as the file holds it, and no id once it is gone", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    const edited = upsertBlock(await text(), { ...readBlock(await text(), "os")!, description: "edited by hand" });
+    await fs.writeFile(file, edited);
+    const r = await impl.read("os", outs as any);
+    assert.equal(r.id, "os");
+    assert.equal(r.props?.description, "edited by hand");
+    assert.equal(r.props?.restartCommand, "systemctl restart garm");
+    assert.equal(r.inputs?.description, "edited by hand");
+    await fs.writeFile(file, edited.replace(renderBlock(readBlock(edited, "os")!), ""));
+    assert.deepEqual(await impl.read("os", outs as any), {});
+  });
+
+  it("check reads the file for collisions with hand-written entries", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const r = await impl.check({}, inputs("lxd_local"));
+    assert.equal(r.failures?.[0]?.property, "name");
+  });
+});
