@@ -28,7 +28,10 @@ integration: build
 test: build
 	$(MOCHA) --timeout 60000 'dist/test/unit/**/*.test.js' 'dist/test/integration/**/*.test.js'
 
-e2e demo bench schema:
+schema: build
+	node dist/scripts/generate-schema.js
+
+e2e demo bench:
 	@echo "make $@: not built yet (see the open issues); nothing was run" >&2; exit 1
 
 tools:

@@ -1,0 +1,123 @@
+import { strict as assert } from "node:assert";
+import { diffScaleSet, updateBody, changedFields } from "../../../provider/scaleset/diff";
+import { withDefaults } from "../../../provider/scaleset/inputs";
+import { liveName } from "../../../provider/scaleset/naming";
+import type { ScaleSetOutputs } from "../../../provider/scaleset/state";
+import { UNKNOWN } from "../../../provider/unknown";
+
+const inputs = withDefaults({
+  name: "ci-small",
+  organization: "acme",
+  providerName: "fake",
+  image: "ubuntu",
+  flavor: "small",
+  labels: ["Linux", "x64"],
+  maxRunners: 4,
+  minIdleRunners: 1,
+});
+
+/** Outputs as toOutputs builds them from GARM's normalised read. */
+const olds: ScaleSetOutputs = {
+  ...inputs,
+  extraSpecs: undefined,
+  stateVersion: 1,
+  scaleSetId: 12,
+  liveName: liveName("ci-small", ["linux", "x64"], "fake", "hashed"),
+  labels: ["linux", "x64"],
+  githubScaleSetId: 5,
+  entityKind: "organization",
+  entityId: "8a2f6b1e-0000-4000-8000-000000000001",
+  entityName: "acme",
+  endpointName: "github.com",
+  runnerPrefix: "garm",
+  runnerGroup: "Default",
+  runnerBootstrapTimeout: 20,
+  enableShell: false,
+};
+
+const news = (overrides: Record<string, unknown> = {}) => ({ ...inputs, __provider: "shim", ...overrides });
+
+describe("GarmScaleSet diff", () => {
+  it("reports no change when the inputs match GARM's normalised view, labels compared ignoring case and order", () => {
+    assert.deepEqual(diffScaleSet(olds, news({ labels: ["X64", "linux"] })), { changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("ignores optional inputs left to GARM's defaults", () => {
+    assert.equal(diffScaleSet(olds, news({ runnerPrefix: undefined, runnerGroup: undefined })).changes, false);
+  });
+
+  for (const [field, value] of [
+    ["labels", ["linux", "x64", "gpu"]],
+    ["name", "ci-big"],
+    ["providerName", "openstack"],
+    ["naming", "exact"],
+  ] as const) {
+    it(`replaces on ${field}, new generation first`, () => {
+      const d = diffScaleSet(olds, news({ [field]: value }));
+      assert.deepEqual(d.replaces, [field]);
+      assert.equal(d.deleteBeforeReplace, false);
+    });
+  }
+
+  it("replaces on a different entity and keeps the same one named by id or in other case", () => {
+    assert.ok(diffScaleSet(olds, news({ organization: "other" })).replaces?.includes("organization"));
+    assert.deepEqual(diffScaleSet(olds, news({ organization: "ACME" })).replaces, []);
+    assert.deepEqual(diffScaleSet(olds, news({ organization: undefined, entityId: olds.entityId })).replaces, []);
+    assert.deepEqual(diffScaleSet(olds, news({ endpoint: "github.com" })).replaces, []);
+    assert.ok((diffScaleSet(olds, news({ endpoint: "ghes.example" })).replaces ?? []).length > 0);
+  });
+
+  it("deletes before replacing only when the new live name would collide (naming exact)", () => {
+    const exact = { ...olds, naming: "exact" as const, liveName: "ci-small" };
+    const d = diffScaleSet(exact, news({ naming: "exact", labels: ["linux", "x64", "gpu"] }));
+    assert.deepEqual(d.replaces, ["labels"]);
+    assert.equal(d.deleteBeforeReplace, true);
+    const otherOrg = diffScaleSet(exact, news({ naming: "exact", organization: "other" }));
+    assert.equal(otherOrg.deleteBeforeReplace, false, "another entity has its own name space");
+  });
+
+  for (const [field, value, key] of [
+    ["maxRunners", 8, "max_runners"],
+    ["minIdleRunners", 0, "min_idle_runners"],
+    ["enabled", false, "enabled"],
+    ["image", "ubuntu-26.04", "image"],
+    ["flavor", "large", "flavor"],
+    ["runnerGroup", "ci", "runner_group"],
+    ["runnerPrefix", "acme", "runner_prefix"],
+    ["runnerBootstrapTimeout", 30, "runner_bootstrap_timeout"],
+    ["enableShell", true, "enable_shell"],
+    ["templateId", 3, "template_id"],
+  ] as const) {
+    it(`updates ${field} in place, sending only ${key}`, () => {
+      const d = diffScaleSet(olds, news({ [field]: value }));
+      assert.deepEqual(d, { changes: true, replaces: [], deleteBeforeReplace: false });
+      const next = { ...inputs, [field]: value };
+      assert.deepEqual(updateBody(next, changedFields(olds, next)), { [key]: value });
+    });
+  }
+
+  it("compares extra specs as parsed JSON and sends them as sorted compact JSON (§3.7)", () => {
+    const held = { ...olds, extraSpecs: { b: 1, a: { d: 2, c: 3 } } };
+    assert.equal(diffScaleSet(held, news({ extraSpecs: '{"a":{"c":3,"d":2},"b":1}' })).changes, false);
+    const next = { ...inputs, extraSpecs: { z: 1, a: 2 } };
+    const body = updateBody(next, changedFields(held, next));
+    assert.equal(JSON.stringify(body.extra_specs), '{"a":2,"z":1}');
+  });
+
+  it("stores a new drain timeout without calling GARM", () => {
+    const next = news({ drain: { timeoutSeconds: 60, pollSeconds: 5, jobStaleAfterHours: 120 } });
+    assert.equal(diffScaleSet(olds, next).changes, true);
+    assert.deepEqual(changedFields(olds, next), []);
+  });
+
+  it("treats unknown values as changes, and unknown replace fields as replacements", () => {
+    assert.deepEqual(diffScaleSet(olds, news({ providerName: UNKNOWN })).replaces, ["providerName"]);
+    assert.equal(diffScaleSet(olds, news({ maxRunners: UNKNOWN })).changes, true);
+  });
+
+  it("never sends state or extended_state", () => {
+    const next = { ...inputs, maxRunners: 9, enabled: false };
+    const body = updateBody(next, changedFields(olds, next)) as Record<string, unknown>;
+    assert.ok(!("state" in body) && !("extended_state" in body));
+  });
+});

@@ -1,0 +1,38 @@
+import { strict as assert } from "node:assert";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import { packageSchema } from "../../provider/schema";
+
+const root = join(__dirname, "..", "..", "..");
+// Pulumi's package metaschema (pkg/codegen/schema/pulumi.json), kept in the shared reference beside the checkout.
+const metaschemaPath = join(root, "..", "shared", "reference", "pulumi-examples", "pulumi-metaschema.json");
+
+describe("schema.json", () => {
+  it("is generated from the current input schemas (run `make schema` when this fails)", () => {
+    const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+    const committed = readFileSync(join(root, "schema.json"), "utf8");
+    assert.equal(committed, `${JSON.stringify(packageSchema(version), null, 2)}\n`);
+  });
+
+  it("validates against Pulumi's package metaschema", function () {
+    assert.ok(existsSync(metaschemaPath), `Pulumi's metaschema is expected at ${metaschemaPath}`);
+    const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
+    const validate = ajv.compile(JSON.parse(readFileSync(metaschemaPath, "utf8")));
+    const schema = JSON.parse(readFileSync(join(root, "schema.json"), "utf8"));
+    assert.ok(validate(schema), JSON.stringify(validate.errors, null, 1));
+    const broken = { ...schema, resources: { "garm:GarmScaleSet": {} } };
+    assert.equal(validate(broken), false, "a token without a module segment must be rejected");
+  });
+
+  it("documents every input of both resources and marks replacing ones", () => {
+    const schema = JSON.parse(readFileSync(join(root, "schema.json"), "utf8"));
+    const scaleSet = schema.resources["garm:index:GarmScaleSet"];
+    for (const [name, spec] of Object.entries<{ description?: string }>(scaleSet.inputProperties)) {
+      assert.ok(spec.description, `GarmScaleSet.${name} has no description`);
+    }
+    assert.equal(scaleSet.inputProperties.labels.willReplaceOnChanges, true);
+    assert.equal(scaleSet.inputProperties.maxRunners.willReplaceOnChanges, undefined);
+    assert.ok(schema.resources["garm:index:GarmProvider"].properties.stateVersion);
+  });
+});
