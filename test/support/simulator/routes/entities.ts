@@ -1,0 +1,141 @@
+// Organizations, repositories, enterprises, GitHub endpoints and credentials (garm-api.md §2.4, §2.5).
+import { isUuid, optString, parseBody } from "../body";
+import { ApiError, badRequest, conflict, notFound, serverError } from "../errors";
+import type { Reply, RequestContext, Router } from "../router";
+import type { Store } from "../state";
+import type { EntityKind, EntityRecord } from "../types";
+import { credentialsView, endpointView, entityView } from "../views";
+
+interface KindInfo {
+  kind: EntityKind;
+  /** path segment */
+  plural: string;
+  /** the word GARM uses in its messages */
+  word: string;
+}
+
+const KINDS: KindInfo[] = [
+  { kind: "organization", plural: "organizations", word: "organization" },
+  { kind: "repository", plural: "repositories", word: "repo" },
+  { kind: "enterprise", plural: "enterprises", word: "enterprise" },
+];
+
+/** An entity by path id: 400 for a non-UUID, 404 for an unknown one (§2.4). */
+export function lookupEntity(store: Store, kind: EntityKind, id: string): EntityRecord {
+  if (!isUuid(id)) throw badRequest(`error fetching ${kind}: error parsing id: invalid request`);
+  const e = store.entities.get(id.toLowerCase());
+  if (e === undefined || e.kind !== kind) throw notFound(`error fetching ${kind}: not found`);
+  return e;
+}
+
+export function kindOfPlural(plural: string): EntityKind {
+  const k = KINDS.find((x) => x.plural === plural);
+  if (k === undefined) throw new Error(`unknown entity path ${plural}`);
+  return k.kind;
+}
+
+/** A missing webhook secret is a MissingSecretError: 500 in v0.2.1, 400 at HEAD (§1.7, Appendix A). */
+function missingSecret(store: Store): ApiError {
+  return store.behaviour === "head" ? badRequest("missing secret") : serverError();
+}
+
+function create(info: KindInfo, ctx: RequestContext): Reply {
+  const store = ctx.store;
+  const b = parseBody(ctx.rawBody);
+  const owner = optString(b, "owner") ?? "";
+  const name = optString(b, "name") ?? "";
+  const credentialsName = optString(b, "credentials_name") ?? "";
+  const secret = optString(b, "webhook_secret") ?? "";
+  const balancer = optString(b, "pool_balancer_type") ?? "";
+  if (info.kind === "repository" && owner === "") throw badRequest("missing owner");
+  if (name === "") throw badRequest(`missing ${info.word} name`);
+  if (credentialsName === "") throw badRequest("missing credentials name");
+  if (secret === "") throw missingSecret(store);
+  if (!["", "roundrobin", "pack"].includes(balancer)) throw badRequest("invalid pool balancer type");
+  const creds = store.credentials.find((c) => c.name === credentialsName);
+  if (creds === undefined) throw badRequest(`credentials ${credentialsName} not defined`);
+  for (const e of store.entities.values()) {
+    if (e.kind === info.kind && e.name === name && e.owner === owner && e.endpoint === creds.endpoint) {
+      throw conflict(`${info.kind} ${info.kind === "repository" ? `${owner}/${name}` : name} already exists`);
+    }
+  }
+  const e = store.addEntity({
+    kind: info.kind,
+    name,
+    owner: info.kind === "repository" ? owner : "",
+    credentialsName,
+    endpoint: creds.endpoint,
+    webhookSecret: secret,
+    poolBalancerType: balancer === "" ? "roundrobin" : balancer,
+  });
+  store.log(`created ${info.kind} ${e.id}`);
+  return { status: 200, body: entityView(store, e) };
+}
+
+function list(info: KindInfo, ctx: RequestContext): Reply {
+  const q = ctx.query;
+  const matches = [...ctx.store.entities.values()].filter(
+    (e) =>
+      e.kind === info.kind &&
+      (!q.get("name") || e.name === q.get("name")) &&
+      (info.kind !== "repository" || !q.get("owner") || e.owner === q.get("owner")) &&
+      (!q.get("endpoint") || e.endpoint === q.get("endpoint")),
+  );
+  return { status: 200, body: matches.map((e) => entityView(ctx.store, e)) };
+}
+
+function remove(info: KindInfo, ctx: RequestContext): Reply {
+  const store = ctx.store;
+  const e = lookupEntity(store, info.kind, ctx.params["id"]!);
+  if ([...store.scaleSets.values()].some((s) => s.entityId === e.id)) {
+    throw badRequest(`${info.word} has scale sets defined; delete them first`);
+  }
+  const pools = [...store.pools.values()].filter((p) => p.entityId === e.id).map((p) => p.id);
+  if (pools.length > 0) throw badRequest(`${info.word} has pools defined (${pools.join(", ")})`);
+  store.entities.delete(e.id);
+  return { status: 200 };
+}
+
+export function registerEntityRoutes(router: Router): void {
+  for (const info of KINDS) {
+    router.add("GET", `/${info.plural}`, "api", (ctx) => list(info, ctx));
+    router.add("POST", `/${info.plural}`, "api", (ctx) => create(info, ctx));
+    router.add("GET", `/${info.plural}/{id}`, "api", (ctx) => ({
+      status: 200,
+      body: entityView(ctx.store, lookupEntity(ctx.store, info.kind, ctx.params["id"]!)),
+    }));
+    router.add("DELETE", `/${info.plural}/{id}`, "api", (ctx) => remove(info, ctx));
+  }
+
+  router.add("GET", "/github/endpoints", "api", (ctx) => ({
+    status: 200,
+    body: [...ctx.store.endpoints.values()].map((ep) => endpointView(ep)),
+  }));
+  router.add("GET", "/github/endpoints/{name}", "api", (ctx) => {
+    const ep = ctx.store.endpoints.get(ctx.params["name"]!);
+    if (ep === undefined) throw notFound("error fetching github endpoint: not found");
+    return { status: 200, body: endpointView(ep) };
+  });
+  const listCredentials = (ctx: RequestContext): Reply => ({
+    status: 200,
+    body: ctx.store.credentials.map((c) => credentialsView(ctx.store, c)),
+  });
+  router.add("GET", "/github/credentials", "api", listCredentials);
+  router.add("GET", "/credentials", "api", listCredentials);
+  router.add("POST", "/github/credentials", "api", (ctx) => {
+    const b = parseBody(ctx.rawBody);
+    const name = optString(b, "name") ?? "";
+    const endpoint = optString(b, "endpoint") ?? "";
+    const authType = optString(b, "auth_type") ?? "";
+    if (name === "") throw badRequest("missing name");
+    if (authType !== "pat") throw badRequest("the simulator supports auth_type pat only");
+    const pat = b["pat"] as { oauth2_token?: unknown } | undefined;
+    if (typeof pat?.oauth2_token !== "string" || pat.oauth2_token === "") throw badRequest("missing oauth2_token");
+    if (!ctx.store.endpoints.has(endpoint)) throw notFound(`error fetching github endpoint: endpoint ${endpoint} not found`);
+    if (ctx.store.credentials.some((c) => c.name.toLowerCase() === name.toLowerCase())) {
+      throw conflict(`credentials ${name} already exists`);
+    }
+    const c = ctx.store.addCredentials(name, endpoint, optString(b, "description") ?? "");
+    return { status: 200, body: credentialsView(ctx.store, c) };
+  });
+}

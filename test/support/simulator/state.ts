@@ -1,0 +1,181 @@
+// The simulator's database: every GARM row it models, plus the row-level rules GARM's store applies (garm-api.md §3.7, §6.2, §7.7).
+import { randomBytes, randomUUID } from "node:crypto";
+import { FakeGitHub } from "./github";
+import { canTransition } from "./transitions";
+import type {
+  Behaviour,
+  ControllerRecord,
+  CredentialsRecord,
+  EndpointRecord,
+  EntityRecord,
+  InstanceRecord,
+  InstanceStatus,
+  JobRecord,
+  PoolRecord,
+  ProviderRecord,
+  RunnerStatus,
+  ScaleSetRecord,
+  TagRecord,
+  TemplateRecord,
+  UserRecord,
+} from "./types";
+
+export const ZERO_TIME = "0001-01-01T00:00:00Z";
+export const ZERO_UUID = "00000000-0000-0000-0000-000000000000";
+
+/** GARM's NewID is ~12-13 base62 chars; runner names are lower-cased (garm-api.md §8). */
+export function newRunnerSuffix(): string {
+  const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
+  return [...randomBytes(12)].map((b) => alphabet[b % alphabet.length]).join("");
+}
+
+export interface InstanceUpdate {
+  status?: InstanceStatus;
+  runnerStatus?: RunnerStatus;
+  /** Every update writes the fault; leaving it out clears it (§6.2). */
+  providerFault?: string;
+}
+
+export class Store {
+  readonly jwtSecret = randomBytes(32).toString("hex");
+  readonly github = new FakeGitHub();
+  users: UserRecord[] = [];
+  controller: ControllerRecord = {
+    controllerId: randomUUID(),
+    hostname: "garm-simulator",
+    metadataUrl: "",
+    callbackUrl: "",
+    webhookUrl: "",
+    agentUrl: "",
+    minimumJobAgeBackoff: 30,
+  };
+  readonly endpoints = new Map<string, EndpointRecord>();
+  readonly credentials: CredentialsRecord[] = [];
+  readonly entities = new Map<string, EntityRecord>();
+  readonly tags: TagRecord[] = [];
+  readonly templates: TemplateRecord[] = [
+    // System templates created on first DB init (§2.6).
+    { id: 1, name: "github_linux", osType: "linux", forgeType: "github" },
+    { id: 2, name: "github_windows", osType: "windows", forgeType: "github" },
+    { id: 3, name: "gitea_linux", osType: "linux", forgeType: "gitea" },
+    { id: 4, name: "gitea_windows", osType: "windows", forgeType: "gitea" },
+  ];
+  readonly scaleSets = new Map<number, ScaleSetRecord>();
+  readonly instances = new Map<string, InstanceRecord>();
+  readonly jobs = new Map<number, JobRecord>();
+  readonly pools = new Map<string, PoolRecord>();
+  providers = new Map<string, ProviderRecord>();
+  /** Runner names whose provider DeleteInstance fails (§6.1). */
+  readonly teardownFails = new Set<string>();
+  private nextScaleSetId = 1;
+  private nextJobId = 1;
+  private nextCredentialsId = 1;
+
+  constructor(
+    readonly behaviour: Behaviour,
+    readonly clock: () => number,
+    readonly log: (line: string) => void,
+  ) {
+    const now = this.now();
+    // The default endpoint exists from the first DB init (§2.5).
+    this.endpoints.set("github.com", {
+      name: "github.com",
+      description: "The github.com endpoint",
+      apiBaseUrl: "https://api.github.com/",
+      uploadBaseUrl: "https://uploads.github.com/",
+      baseUrl: "https://github.com",
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  now(): string {
+    return new Date(this.clock()).toISOString();
+  }
+
+  addCredentials(name: string, endpoint: string, description = ""): CredentialsRecord {
+    const now = this.now();
+    const c: CredentialsRecord = {
+      id: this.nextCredentialsId++,
+      name,
+      description,
+      endpoint,
+      authType: "pat",
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.credentials.push(c);
+    return c;
+  }
+
+  addEntity(e: Omit<EntityRecord, "id" | "createdAt" | "updatedAt">): EntityRecord {
+    const now = this.now();
+    const rec: EntityRecord = { ...e, id: randomUUID(), createdAt: now, updatedAt: now };
+    this.entities.set(rec.id, rec);
+    return rec;
+  }
+
+  /** Tags are global rows looked up case-insensitively (§3.7). */
+  getOrCreateTag(name: string): TagRecord {
+    const existing = this.tags.find((t) => t.name.toLowerCase() === name.toLowerCase());
+    if (existing !== undefined) return existing;
+    const tag = { id: randomUUID(), name };
+    this.tags.push(tag);
+    return tag;
+  }
+
+  newScaleSetId(): number {
+    return this.nextScaleSetId++;
+  }
+
+  newJobId(): number {
+    return this.nextJobId++;
+  }
+
+  instancesOf(scaleSetId: number): InstanceRecord[] {
+    return [...this.instances.values()].filter((i) => i.scaleSetId === scaleSetId);
+  }
+
+  /** By name or by UUID, as GARM's getInstance (§2.2). */
+  findInstance(nameOrId: string): InstanceRecord | undefined {
+    for (const i of this.instances.values()) if (i.name === nameOrId || i.id === nameOrId) return i;
+    return undefined;
+  }
+
+  jobOf(instanceId: string): JobRecord | undefined {
+    for (const j of this.jobs.values()) if (j.instanceId === instanceId) return j;
+    return undefined;
+  }
+
+  /** The provider of a scale set is loaded from config; otherwise no worker runs for it (§9.3). */
+  providerLoaded(ss: ScaleSetRecord): boolean {
+    return this.providers.has(ss.providerName);
+  }
+
+  /** GARM learns about jobs only through the listener, which runs while the scale set is enabled (§7.5). */
+  listenerActive(ss: ScaleSetRecord): boolean {
+    return ss.enabled && this.providerLoaded(ss);
+  }
+
+  /**
+   * Applies an instance update through the status state machine (§7.1).
+   * @returns the refused transition as "from → to" text, or undefined when applied.
+   */
+  updateInstance(inst: InstanceRecord, update: InstanceUpdate, force = false): string | undefined {
+    if (update.status !== undefined && !force && !canTransition(inst.status, update.status)) {
+      return `invalid instance status transition from ${inst.status} to ${update.status}`;
+    }
+    if (update.status !== undefined) inst.status = update.status;
+    if (update.runnerStatus !== undefined) inst.runnerStatus = update.runnerStatus;
+    inst.providerFault = update.providerFault ?? "";
+    inst.updatedAt = this.now();
+    return undefined;
+  }
+
+  /** Hard-deletes a runner row; its job rows go with it (ON DELETE CASCADE, §7.7). */
+  removeInstance(inst: InstanceRecord): void {
+    this.instances.delete(inst.id);
+    for (const [id, j] of this.jobs) if (j.instanceId === inst.id) this.jobs.delete(id);
+    this.teardownFails.delete(inst.name);
+  }
+}

@@ -1,0 +1,193 @@
+// Closed vocabularies and in-memory record shapes of the GARM simulator (garm-api.md §3, §7).
+
+/** Instance (runner) status, garm-api.md §7.1. */
+export type InstanceStatus =
+  | "running"
+  | "stopped"
+  | "error"
+  | "pending_delete"
+  | "pending_force_delete"
+  | "deleting"
+  | "deleted"
+  | "pending_create"
+  | "creating"
+  | "unknown";
+
+/** Runner status as GARM records it, garm-api.md §7.2. */
+export type RunnerStatus =
+  | "idle"
+  | "pending"
+  | "terminated"
+  | "installing"
+  | "failed"
+  | "active"
+  | "offline"
+  | "online"
+  | "unknown";
+
+/** Job status, garm-api.md §7.3. */
+export type JobStatus = "queued" | "in_progress" | "completed";
+
+/** Which GARM the simulator imitates (garm-api.md Appendix A). */
+export type Behaviour = "v0.2.1" | "head";
+
+export type EntityKind = "organization" | "repository" | "enterprise";
+
+export interface EndpointRecord {
+  name: string;
+  description: string;
+  apiBaseUrl: string;
+  uploadBaseUrl: string;
+  baseUrl: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CredentialsRecord {
+  id: number;
+  name: string;
+  description: string;
+  endpoint: string;
+  authType: "pat" | "app";
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EntityRecord {
+  id: string; // UUID
+  kind: EntityKind;
+  /** org / enterprise name, or repository name */
+  name: string;
+  /** repository owner; "" for orgs and enterprises */
+  owner: string;
+  credentialsName: string;
+  endpoint: string;
+  webhookSecret: string;
+  poolBalancerType: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TagRecord {
+  id: string; // UUID
+  name: string;
+}
+
+export interface TemplateRecord {
+  id: number;
+  name: string;
+  osType: "linux" | "windows";
+  forgeType: "github" | "gitea";
+}
+
+export interface ScaleSetRecord {
+  id: number;
+  /** GitHub's scale set id (garm-api.md §3.1 `scale_set_id`); changes when the worker re-creates it (§4.5). */
+  githubScaleSetId: number;
+  name: string;
+  entityId: string;
+  runnerPrefix: string;
+  disableUpdate: boolean;
+  state: string;
+  extendedState: string;
+  providerName: string;
+  maxRunners: number;
+  minIdleRunners: number;
+  image: string;
+  flavor: string;
+  osType: string;
+  osArch: string;
+  enabled: boolean;
+  desiredRunnerCount: number;
+  enableShell: boolean;
+  generation: number;
+  runnerBootstrapTimeout: number;
+  /** Raw bytes as sent by the client (garm-api.md §3.7), or undefined when NULL. */
+  extraSpecs: string | undefined;
+  runnerGroup: string;
+  tagIds: string[];
+  templateId: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface InstanceRecord {
+  id: string; // UUID
+  name: string;
+  providerId: string;
+  agentId: number;
+  scaleSetId: number;
+  osType: string;
+  osArch: string;
+  osName: string;
+  osVersion: string;
+  status: InstanceStatus;
+  runnerStatus: RunnerStatus | "";
+  /** Plain text; the wire form is base64 (garm-api.md §3.2). */
+  providerFault: string;
+  runnerGroup: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface JobRecord {
+  id: number;
+  scalesetJobId: string;
+  runId: number;
+  action: string;
+  conclusion: string;
+  status: JobStatus;
+  name: string;
+  /** The runner's instance id; the job row goes when the runner row goes (garm-api.md §7.7). */
+  instanceId: string;
+  repositoryName: string;
+  repositoryOwner: string;
+  labels: string[];
+  entityId: string;
+  startedAt: string;
+  completedAt: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PoolRecord {
+  id: string; // UUID
+  providerName: string;
+  entityId: string;
+  image: string;
+  flavor: string;
+  osType: string;
+  osArch: string;
+  maxRunners: number;
+  minIdleRunners: number;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ProviderRecord {
+  name: string;
+  description: string;
+}
+
+export interface ControllerRecord {
+  controllerId: string;
+  hostname: string;
+  metadataUrl: string;
+  callbackUrl: string;
+  webhookUrl: string;
+  agentUrl: string;
+  minimumJobAgeBackoff: number;
+}
+
+export interface UserRecord {
+  id: string;
+  username: string;
+  email: string;
+  fullName: string;
+  password: string;
+  /** Bumping it invalidates older JWTs (garm-api.md §1.3). */
+  generation: number;
+  createdAt: string;
+  updatedAt: string;
+}

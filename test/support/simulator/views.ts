@@ -1,0 +1,216 @@
+// Wire shapes of GARM's JSON responses, with Go's omitempty rules applied key by key (garm-api.md §3).
+import { RawJson } from "./json";
+import { ZERO_TIME, ZERO_UUID, type Store } from "./state";
+import type {
+  CredentialsRecord,
+  EndpointRecord,
+  EntityRecord,
+  InstanceRecord,
+  JobRecord,
+  PoolRecord,
+  ScaleSetRecord,
+} from "./types";
+
+type Json = Record<string, unknown>;
+
+/** Sets `key` only when `value` is not Go's zero value (omitempty). */
+function put(o: Json, key: string, value: string | number | boolean | unknown[] | undefined): void {
+  if (value === undefined || value === "" || value === 0 || value === false) return;
+  if (Array.isArray(value) && value.length === 0) return;
+  o[key] = value;
+}
+
+/** `ForgeEndpoint`; entity lists of scale sets do not preload it, so they carry a zero struct (§2.1). */
+export function endpointView(ep: EndpointRecord | undefined): Json {
+  return {
+    name: ep?.name ?? "",
+    description: ep?.description ?? "",
+    api_base_url: ep?.apiBaseUrl ?? "",
+    upload_base_url: ep?.uploadBaseUrl ?? "",
+    base_url: ep?.baseUrl ?? "",
+    created_at: ep?.createdAt ?? ZERO_TIME,
+    updated_at: ep?.updatedAt ?? ZERO_TIME,
+    endpoint_type: ep === undefined ? "" : "github",
+  };
+}
+
+export function credentialsView(store: Store, c: CredentialsRecord): Json {
+  const ep = store.endpoints.get(c.endpoint);
+  return {
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    api_base_url: ep?.apiBaseUrl ?? "",
+    upload_base_url: ep?.uploadBaseUrl ?? "",
+    base_url: ep?.baseUrl ?? "",
+    // The response key is `auth-type`, the request key `auth_type` (§2.5).
+    "auth-type": c.authType,
+    forge_type: "github",
+    endpoint: endpointView(ep),
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+  };
+}
+
+export function entityView(store: Store, e: EntityRecord): Json {
+  const cred = store.credentials.find((c) => c.name === e.credentialsName);
+  const o: Json = { id: e.id };
+  if (e.kind === "repository") o["owner"] = e.owner;
+  o["name"] = e.name;
+  o["credentials_name"] = e.credentialsName;
+  if (cred !== undefined) {
+    o["credentials_id"] = cred.id;
+    o["credentials"] = credentialsView(store, cred);
+  }
+  o["endpoint"] = endpointView(store.endpoints.get(e.endpoint));
+  o["pool_manager_status"] = { running: true };
+  o["pool_balancing_type"] = e.poolBalancerType || "roundrobin";
+  o["created_at"] = e.createdAt;
+  o["updated_at"] = e.updatedAt;
+  return o;
+}
+
+/** The entity id/name keys; exactly one group is set (§3.1). */
+function putEntity(store: Store, o: Json, entityId: string): void {
+  const e = store.entities.get(entityId);
+  if (e === undefined) return;
+  if (e.kind === "repository") {
+    o["repo_id"] = e.id;
+    o["repo_name"] = `${e.owner}/${e.name}`;
+  } else if (e.kind === "organization") {
+    o["org_id"] = e.id;
+    o["org_name"] = e.name;
+  } else {
+    o["enterprise_id"] = e.id;
+    o["enterprise_name"] = e.name;
+  }
+}
+
+export function jobView(store: Store, j: JobRecord): Json {
+  const o: Json = {};
+  put(o, "id", j.id);
+  put(o, "scaleset_job_id", j.scalesetJobId);
+  put(o, "run_id", j.runId);
+  put(o, "action", j.action);
+  put(o, "conclusion", j.conclusion);
+  put(o, "status", j.status);
+  put(o, "name", j.name);
+  // runner_name comes only from the instance relation (§7.7).
+  put(o, "runner_name", store.instances.get(j.instanceId)?.name);
+  put(o, "repository_name", j.repositoryName);
+  put(o, "repository_owner", j.repositoryOwner);
+  put(o, "labels", j.labels);
+  const e = store.entities.get(j.entityId);
+  if (e !== undefined) put(o, e.kind === "repository" ? "repo_id" : e.kind === "organization" ? "org_id" : "enterprise_id", e.id);
+  o["started_at"] = j.startedAt;
+  o["completed_at"] = j.completedAt;
+  o["created_at"] = j.createdAt;
+  o["updated_at"] = j.updatedAt;
+  o["locked_by"] = ZERO_UUID;
+  return o;
+}
+
+export interface InstanceViewOptions {
+  /** `""` for instances nested in GET /scalesets/{id}, where the scale set is not preloaded (§3.2). */
+  providerName: string;
+  withJob: boolean;
+}
+
+export function instanceView(store: Store, i: InstanceRecord, opts: InstanceViewOptions): Json {
+  const o: Json = {};
+  put(o, "id", i.id);
+  put(o, "provider_id", i.providerId);
+  put(o, "agent_id", i.agentId);
+  put(o, "name", i.name);
+  put(o, "os_type", i.osType);
+  put(o, "os_name", i.osName);
+  put(o, "os_version", i.osVersion);
+  put(o, "os_arch", i.osArch);
+  put(o, "status", i.status);
+  put(o, "runner_status", i.runnerStatus);
+  put(o, "scale_set_id", i.scaleSetId);
+  // []byte is base64 on the wire (§3.2, §6.2).
+  put(o, "provider_fault", i.providerFault === "" ? "" : Buffer.from(i.providerFault).toString("base64"));
+  put(o, "github-runner-group", i.runnerGroup);
+  o["provider_name"] = opts.providerName;
+  o["created_at"] = i.createdAt;
+  o["updated_at"] = i.updatedAt;
+  o["heartbeat"] = ZERO_TIME;
+  o["capabilities"] = { has_shell: false };
+  // Scale-set runners always have generation 0 (§3.2).
+  o["generation"] = 0;
+  const job = opts.withJob ? store.jobOf(i.id) : undefined;
+  if (job !== undefined) o["job"] = jobView(store, job);
+  return o;
+}
+
+export type ScaleSetViewMode = "get" | "list-all" | "list-entity";
+
+/**
+ * `params.ScaleSet`. "get" fills the default bootstrap timeout and carries instances, extra_specs and template_name;
+ * lists omit them, and the entity list also lacks the endpoint (§2.1, §3.1).
+ */
+export function scaleSetView(store: Store, ss: ScaleSetRecord, mode: ScaleSetViewMode): Json {
+  const full = mode === "get";
+  const entity = store.entities.get(ss.entityId);
+  const o: Json = {};
+  put(o, "runner_prefix", ss.runnerPrefix);
+  o["created_at"] = ss.createdAt;
+  o["updated_at"] = ss.updatedAt;
+  put(o, "id", ss.id);
+  put(o, "scale_set_id", ss.githubScaleSetId);
+  put(o, "name", ss.name);
+  o["disable_update"] = ss.disableUpdate;
+  o["state"] = ss.state;
+  put(o, "extended_state", ss.extendedState);
+  put(o, "provider_name", ss.providerName);
+  put(o, "max_runners", ss.maxRunners);
+  put(o, "min_idle_runners", ss.minIdleRunners);
+  put(o, "image", ss.image);
+  put(o, "flavor", ss.flavor);
+  put(o, "os_type", ss.osType);
+  put(o, "os_arch", ss.osArch);
+  put(o, "enabled", ss.enabled);
+  if (full) {
+    put(
+      o,
+      "instances",
+      store.instancesOf(ss.id).map((i) => instanceView(store, i, { providerName: "", withJob: false })),
+    );
+  }
+  put(o, "desired_runner_count", ss.desiredRunnerCount);
+  o["enable_shell"] = ss.enableShell;
+  o["generation"] = ss.generation;
+  o["endpoint"] = endpointView(mode === "list-entity" ? undefined : store.endpoints.get(entity?.endpoint ?? ""));
+  put(o, "runner_bootstrap_timeout", full && ss.runnerBootstrapTimeout === 0 ? 20 : ss.runnerBootstrapTimeout);
+  if (full && ss.extraSpecs !== undefined && ss.extraSpecs !== "") o["extra_specs"] = new RawJson(ss.extraSpecs);
+  put(o, "github-runner-group", ss.runnerGroup);
+  put(
+    o,
+    "tags",
+    ss.tagIds.map((id) => ({ id, name: store.tags.find((t) => t.id === id)?.name ?? "" })),
+  );
+  o["status_messages"] = null;
+  putEntity(store, o, ss.entityId);
+  put(o, "template_id", ss.templateId);
+  if (full) put(o, "template_name", store.templates.find((t) => t.id === ss.templateId)?.name);
+  return o;
+}
+
+export function poolView(store: Store, p: PoolRecord): Json {
+  const o: Json = { id: p.id, provider_name: p.providerName };
+  put(o, "max_runners", p.maxRunners);
+  put(o, "min_idle_runners", p.minIdleRunners);
+  put(o, "image", p.image);
+  put(o, "flavor", p.flavor);
+  put(o, "os_type", p.osType);
+  put(o, "os_arch", p.osArch);
+  put(o, "enabled", p.enabled);
+  o["runner_prefix"] = "garm";
+  o["runner_bootstrap_timeout"] = 20;
+  o["created_at"] = p.createdAt;
+  o["updated_at"] = p.updatedAt;
+  putEntity(store, o, p.entityId);
+  o["endpoint"] = endpointView(store.endpoints.get(store.entities.get(p.entityId)?.endpoint ?? ""));
+  return o;
+}
