@@ -1,19 +1,20 @@
 // Finds the GARM entity (organization, repository or enterprise) a scale set belongs to, by name or by id (§2.4).
 import type { EntityKind, GarmClient } from "../garm/client";
 import { isGarmError } from "../garm/errors";
+import { lookupsFor } from "../garm/lookups";
 import type { CheckedInputs } from "./inputs";
 import type { ResolvedEntity } from "./state";
 
 const KINDS: readonly EntityKind[] = ["organization", "repository", "enterprise"];
 
 export async function resolveEntity(
-  client: Pick<GarmClient, "findEntities" | "getEntity">,
+  client: Pick<GarmClient, "findEntities" | "getEntity" | "listProviders">,
   inputs: Pick<CheckedInputs, "organization" | "repository" | "enterprise" | "entityId" | "endpoint">,
 ): Promise<ResolvedEntity> {
   if (inputs.entityId) return resolveById(client, inputs.entityId);
   const kind: EntityKind = inputs.organization ? "organization" : inputs.repository ? "repository" : "enterprise";
   const name = (inputs.organization ?? inputs.repository ?? inputs.enterprise) as string;
-  const found = await client.findEntities(kind, name, inputs.endpoint);
+  const found = await lookupsFor(client).findEntities(kind, name, inputs.endpoint);
   const where = inputs.endpoint ? ` under endpoint ${inputs.endpoint}` : "";
   if (found.length === 0) {
     throw new Error(`${kind} ${name}${where} is not known to GARM: add it first (garm-cli ${cliNoun(kind)} add), then run again`);

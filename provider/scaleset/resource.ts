@@ -4,6 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../connection";
 import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../garm/client";
 import { isGarmError } from "../garm/errors";
+import { lookupsFor } from "../garm/lookups";
 import { type Logger, consoleLogger } from "../log";
 import { withoutProviderKey } from "../unknown";
 import { checkScaleSetInputs } from "./check";
@@ -88,7 +89,7 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
       const where = entityLabel(entity);
 
       // GARM does not check the provider exists and would create a scale set that can never run or drain (§4.4, §9.3).
-      const providers = await client.listProviders();
+      const providers = await lookupsFor(client).providersIncluding(inputs.providerName);
       if (!providers.some((p) => p.name === inputs.providerName)) {
         const known = providers.map((p) => p.name).join(", ") || "none";
         throw new Error(
@@ -97,22 +98,28 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
         );
       }
 
-      const existing = await findByName(client, entity, name);
-      if (existing) {
-        if (!inputs.adoptExisting) {
-          throw new Error(
-            `a scale set named ${name} already exists under ${where} (GARM id ${existing.id}); set adoptExisting: true to manage it ` +
-              "with this resource, or choose another name",
-          );
+      if (inputs.adoptExisting) {
+        const existing = await findByName(client, entity, name);
+        if (existing) {
+          deps.log.info(`GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}`);
+          return { id: String(existing.id), outs: await updateToMatch(client, inputs, existing, entity) };
         }
-        deps.log.info(`GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}`);
-        return { id: String(existing.id), outs: await updateToMatch(client, inputs, existing, entity) };
       }
 
       let created: ScaleSetView;
       try {
         created = await client.createScaleSet(entity, createBody(inputs, name));
       } catch (err) {
+        // GitHub refuses a second scale set with this name in the runner group (§8); say which one holds it.
+        if (isGarmError(err, "bad-request") || isGarmError(err, "conflict")) {
+          const holder = await findByName(client, entity, name).catch(() => undefined);
+          if (holder) {
+            throw new Error(
+              `a scale set named ${name} already exists under ${where} (GARM id ${holder.id}); set adoptExisting: true to manage it ` +
+                "with this resource, or choose another name",
+            );
+          }
+        }
         if (!isGarmError(err) || !err.outcomeUnknown) throw err;
         // The POST may have gone through without its answer reaching us: look before creating again (§2.8 of the
         // dynamic-provider notes: a failed create leaves no state behind, so a duplicate would be orphaned).

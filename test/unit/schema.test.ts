@@ -19,7 +19,7 @@ describe("schema.json", () => {
     assert.ok(existsSync(metaschemaPath), `Pulumi's metaschema is expected at ${metaschemaPath}`);
     const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
     const validate = ajv.compile(JSON.parse(readFileSync(metaschemaPath, "utf8")));
-    const schema = JSON.parse(readFileSync(join(root, "schema.json"), "utf8"));
+    const schema = JSON.parse(readFileSync(join(root, "schema.json"), "utf8")) as Record<string, unknown>;
     assert.ok(validate(schema), JSON.stringify(validate.errors, null, 1));
     const broken = { ...schema, resources: { "garm:GarmScaleSet": {} } };
     assert.equal(validate(broken), false, "a token without a module segment must be rejected");

@@ -1,6 +1,7 @@
 // GarmScaleSet scenarios through the engine harness against the GARM simulator (issue: GarmScaleSet).
 import { strict as assert } from "node:assert";
-import { type Fixture, apiCalls, mutatingCalls, sleep, startFixture } from "./fixture";
+import { startEngine } from "../../support/engine";
+import { type Fixture, REPO_ROOT, apiCalls, mutatingCalls, sleep, startFixture } from "./fixture";
 
 describe("GarmScaleSet against the GARM simulator", function () {
   this.timeout(90_000);
@@ -221,5 +222,25 @@ describe("GarmScaleSet against the GARM simulator", function () {
     assert.ok(refresh.ok);
     const destroy = await fx.engine.destroy();
     assert.ok(destroy.ok, JSON.stringify(destroy.errors));
+  });
+  it("refuses to take over a scale set of the same live name unless adoptExisting is set, then adopts it", async () => {
+    fx = await startFixture();
+    await fx.engine.up([fx.scaleSet("small")]);
+    const [existing] = fx.sim.scaleSets();
+    const second = startEngine({
+      cwd: REPO_ROOT,
+      project: "scaleset-it",
+      stack: "other",
+      config: { "garm:url": fx.sim.url, "garm:username": fx.sim.username },
+      secretConfig: { "garm:password": fx.sim.password },
+    });
+    const refused = await second.up([fx.scaleSet("twin")]);
+    assert.equal(refused.ok, false);
+    assert.match(String(refused.errors.twin), new RegExp(`a scale set named ${existing.name} already exists .*adoptExisting: true`));
+    const adopted = await second.up([fx.scaleSet("twin", { adoptExisting: true, maxRunners: 6 })]);
+    assert.ok(adopted.ok, JSON.stringify(adopted.errors));
+    assert.equal(second.state().resources.find((r) => r.name === "twin")?.id, String(existing.id));
+    assert.equal(fx.sim.scaleSets().length, 1);
+    assert.equal(fx.sim.scaleSets()[0].maxRunners, 6, "adoption brings the updatable fields to the inputs");
   });
 });

@@ -1,0 +1,64 @@
+// Read-mostly GARM facts shared by the operations of one provider process: the loaded providers and the entities.
+// A `pulumi up` of many scale sets would otherwise ask GARM the same question once per resource.
+import type { EntityKind, GarmClient, ProviderView } from "./client";
+
+interface ResolvedName {
+  readonly id: string;
+  readonly name: string;
+  readonly endpoint: string;
+}
+
+/**
+ * Caches for one client. Concurrent callers share one request. Providers are trusted only when the cached list has the
+ * name asked for: a GarmProvider may add one (and restart GARM) during the same run, so a miss is asked again.
+ */
+export class GarmLookups {
+  private providers: Promise<ProviderView[]> | undefined;
+  private readonly entities = new Map<string, Promise<ResolvedName[]>>();
+
+  constructor(private readonly client: Pick<GarmClient, "listProviders" | "findEntities">) {}
+
+  /** GARM's providers, fresh unless a cached answer already lists `name`. */
+  async providersIncluding(name: string): Promise<ProviderView[]> {
+    if (this.providers) {
+      const cached = await this.providers.catch(() => undefined);
+      if (cached?.some((p) => p.name === name)) return cached;
+    }
+    const pending = this.client.listProviders();
+    this.providers = pending;
+    pending.catch(() => {
+      if (this.providers === pending) this.providers = undefined;
+    });
+    return pending;
+  }
+
+  /** Entities by exact name; cached for the process, since a run does not create entities. Empty answers are not kept. */
+  async findEntities(kind: EntityKind, name: string, endpoint?: string): Promise<ResolvedName[]> {
+    const key = `${kind}\n${name}\n${endpoint ?? ""}`;
+    let pending = this.entities.get(key);
+    if (!pending) {
+      pending = this.client.findEntities(kind, name, endpoint);
+      this.entities.set(key, pending);
+    }
+    try {
+      const found = await pending;
+      if (found.length === 0) this.entities.delete(key);
+      return found;
+    } catch (err) {
+      this.entities.delete(key);
+      throw err;
+    }
+  }
+}
+
+const byClient = new WeakMap<object, GarmLookups>();
+
+/** The lookups shared by everything using this client. */
+export function lookupsFor(client: Pick<GarmClient, "listProviders" | "findEntities">): GarmLookups {
+  let lookups = byClient.get(client);
+  if (!lookups) {
+    lookups = new GarmLookups(client);
+    byClient.set(client, lookups);
+  }
+  return lookups;
+}
