@@ -31,7 +31,10 @@ test: build
 schema: build
 	node dist/scripts/generate-schema.js
 
-e2e demo bench:
+bench: build
+	node dist/bench/run.js
+
+e2e demo:
 	@echo "make $@: not built yet (see the open issues); nothing was run" >&2; exit 1
 
 tools:

@@ -14,6 +14,9 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 /** GARM stores tags in a varchar(64) column (§8). */
 const MAX_LABEL = 64;
 
+/** Parsing checks types only of the fields present and known; required ones are checked separately. */
+const knownFieldsSchema = scaleSetInputSchema.partial();
+
 const fail = (property: string, reason: string): Failure => ({ property, reason });
 const show = (value: unknown) => JSON.stringify(value);
 
@@ -143,7 +146,7 @@ export function checkScaleSetInputs(news: Record<string, unknown>): CheckOutcome
 
   // Type-check the known fields only; an unknown one is checked again at `up`, when its value exists.
   const knownOnly = Object.fromEntries(Object.entries(raw).filter(([k]) => known(k)));
-  const parsed = scaleSetInputSchema.partial().safeParse(knownOnly);
+  const parsed = knownFieldsSchema.safeParse(knownOnly);
   const typeFailures = parsed.success ? [] : parsed.error.issues.map(issueToFailure);
   const required = (["name", "providerName", "image", "flavor", "labels", "maxRunners"] as const)
     .filter((f) => known(f) && raw[f] === undefined)

@@ -84,12 +84,13 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
     async create(props) {
       const inputs = inputsOf(props);
       const client = deps.client();
-      const entity = await resolveEntity(client, inputs);
+      // GARM does not check the provider exists and would create a scale set that can never run or drain (§4.4, §9.3).
+      const [entity, providers] = await Promise.all([
+        resolveEntity(client, inputs),
+        lookupsFor(client).providersIncluding(inputs.providerName),
+      ]);
       const name = liveName(inputs.name, inputs.labels, inputs.providerName, inputs.naming);
       const where = entityLabel(entity);
-
-      // GARM does not check the provider exists and would create a scale set that can never run or drain (§4.4, §9.3).
-      const providers = await lookupsFor(client).providersIncluding(inputs.providerName);
       if (!providers.some((p) => p.name === inputs.providerName)) {
         const known = providers.map((p) => p.name).join(", ") || "none";
         throw new Error(

@@ -1,0 +1,218 @@
+// `make bench`: measures DESIGN.md's targets against the GARM simulator on 127.0.0.1 and writes bench/results.json.
+// Benchmarks, not tests: each target prints its measurement and whether it is met; a missed target exits non-zero.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { GarmClient } from "../provider/garm/client";
+import { checkScaleSetInputs } from "../provider/scaleset/check";
+import { scaleSetProviderWith } from "../provider/scaleset/resource";
+import { scaleSetProvider } from "../sdk/shim";
+import { type ResourceDecl, startEngine } from "../test/support/engine";
+import { type Simulator, startSimulator } from "../test/support/simulator";
+
+const REPO_ROOT = join(__dirname, "..", "..");
+const silent = { info: () => {}, warn: () => {} };
+
+interface Result {
+  target: string;
+  measured: string;
+  met: boolean;
+  details?: Record<string, unknown>;
+}
+
+const inputsFor = (i: number) => ({
+  name: `bench-${i}`,
+  organization: "acme",
+  providerName: "fake",
+  image: "ubuntu",
+  flavor: "small",
+  labels: ["linux", "x64"],
+  maxRunners: 2,
+  minIdleRunners: 0,
+  enabled: false,
+  drain: { timeoutSeconds: 60, pollSeconds: 1 },
+});
+
+const mutating = (sim: Simulator) => sim.requests().filter((r) => r.method !== "GET" && !r.path.endsWith("/auth/login"));
+
+function engineFor(sim: Simulator, stack: string) {
+  return startEngine({
+    cwd: REPO_ROOT,
+    project: "bench",
+    stack,
+    config: { "garm:url": sim.url, "garm:username": sim.username },
+    secretConfig: { "garm:password": sim.password },
+  });
+}
+
+const decl = (name: string, inputs: Record<string, unknown>): ResourceDecl => ({ name, type: "GarmScaleSet", module: "garm", provider: scaleSetProvider, inputs });
+
+async function previewAndNoopUp(): Promise<Result[]> {
+  const sim = await startSimulator({ tickMs: 50, consolidationMs: 500 });
+  try {
+    const engine = engineFor(sim, "noop");
+    const program = [0, 1, 2].map((i) => decl(`s${i}`, inputsFor(i)));
+    await engine.up(program);
+    sim.clearRequests();
+    await engine.preview(program.map((d, i) => (i === 0 ? { ...d, inputs: { ...d.inputs, labels: ["linux", "gpu"] } } : d)));
+    const previewCalls = mutating(sim).length;
+    sim.clearRequests();
+    await engine.up(program);
+    const upCalls = mutating(sim).length;
+    await engine.destroy();
+    return [
+      { target: "preview makes no mutating GARM call", measured: `${previewCalls} mutating calls`, met: previewCalls === 0 },
+      { target: "an unchanged stack's up makes no mutating GARM call", measured: `${upCalls} mutating calls`, met: upCalls === 0 },
+    ];
+  } finally {
+    await sim.stop();
+  }
+}
+
+async function emptyDelete(): Promise<Result> {
+  const sim = await startSimulator({ tickMs: 50 });
+  try {
+    const engine = engineFor(sim, "empty");
+    await engine.up([decl("s", inputsFor(0))]);
+    sim.clearRequests();
+    await engine.destroy();
+    const calls = sim.requests().filter((r) => !r.path.endsWith("/auth/login"));
+    return {
+      target: "deleting an empty scale set takes at most 4 GARM calls",
+      measured: `${calls.length} calls: ${calls.map((c) => `${c.method} ${c.path}`).join(", ")}`,
+      met: calls.length <= 4,
+    };
+  } finally {
+    await sim.stop();
+  }
+}
+
+async function drainLatency(): Promise<Result> {
+  const tickMs = 25;
+  const consolidationMs = 400;
+  const pollMs = 1000;
+  const sim = await startSimulator({ tickMs, consolidationMs });
+  try {
+    const engine = engineFor(sim, "drain");
+    await engine.up([decl("s", { ...inputsFor(0), enabled: true })]);
+    const [ss] = sim.scaleSets();
+    const runner = sim.addRunner(ss.id, { name: "garm-busy" });
+    sim.startJob(runner);
+    const destroying = engine.destroy();
+    await new Promise((r) => setTimeout(r, 2500));
+    const completed = Date.now();
+    sim.completeJob(runner);
+    const result = await destroying;
+    const latency = Date.now() - completed;
+    // GARM's part: a disabled scale set learns of the finished job only at the consolidation, then tears down in ticks.
+    const garmTeardown = consolidationMs + 4 * tickMs;
+    const bound = pollMs + garmTeardown;
+    return {
+      target: "drain latency: gone within one poll interval plus GARM's teardown after the last job completes",
+      measured: `${latency} ms (bound ${bound} ms = poll ${pollMs} + GARM teardown ${garmTeardown}; ok=${result.ok})`,
+      met: result.ok && latency <= bound + 250,
+      details: { latencyMs: latency, boundMs: bound },
+    };
+  } finally {
+    await sim.stop();
+  }
+}
+
+async function timed(fn: () => Promise<void>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** The simulator as its own process, as GARM is: its CPU then does not share the event loop with the client's. */
+async function simulatorProcess(): Promise<{ url: string; username: string; password: string; organizationId: string; stop(): void }> {
+  const child = spawn(process.execPath, [join(REPO_ROOT, "dist", "test", "support", "simulator", "main.js"), "--port", "0", "--tick-ms", "0"], {
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let text = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes("\n")) resolve(text.split("\n")[0]);
+    });
+    child.once("exit", (code) => reject(new Error(`simulator exited with ${code}`)));
+  });
+  const match = /at (\S+) username=(\S+) password=(\S+)/.exec(line);
+  if (!match) throw new Error(`unexpected simulator banner: ${line}`);
+  const [, url, username, password] = match;
+  const client = new GarmClient({ url, username, password });
+  const [org] = await client.findEntities("organization", "acme");
+  await client.close();
+  return { url, username, password, organizationId: org.id, stop: () => child.kill("SIGTERM") };
+}
+
+/** 100 scale sets: the provider's create versus the bare calls (POST, then GET to read back) on the same client. */
+async function hundred(): Promise<Result> {
+  const count = 100;
+  const runs = 9;
+  const bare: number[] = [];
+  const provider: number[] = [];
+  const engineRuns: number[] = [];
+  // Run 0 warms the JIT for both paths and is not counted; the order alternates so neither path always goes first.
+  for (let run = 0; run <= runs; run++) {
+    const timings: Record<"bare" | "provider", number> = { bare: 0, provider: 0 };
+    for (const mode of run % 2 ? (["bare", "provider"] as const) : (["provider", "bare"] as const)) {
+      const sim = await simulatorProcess();
+      const client = new GarmClient({ url: sim.url, username: sim.username, password: sim.password });
+      await client.listJobs(); // log in before timing
+      try {
+        if (mode === "bare") {
+          timings.bare = await timed(async () => {
+            await Promise.all(
+              Array.from({ length: count }, async (_, i) => {
+                const s = await client.createScaleSet(
+                  { kind: "organization", id: sim.organizationId },
+                  { name: `bench-${i}`, provider_name: "fake", image: "ubuntu", flavor: "small", os_type: "linux", os_arch: "amd64", labels: ["linux", "x64"], max_runners: 2 },
+                );
+                await client.getScaleSet(s.id);
+              }),
+            );
+          });
+        } else {
+          const impl = scaleSetProviderWith({ client: () => client, log: silent, now: Date.now, sleep: async () => {} });
+          timings.provider = await timed(async () => {
+            await Promise.all(Array.from({ length: count }, (_, i) => impl.create(checkScaleSetInputs(inputsFor(i)).inputs)));
+          });
+        }
+      } finally {
+        await client.close();
+        sim.stop();
+      }
+    }
+    if (run === 0) continue;
+    bare.push(timings.bare);
+    provider.push(timings.provider);
+    const sim = await simulatorProcess();
+    try {
+      const engine = engineFor(sim as unknown as Simulator, `hundred-${run}`);
+      engineRuns.push(await timed(async () => void (await engine.up(Array.from({ length: count }, (_, i) => decl(`s${i}`, inputsFor(i)))))));
+    } finally {
+      sim.stop();
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  // Each run times both paths back to back, so the ratio of a run cancels the machine's load at that moment.
+  const ratio = median(provider.map((p, i) => p / bare[i]));
+  return {
+    target: "up of 100 scale sets: provider overhead within 10% of the bare API calls, with bounded concurrency",
+    measured: `provider ${median(provider).toFixed(0)} ms vs bare ${median(bare).toFixed(0)} ms (median ratio x${ratio.toFixed(2)} over ${runs} paired runs); whole engine up incl. gRPC and process start ${median(engineRuns).toFixed(0)} ms`,
+    met: ratio <= 1.1,
+    details: { bareMs: bare, providerMs: provider, engineUpMs: engineRuns, concurrency: 8, simulator: "separate process" },
+  };
+}
+
+async function main(): Promise<void> {
+  const results: Result[] = [...(await previewAndNoopUp()), await emptyDelete(), await drainLatency(), await hundred()];
+  for (const r of results) console.log(`${r.met ? "met   " : "MISSED"} ${r.target}: ${r.measured}`);
+  const file = join(REPO_ROOT, "bench", "results.json");
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);
+  console.log(`wrote ${file}`);
+  if (results.some((r) => !r.met)) process.exitCode = 1;
+}
+
+void main();
