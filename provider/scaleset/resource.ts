@@ -165,7 +165,7 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
       const fields = changedFields(olds, news);
       if (fields.length === 0) {
         // Only provider-side options (drain, adoptExisting) changed: nothing to tell GARM.
-        return { outs: { ...olds, ...news, stateVersion: olds.stateVersion } };
+        return { outs: { ...olds, drain: news.drain, adoptExisting: news.adoptExisting } };
       }
       const client = deps.client();
       await client.updateScaleSet(Number(id), updateBody(news, fields));

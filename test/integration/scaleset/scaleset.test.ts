@@ -243,4 +243,19 @@ describe("GarmScaleSet against the GARM simulator", function () {
     assert.equal(fx.sim.scaleSets().length, 1);
     assert.equal(fx.sim.scaleSets()[0].maxRunners, 6, "adoption brings the updatable fields to the inputs");
   });
+  it("stores a changed drain option without calling GARM, and the next up sees no change", async () => {
+    fx = await startFixture();
+    const labels = ["Linux", "X64"];
+    await fx.engine.up([fx.scaleSet("small", { labels })]);
+    fx.sim.clearRequests();
+    const changed = [fx.scaleSet("small", { labels, drain: { timeoutSeconds: 7, pollSeconds: 1 } })];
+    const up = await fx.engine.up(changed);
+    assert.deepEqual(up.updated, ["small"]);
+    assert.deepEqual(mutatingCalls(fx.sim), []);
+    const outputs = fx.engine.state().resources.find((r) => r.name === "small")?.outputs;
+    assert.equal((outputs?.drain as { timeoutSeconds: number }).timeoutSeconds, 7);
+    assert.deepEqual(outputs?.labels, ["linux", "x64"]);
+    const again = await fx.engine.up(changed);
+    assert.deepEqual(again.same, ["small"]);
+  });
 });
