@@ -258,4 +258,17 @@ describe("GarmScaleSet against the GARM simulator", function () {
     const again = await fx.engine.up(changed);
     assert.deepEqual(again.same, ["small"]);
   });
+  it("drains the same way against GARM's later behaviour, where a repeated runner delete answers 200 (Appendix A)", async () => {
+    fx = await startFixture({ behaviour: "head" });
+    await fx.engine.up([fx.scaleSet("small")]);
+    const [ss] = fx.sim.scaleSets();
+    const stuck = fx.sim.addRunner(ss.id, { name: "garm-stuck", status: "pending_delete", providerFault: "injected delete failure" });
+    fx.sim.setTeardownFails(stuck, true);
+    fx.sim.addRunner(ss.id, { name: "garm-idle" });
+    fx.sim.addRunner(ss.id, { name: "garm-gone", status: "deleting" });
+    const destroy = await fx.engine.destroy();
+    assert.ok(destroy.ok, JSON.stringify(destroy.errors));
+    assert.deepEqual(fx.sim.scaleSets(), []);
+    assert.deepEqual(fx.sim.instances(), []);
+  });
 });
