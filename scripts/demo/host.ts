@@ -1,0 +1,97 @@
+// A simulated GARM host for the examples: the in-process GARM simulator on 127.0.0.1, the GARM config file it loads its
+// providers from, a fake provider executable (GARM refuses to load a provider whose executable is missing), and the
+// stack config pointing the provider at the simulator. Shared by `make demo` and test/integration/examples.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { ExampleConfig } from "../../examples/config";
+import { type Simulator, startSimulator } from "../../test/support/simulator";
+
+/** What an operator's GARM config holds before any GarmProvider touches it; destroy must give these bytes back. */
+export const INITIAL_GARM_CONFIG = `# GARM config of the pulumi-garm demo host. GarmProvider resources add and remove their own
+# marked blocks below; everything else is the operator's and is kept byte for byte.
+[default]
+callback_url = "http://127.0.0.1/api/v1/callbacks"
+`;
+
+export interface SimulatedHost {
+  readonly dir: string;
+  readonly sim: Simulator;
+  /** Settings the example programs take. */
+  readonly cfg: ExampleConfig;
+  /** Stack config for runPulumi: where GARM is and how to log in (the password as a secret). */
+  readonly stackConfig: Record<string, string | { value: string; secret: boolean }>;
+  /** Scratch directory for the Pulumi CLI: local file backend, PULUMI_HOME. */
+  readonly pulumiDir: string;
+  /** The simulator's event lines so far (restarts, scale sets, runner transitions). */
+  readonly simLog: string[];
+  /** GARM restarts so far (each one reloads the provider entries of the config file). */
+  restarts(): number;
+  /** The GARM config file's current text. */
+  garmConfig(): string;
+  /** Stops the simulator and removes the temp directory (unless keep is set). */
+  close(opts?: { keep?: boolean }): Promise<void>;
+}
+
+export interface HostOptions {
+  /** Simulator worker period; short, so idle runners come up and tear down within a second or two. */
+  tickMs?: number;
+  /** Temp directory name prefix. */
+  prefix?: string;
+}
+
+export async function startSimulatedHost(opts: HostOptions = {}): Promise<SimulatedHost> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), opts.prefix ?? "pulumi-garm-examples-"));
+  try {
+    const exe = path.join(dir, "garm-provider-fake");
+    // Never run by the simulator; it only has to exist and be executable, as GARM checks at start.
+    fs.writeFileSync(exe, "#!/bin/sh\necho 'fake GARM provider: the simulator creates runners itself' >&2\nexit 0\n", { mode: 0o755 });
+    const garmConfigPath = path.join(dir, "garm-config.toml");
+    fs.writeFileSync(garmConfigPath, INITIAL_GARM_CONFIG, { mode: 0o600 });
+    const simLog: string[] = [];
+    const sim = await startSimulator({
+      garmConfigPath,
+      tickMs: opts.tickMs ?? 200,
+      // A job completed while a scale set is disabled is only noticed by the consolidation (GARM: 5 minutes).
+      consolidationMs: 1000,
+      log: (line) => simLog.push(line),
+    });
+    return {
+      dir,
+      sim,
+      cfg: {
+        garmConfigPath,
+        providerExecutable: exe,
+        // How a GarmProvider makes GARM reload its config; on a real host: "systemctl restart garm".
+        restartCommand: `curl -fsS -X POST ${sim.url}/_sim/restart`,
+      },
+      stackConfig: {
+        "garm:url": sim.url,
+        "garm:username": sim.username,
+        "garm:password": { value: sim.password, secret: true },
+      },
+      pulumiDir: path.join(dir, "pulumi"),
+      simLog,
+      restarts: () => simLog.filter((l) => l === "restarting").length,
+      garmConfig: () => fs.readFileSync(garmConfigPath, "utf8"),
+      close: async ({ keep = false } = {}) => {
+        await sim.stop();
+        if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Polls until `probe` returns a value, or fails naming what it waited for. */
+export async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
