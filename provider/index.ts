@@ -1,3 +1,7 @@
 // The implementation the serialized shim requires at run time: one ResourceProvider per resource kind.
-export { scaleSet } from "./scaleset/resource";
-export { garmProvider } from "./garm-provider/resource";
+import { garmProvider as garmProviderImpl } from "./garm-provider/resource";
+import { scaleSet as scaleSetImpl } from "./scaleset/resource";
+import { userFacing } from "./user-facing";
+
+export const scaleSet = userFacing(scaleSetImpl);
+export const garmProvider = userFacing(garmProviderImpl);

@@ -78,7 +78,7 @@ function one(e: unknown): string {
 export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
   const pollMs = deps.pollMs ?? 1000;
   const inspect = deps.inspectFile ?? inspectLocalFile;
-  const say = (name: string, what: string) => deps.log(`garm-provider "${name}": ${what}`);
+  const say = (name: string, what: string) => deps.log(`GarmProvider "${name}": ${what}`);
 
   /** Refuses, before the file is touched, a block that would stop GARM from starting. */
   async function preflight(inputs: GarmProviderInputs): Promise<void> {
@@ -165,7 +165,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       const changed = await writeBlock(inputs);
       say(
         inputs.name,
-        `${changed ? "added its block to" : "its block is already in"} ${inputs.garmConfigPath}; restarting GARM with \`${inputs.restartCommand}\` to load it`,
+        `${changed ? "added its block to" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`,
       );
       await applyWritten(inputs, "new");
       return { id: inputs.name, outs: outputsOf(inputs) };
@@ -185,7 +185,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       // Restart when what GARM loads changed; also when the file already held it, which is the retry of an update
       // whose restart failed.
       if (blockChanged || written) {
-        say(inputs.name, `updated its block in ${inputs.garmConfigPath}; restarting GARM with \`${inputs.restartCommand}\` to load it`);
+        say(inputs.name, `updated its block in ${inputs.garmConfigPath}; GARM restarts to load it`);
         await applyWritten(inputs, "updated");
       }
       return { outs: outputsOf(inputs) };
@@ -217,7 +217,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
         say(name, `removed its block from ${file}; a hand-written entry with the same name stays, so GARM is not restarted`);
         return;
       }
-      say(name, `removed its block from ${file}; restarting GARM with \`${props.restartCommand}\` to unload it`);
+      say(name, `removed its block from ${file}; GARM restarts to unload it`);
       try {
         await applyAndWait(props, { name, present: false });
       } catch (e) {

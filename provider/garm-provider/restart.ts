@@ -76,14 +76,8 @@ function describeFailure(command: string, r: CommandResult, timeoutMs: number): 
       ? `was ended by signal ${r.signal ?? "unknown"}`
       : `exited with code ${r.code}`;
   const tail = outputTail(r.output);
-  return `restart command \`${command}\` ${how}${tail ? `; its last output lines:\n${indent(tail)}` : " with no output"}`;
-}
-
-function indent(text: string): string {
-  return text
-    .split("\n")
-    .map((l) => `    ${l}`)
-    .join("\n");
+  // One line: Pulumi shows only the first line of an error in its progress row.
+  return `restart command \`${command}\` ${how}${tail ? `; its last output: "${tail.split("\n").join(" | ")}"` : " with no output"}`;
 }
 
 export interface RestartCoordinatorOptions {
@@ -156,7 +150,7 @@ export class RestartCoordinator {
     if (batch.length === 0) return;
     q.running = true;
     const timeoutMs = Math.max(...batch.map((w) => w.timeoutMs));
-    this.options.log?.(`garm-provider: restarting GARM for ${batch.length} provider change(s) with \`${command}\``);
+    this.options.log?.(`GarmProvider: restarting GARM with \`${command}\` for ${batch.length} provider change(s) made together`);
     let failure: Error | undefined;
     try {
       const result = await this.options.run(command, timeoutMs);

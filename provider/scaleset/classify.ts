@@ -61,9 +61,10 @@ export function classifyRunner(runner: InstanceView, jobs: readonly JobView[], n
   }
 }
 
+/** `"build" (id 88)`: the workflow job's name as GitHub shows it, and GARM's job id. */
 export function describeJob(job: JobView): string {
   const name = job.name ? `"${job.name}"` : "";
-  const id = job.id ? `#${job.id}` : "";
+  const id = job.id ? `(id ${job.id})` : "";
   return [name, id].filter(Boolean).join(" ") || "(unnamed)";
 }
 

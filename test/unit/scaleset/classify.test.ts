@@ -53,6 +53,6 @@ describe("drain classification", () => {
     const verdict = classifyRunner(r, [], NOW, STALE);
     assert.equal(verdict.action, "leave");
     assert.equal(verdict.jobAgeMs, 2 * HOUR);
-    assert.match(verdict.reason, /"build" #42/);
+    assert.match(verdict.reason, /"build" \(id 42\)/);
   });
 });

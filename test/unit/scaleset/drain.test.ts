@@ -63,14 +63,14 @@ describe("retireScaleSet", () => {
     ]);
     await assert.rejects(retireScaleSet(target, options, h.deps), (err: Error) => {
       assert.ok(err instanceof DrainError);
-      assert.match(err.message, /ci-small-42e04976 \(id 12\): not deleted after 30s: 1 runner is still busy: garm-busy: job "build" #88 in_progress/);
+      assert.match(err.message, /ci-small-42e04976 \(id 12\): not deleted after 30s: 1 runner is still busy: garm-busy: job "build" \(id 88\) in_progress/);
       assert.match(err.message, /retries the delete on the next `pulumi up` or `pulumi destroy`/);
       return true;
     });
     assert.equal(h.client.deleteInstance.callCount, 0);
     assert.equal(h.elapsed(), 30_000);
     assert.equal(h.lines.length, 7, "one progress line per poll");
-    assert.match(h.lines[0], /draining: 1 busy \[garm-busy: job "build" #88 in_progress for 3m05s\]; next check in 5s, giving up in 30s/);
+    assert.match(h.lines[0], /draining: 1 busy \[garm-busy: job "build" \(id 88\) in_progress for 3m05s\]; next check in 5s, giving up in 30s/);
   });
 
   it("removes idle runners, force-removes stuck ones, then deletes once none remain", async () => {

@@ -1,0 +1,29 @@
+// Pulumi's dynamic-provider server prints every thrown error with its stack before the engine shows the message
+// (pulumi-dynamic-providers.md §5). For the errors this package throws on purpose (a drain timeout, a refused delete,
+// a GARM answer) the stack is noise in `pulumi up` output; programming errors keep theirs.
+import type * as pulumi from "@pulumi/pulumi";
+
+const PROGRAMMING_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError];
+
+function quiet(err: unknown): unknown {
+  if (err instanceof Error && !PROGRAMMING_ERRORS.some((type) => err instanceof type)) err.stack = "";
+  return err;
+}
+
+/** The same provider, whose deliberate errors reach Pulumi without a stack trace. */
+export function userFacing(provider: pulumi.dynamic.ResourceProvider): pulumi.dynamic.ResourceProvider {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(provider)) {
+    wrapped[name] =
+      typeof method === "function"
+        ? async (...args: unknown[]) => {
+            try {
+              return await (method as (...a: unknown[]) => unknown).apply(provider, args);
+            } catch (err) {
+              throw quiet(err);
+            }
+          }
+        : method;
+  }
+  return wrapped as unknown as pulumi.dynamic.ResourceProvider;
+}
