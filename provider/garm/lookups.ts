@@ -1,6 +1,6 @@
 // Read-mostly GARM facts shared by the operations of one provider process: the loaded providers and the entities.
 // A `pulumi up` of many scale sets would otherwise ask GARM the same question once per resource.
-import type { EntityKind, GarmClient, ProviderView } from "./client";
+import type { EntityKind, EntityRef, GarmClient, ProviderView, ScaleSetView } from "./client";
 
 interface ResolvedName {
   readonly id: string;
@@ -15,8 +15,24 @@ interface ResolvedName {
 export class GarmLookups {
   private providers: Promise<ProviderView[]> | undefined;
   private readonly entities = new Map<string, Promise<ResolvedName[]>>();
+  private readonly scaleSets = new Map<string, Promise<ScaleSetView[]>>();
 
-  constructor(private readonly client: Pick<GarmClient, "listProviders" | "findEntities">) {}
+  constructor(private readonly client: Pick<GarmClient, "listProviders" | "findEntities" | "listEntityScaleSets">) {}
+
+  /**
+   * The entity's scale sets as they were when first asked in this process: enough to spot generations that existed
+   * before the run, never to decide whether a name is free.
+   */
+  scaleSetsAtStart(entity: EntityRef): Promise<ScaleSetView[]> {
+    const key = `${entity.kind}\n${entity.id}`;
+    let pending = this.scaleSets.get(key);
+    if (!pending) {
+      pending = this.client.listEntityScaleSets(entity);
+      this.scaleSets.set(key, pending);
+      pending.catch(() => this.scaleSets.delete(key));
+    }
+    return pending;
+  }
 
   /** GARM's providers, fresh unless a cached answer already lists `name`. */
   async providersIncluding(name: string): Promise<ProviderView[]> {
@@ -54,7 +70,7 @@ export class GarmLookups {
 const byClient = new WeakMap<object, GarmLookups>();
 
 /** The lookups shared by everything using this client. */
-export function lookupsFor(client: Pick<GarmClient, "listProviders" | "findEntities">): GarmLookups {
+export function lookupsFor(client: Pick<GarmClient, "listProviders" | "findEntities" | "listEntityScaleSets">): GarmLookups {
   let lookups = byClient.get(client);
   if (!lookups) {
     lookups = new GarmLookups(client);

@@ -8,7 +8,7 @@ import type { ResolvedEntity } from "./state";
 const KINDS: readonly EntityKind[] = ["organization", "repository", "enterprise"];
 
 export async function resolveEntity(
-  client: Pick<GarmClient, "findEntities" | "getEntity" | "listProviders">,
+  client: Pick<GarmClient, "findEntities" | "getEntity" | "listProviders" | "listEntityScaleSets">,
   inputs: Pick<CheckedInputs, "organization" | "repository" | "enterprise" | "entityId" | "endpoint">,
 ): Promise<ResolvedEntity> {
   if (inputs.entityId) return resolveById(client, inputs.entityId);

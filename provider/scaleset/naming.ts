@@ -33,3 +33,11 @@ export function liveName(name: string, labels: readonly string[], providerName: 
   const base = name.length > room ? name.slice(0, room).replace(/[-_.]+$/, "") : name;
   return `${base}-${generationHash(labels, providerName)}`;
 }
+
+/** Whether `other` is another generation of the hashed live name `ours`: the same base, another hash. */
+export function isOtherGeneration(other: string, ours: string): boolean {
+  const pattern = /^(.*)-[0-9a-f]{8}$/;
+  const a = pattern.exec(other);
+  const b = pattern.exec(ours);
+  return a !== null && b !== null && a[1] === b[1] && other !== ours;
+}

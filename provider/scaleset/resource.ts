@@ -13,7 +13,8 @@ import { retireScaleSet } from "./drain";
 import { entityLabel, resolveEntity } from "./entity";
 import { canonicalJson, parseExtraSpecs } from "./extra-specs";
 import type { CheckedInputs } from "./inputs";
-import { liveName } from "./naming";
+import { isOtherGeneration, liveName } from "./naming";
+import { waitForRunners } from "./readiness";
 import { type ResolvedEntity, readOutputs, toOutputs } from "./state";
 
 /** Collaborators, replaceable in tests. */
@@ -133,7 +134,9 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
         }
       }
       try {
-        return { id: String(created.id), outs: await readBack(client, inputs, created.id, entity) };
+        const outs = await readBack(client, inputs, created.id, entity);
+        await awaitSuccessorReadiness(client, inputs, outs.liveName, outs.scaleSetId, entity);
+        return { id: String(created.id), outs };
       } catch (err) {
         // The scale set exists: record it (a partial create) so Pulumi tracks it instead of orphaning it.
         throw Object.assign(new Error(`GarmScaleSet ${name}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`), {
@@ -183,6 +186,23 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
       deps.log.info(`GarmScaleSet ${olds.liveName} (id ${id}): deleted from GARM`);
     },
   };
+
+  /**
+   * When an older generation of this scale set exists (a label or provider change being replaced create-before-delete),
+   * waits for the new one's idle runners, so retiring the old one leaves no gap in warm capacity.
+   */
+  async function awaitSuccessorReadiness(client: GarmClient, inputs: CheckedInputs, name: string, id: number, entity: ResolvedEntity) {
+    if (inputs.naming !== "hashed" || !inputs.enabled || inputs.minIdleRunners === 0) return;
+    const before = await lookupsFor(client).scaleSetsAtStart(entity);
+    if (!before.some((s) => isOtherGeneration(s.name, name))) return;
+    const wanted = Math.min(inputs.minIdleRunners, inputs.maxRunners);
+    await waitForRunners(`GarmScaleSet ${name} (id ${id})`, id, wanted, inputs.drain.timeoutSeconds * 1000, inputs.drain.pollSeconds * 1000, {
+      client,
+      log: deps.log,
+      now: deps.now,
+      sleep: deps.sleep,
+    });
+  }
 
   /** Brings an adopted scale set's updatable fields to the inputs. Labels cannot change (§4.2): refuse a mismatch. */
   async function updateToMatch(client: GarmClient, inputs: CheckedInputs, existing: ScaleSetView, entity: ResolvedEntity) {

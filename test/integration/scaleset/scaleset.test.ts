@@ -271,4 +271,18 @@ describe("GarmScaleSet against the GARM simulator", function () {
     assert.deepEqual(fx.sim.scaleSets(), []);
     assert.deepEqual(fx.sim.instances(), []);
   });
+  it("waits for the new generation's idle runners before the old one is retired, so warm capacity has no gap", async () => {
+    fx = await startFixture();
+    await fx.engine.up([fx.scaleSet("small", { minIdleRunners: 1 })]);
+    const [old] = fx.sim.scaleSets();
+    fx.sim.clearRequests();
+    const up = await fx.engine.up([fx.scaleSet("small", { minIdleRunners: 1, labels: ["linux", "x64", "gpu"] })]);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    const [next] = fx.sim.scaleSets();
+    const calls = fx.sim.requests().map((r) => `${r.method} ${r.path}`);
+    const lastReadinessCheck = calls.lastIndexOf(`GET /api/v1/scalesets/${next.id}/instances`);
+    const disabled = calls.indexOf(`PUT /api/v1/scalesets/${old.id}`);
+    assert.ok(lastReadinessCheck >= 0 && lastReadinessCheck < disabled, calls.join("\n"));
+    assert.ok(fx.sim.instances().some((i) => i.scaleSetId === next.id && i.status === "running"));
+  });
 });

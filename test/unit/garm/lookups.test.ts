@@ -5,7 +5,7 @@ import { GarmLookups } from "../../../provider/garm/lookups";
 describe("GARM lookups shared by a provider process", () => {
   it("asks GARM once for many concurrent provider checks", async () => {
     const listProviders = sinon.stub().resolves([{ name: "fake", type: "external", description: "" }]);
-    const lookups = new GarmLookups({ listProviders, findEntities: sinon.stub() });
+    const lookups = new GarmLookups({ listProviders, findEntities: sinon.stub(), listEntityScaleSets: sinon.stub() });
     await Promise.all(Array.from({ length: 50 }, () => lookups.providersIncluding("fake")));
     assert.equal(listProviders.callCount, 1);
   });
@@ -14,7 +14,7 @@ describe("GARM lookups shared by a provider process", () => {
     const listProviders = sinon.stub();
     listProviders.onFirstCall().resolves([]);
     listProviders.onSecondCall().resolves([{ name: "new", type: "external", description: "" }]);
-    const lookups = new GarmLookups({ listProviders, findEntities: sinon.stub() });
+    const lookups = new GarmLookups({ listProviders, findEntities: sinon.stub(), listEntityScaleSets: sinon.stub() });
     assert.deepEqual(await lookups.providersIncluding("new"), []);
     assert.equal((await lookups.providersIncluding("new"))[0].name, "new");
     assert.equal(listProviders.callCount, 2);
@@ -25,7 +25,7 @@ describe("GARM lookups shared by a provider process", () => {
     findEntities.onCall(0).rejects(new Error("down"));
     findEntities.onCall(1).resolves([]);
     findEntities.onCall(2).resolves([{ id: "u", name: "acme", endpoint: "github.com" }]);
-    const lookups = new GarmLookups({ listProviders: sinon.stub(), findEntities });
+    const lookups = new GarmLookups({ listProviders: sinon.stub(), findEntities, listEntityScaleSets: sinon.stub() });
     await assert.rejects(lookups.findEntities("organization", "acme"));
     assert.deepEqual(await lookups.findEntities("organization", "acme"), []);
     assert.equal((await lookups.findEntities("organization", "acme"))[0].id, "u");

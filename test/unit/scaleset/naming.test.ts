@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { canonicalLabels, generationHash, liveName } from "../../../provider/scaleset/naming";
+import { canonicalLabels, generationHash, isOtherGeneration, liveName } from "../../../provider/scaleset/naming";
 
 describe("scale-set naming", () => {
   it("canonicalises labels: trimmed, lower-cased, de-duplicated, sorted", () => {
@@ -49,5 +49,14 @@ describe("scale-set naming", () => {
 
   it("hashes eight hex digits", () => {
     assert.match(generationHash(["linux"], "fake"), /^[0-9a-f]{8}$/);
+  });
+});
+
+describe("generation matching", () => {
+  it("recognises another generation of a hashed live name, and nothing else", () => {
+    assert.equal(isOtherGeneration("ci-small-42e04976", "ci-small-33fd5ffb"), true);
+    assert.equal(isOtherGeneration("ci-small-42e04976", "ci-small-42e04976"), false);
+    assert.equal(isOtherGeneration("ci-big-42e04976", "ci-small-33fd5ffb"), false);
+    assert.equal(isOtherGeneration("ci-small", "ci-small-33fd5ffb"), false);
   });
 });
