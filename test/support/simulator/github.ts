@@ -20,6 +20,17 @@ export class GitHubError extends Error {
   }
 }
 
+/** Where the simulated actions service lives; GARM's actions-client errors name the URL they called (§10.1). */
+const ACTIONS_URL = "https://pipelines.actions.githubusercontent.com/sim";
+
+/** The actions client's error text for a 400: `bad request while calling <url>: "<body>"` (Go %q of the body). */
+function badRequestText(apiPath: string, body: Record<string, string>): string {
+  return `bad request while calling ${ACTIONS_URL}/${apiPath}?api-version=6.0-preview: ${JSON.stringify(JSON.stringify(body))}`;
+}
+
+/** GitHub's runner group ids: "Default" is 1 (repositories always use 1, §10.2 R5). */
+const runnerGroupId = (name: string) => (name.toLowerCase() === "default" ? "1" : name);
+
 export interface GitHubScaleSet {
   id: number;
   entityId: string;
@@ -62,7 +73,12 @@ export class FakeGitHub {
     for (const s of this.scaleSets.values()) {
       // Names are unique per runner group of an entity; GitHub answers 400 (§8).
       if (s.entityId === entityId && s.runnerGroup.toLowerCase() === runnerGroup.toLowerCase() && s.name === name) {
-        throw new GitHubError(400, `a runner scale set named ${name} already exists in runner group ${runnerGroup}`, "other");
+        // The body the mock GitHub of test/support/mock-github answers (modelled on the actions service).
+        const body = {
+          message: `A runner scale set named ${name} already exists in runner group ${runnerGroupId(runnerGroup)}`,
+          typeName: "RunnerScaleSetExistsException",
+        };
+        throw new GitHubError(400, badRequestText("_apis/runtime/runnerscalesets", body), "other");
       }
     }
     const id = this.nextScaleSetId++;
@@ -80,7 +96,18 @@ export class FakeGitHub {
 
   /** DELETE runnerscalesets/{id}: anything but 204 is a failure (§5 step 5). */
   deleteScaleSet(id: number): void {
-    this.call("scaleset-delete-token");
+    try {
+      this.call("scaleset-delete-token");
+    } catch (e) {
+      if (!(e instanceof GitHubError) || e.status !== 404) throw e;
+      // GARM v0.2.1's text for a 404 from /actions/runner-registration (test/e2e/conformance).
+      const body = JSON.stringify(JSON.stringify({ message: "Not Found" }));
+      throw new GitHubError(
+        404,
+        `failed to get action service info: failed to get actions service admin info: resource https://api.github.com/actions/runner-registration not found: ${body}`,
+        "scaleset-delete-token",
+      );
+    }
     this.call("scaleset-delete");
     if (!this.scaleSets.delete(id)) throw new GitHubError(404, "failed to delete scale set with code 404", "scaleset-delete");
   }

@@ -179,7 +179,12 @@ export class RunnerLifecycle {
         case "deleting": {
           const forced = this.forced.has(inst.id);
           if (store.teardownFails.has(inst.name) && !forced) {
-            const fault = `provider binary failed with stdout: ; stderr: injected delete failure: exit status 1`;
+            // GARM v0.2.1's wrapping of the provider error (§11.1), as observed by test/e2e/conformance; the fake
+            // provider ends its stderr with a newline, which GARM keeps.
+            const exe = `/opt/garm/providers.d/${ss.providerName}`;
+            const fault =
+              `deleting instance in provider: provider binary ${exe} returned error: ` +
+              `provider binary failed with stdout: ; stderr: injected delete failure\n: exit status 1`;
             store.updateInstance(inst, { status: "pending_delete", providerFault: fault });
             store.log(`runner ${inst.name}: provider delete failed -> pending_delete`);
           } else {

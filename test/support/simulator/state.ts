@@ -54,9 +54,9 @@ export class Store {
   readonly entities = new Map<string, EntityRecord>();
   readonly tags: TagRecord[] = [];
   readonly templates: TemplateRecord[] = [
-    // System templates created on first DB init (§2.6).
-    { id: 1, name: "github_linux", osType: "linux", forgeType: "github" },
-    { id: 2, name: "github_windows", osType: "windows", forgeType: "github" },
+    // System templates created on first DB init (§2.6), with the ids GARM v0.2.1 gives them (test/e2e/conformance).
+    { id: 1, name: "github_windows", osType: "windows", forgeType: "github" },
+    { id: 2, name: "github_linux", osType: "linux", forgeType: "github" },
     { id: 3, name: "gitea_linux", osType: "linux", forgeType: "gitea" },
     { id: 4, name: "gitea_windows", osType: "windows", forgeType: "gitea" },
   ];

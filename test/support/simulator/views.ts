@@ -22,6 +22,8 @@ function put(o: Json, key: string, value: string | number | boolean | unknown[] 
 
 /** `ForgeEndpoint`; entity lists of scale sets do not preload it, so they carry a zero struct (§2.1). */
 export function endpointView(ep: EndpointRecord | undefined): Json {
+  // The zero struct: its strings are omitempty, its times are not (GARM v0.2.1, test/e2e/conformance).
+  if (ep === undefined) return { created_at: ZERO_TIME, updated_at: ZERO_TIME };
   return {
     name: ep?.name ?? "",
     description: ep?.description ?? "",

@@ -20,11 +20,41 @@ const KINDS: KindInfo[] = [
   { kind: "enterprise", plural: "enterprises", word: "enterprise" },
 ];
 
+/** The store's word for an entity kind in its wrapped errors ("error fetching org: ..."). */
+const STORE_WORD: Record<EntityKind, string> = { organization: "org", repository: "repo", enterprise: "enterprise" };
+
+/**
+ * The store's id parse error. Orgs and enterprises wrap it as `invalid request`; repositories leak uuid.Parse's own text
+ * (observed against GARM v0.2.1 by test/e2e/conformance).
+ */
+function parseIdError(kind: EntityKind, id: string): string {
+  if (kind !== "repository") return "error parsing id: invalid request";
+  return `error parsing id: ${[36, 32, 38, 41, 45].includes(id.length) ? "invalid UUID format" : `invalid UUID length: ${id.length}`}`;
+}
+
+/**
+ * Which request looks the entity up; GARM wraps the same store error differently per handler (conformance-tested):
+ * get → `error fetching organization: error fetching org: ...`; scaleset-create → `error getting entity: error failed to
+ * get entity from db: error fetching org: ...`; scaleset-list → `error fetching scale sets: error fetching scale sets: ...`.
+ */
+export type EntityLookup = "get" | "scaleset-create" | "scaleset-list";
+
 /** An entity by path id: 400 for a non-UUID, 404 for an unknown one (§2.4). */
-export function lookupEntity(store: Store, kind: EntityKind, id: string): EntityRecord {
-  if (!isUuid(id)) throw badRequest(`error fetching ${kind}: error parsing id: invalid request`);
+export function lookupEntity(store: Store, kind: EntityKind, id: string, via: EntityLookup = "get"): EntityRecord {
+  const inner = `error fetching ${STORE_WORD[kind]}`;
+  if (!isUuid(id)) {
+    if (via === "scaleset-list") throw badRequest("error fetching scale sets: error fetching scale sets: error parsing id: invalid request");
+    const prefix = via === "get" ? `error fetching ${kind}: ${inner}` : `error getting entity: error failed to get entity from db: ${inner}`;
+    throw badRequest(`${prefix}: ${parseIdError(kind, id)}`);
+  }
   const e = store.entities.get(id.toLowerCase());
-  if (e === undefined || e.kind !== kind) throw notFound(`error fetching ${kind}: not found`);
+  if (e === undefined || e.kind !== kind) {
+    if (via === "scaleset-list") {
+      throw notFound("error fetching scale sets: error fetching scale sets: error checking entity existence: error entity not found: not found");
+    }
+    const prefix = via === "get" ? `error fetching ${kind}: ${inner}` : `error getting entity: error failed to get entity from db: ${inner}`;
+    throw notFound(`${prefix}: not found`);
+  }
   return e;
 }
 

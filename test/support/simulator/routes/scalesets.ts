@@ -14,9 +14,13 @@ import { githubFailure } from "./github-errors";
 function findTemplate(store: Store, osType: string, templateId: number | undefined): TemplateRecord {
   if (templateId !== undefined && templateId !== 0) {
     const t = store.templates.find((x) => x.id === templateId);
-    if (t === undefined) throw notFound(`error fetching template: template ${templateId} not found`);
-    if (t.osType !== osType || t.forgeType !== "github") {
-      throw badRequest(`template ${t.name} does not match os type ${osType} and forge type github`);
+    // Texts as GARM v0.2.1 answers them (test/e2e/conformance); the OS check comes before the forge check.
+    if (t === undefined) throw notFound("failed to find suitable template: failed to get template: failed to get template: not found");
+    if (t.osType !== osType) {
+      throw badRequest(`failed to find suitable template: selected template OS type (${t.osType}) and pool OS type (${osType}) do not match`);
+    }
+    if (t.forgeType !== "github") {
+      throw badRequest(`failed to find suitable template: selected template forge type (${t.forgeType}) and pool forge type (github) do not match`);
     }
     return t;
   }
@@ -33,7 +37,7 @@ function rawExtraSpecs(raw: string, b: Body): string | undefined {
 
 function getScaleSet(store: Store, idText: string): ScaleSetRecord {
   const ss = store.scaleSets.get(parseUintId(idText));
-  if (ss === undefined) throw notFound("error fetching scale set: not found");
+  if (ss === undefined) throw notFound("error fetching scale set: error fetching scale set by ID: not found");
   return ss;
 }
 
@@ -82,14 +86,14 @@ function create(kind: EntityKind, ctx: RequestContext): Reply {
   if (p.bootstrapTimeout === 0) p.bootstrapTimeout = 20;
   if (p.runnerGroup === "") p.runnerGroup = "Default";
   // 2. entity, 3. template
-  const entity = lookupEntity(store, kind, ctx.params["id"]!);
+  const entity = lookupEntity(store, kind, ctx.params["id"]!, "scaleset-create");
   const template = findTemplate(store, p.osType, p.templateId);
   // 5. GitHub first
   let githubId: number;
   try {
     githubId = store.github.createScaleSet(entity.id, p.runnerGroup, p.name);
   } catch (e) {
-    throw githubFailure(e, "error creating scale set");
+    throw githubFailure(e, "error creating runner scale set: failed to create runner scale set");
   }
   // 6. only then validation, as a plain error: 500 with empty details; the GitHub scale set is removed again.
   const invalid = createValidationError(p);
@@ -235,7 +239,7 @@ function remove(ctx: RequestContext): Reply {
     if (!(e instanceof GitHubError)) throw e;
     // Only a NotFound raised before the DELETE itself reaches the client (§5 step 6).
     if (e.op === "scaleset-delete-token" && e.status === 404) {
-      throw notFound(`error deleting scale set from github: failed to update token: ${e.message}`);
+      throw notFound(`error deleting scale set from github: failed to update token: ${e.message}`); // §5 step 6
     }
     // The inverted check: every other GitHub failure answers 200 and keeps the row.
     store.log(`scale set not found: delete of scale set ${id} answered 200, row kept (${e.message})`);
@@ -264,7 +268,7 @@ export function registerScaleSetRoutes(router: Router): void {
     const kind = kindOfPlural(plural);
     router.add("POST", `/${plural}/{id}/scalesets`, "api", (ctx) => create(kind, ctx));
     router.add("GET", `/${plural}/{id}/scalesets`, "api", (ctx) => {
-      const e = lookupEntity(ctx.store, kind, ctx.params["id"]!);
+      const e = lookupEntity(ctx.store, kind, ctx.params["id"]!, "scaleset-list");
       const list = [...ctx.store.scaleSets.values()].filter((s) => s.entityId === e.id);
       return { status: 200, body: list.map((s) => scaleSetView(ctx.store, s, "list-entity")) };
     });
