@@ -23,14 +23,6 @@ export const ACCEPTED: Accepted[] = [
             "post-GitHub validation answers 500 (§4.4 step 6), which test/integration/simulator/scalesets.test.ts pins",
     },
     {
-        scenario: CREATE,
-        label: "missing os_type",
-        path: "body.details",
-        reason:
-            "GARM v0.2.1 prefixes `failed to find suitable template: `; the simulator keeps the bare text because its own " +
-            "test (test/integration/simulator/scalesets.test.ts §4.4 os_type) pins it. Status and `error` agree",
-    },
-    {
         scenario: RUNNERS,
         label: "runner_status when running (before the agent reports)",
         reason:

@@ -102,7 +102,7 @@ describe("simulator: scale sets (§2.1, §3, §4)", () => {
       r = await api.post(`/organizations/${sim.organizationId}/scalesets`, {
         name: "a", provider_name: "fake", image: "i", flavor: "f", max_runners: 1, os_type: os,
       });
-      assert.deepEqual([r.status, r.body], [400, { error: "Bad Request", details: "no template ID supplied and no default template can be found" }]);
+      assert.deepEqual([r.status, r.body], [400, { error: "Bad Request", details: "failed to find suitable template: no template ID supplied and no default template can be found" }]);
     }
   });
 

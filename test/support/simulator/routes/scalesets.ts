@@ -25,7 +25,7 @@ function findTemplate(store: Store, osType: string, templateId: number | undefin
     return t;
   }
   const t = store.templates.find((x) => x.forgeType === "github" && x.osType === osType);
-  if (t === undefined) throw badRequest("no template ID supplied and no default template can be found");
+  if (t === undefined) throw badRequest("failed to find suitable template: no template ID supplied and no default template can be found");
   return t;
 }
 
