@@ -7,10 +7,10 @@ import { GarmClient } from "../provider/garm/client";
 import { checkScaleSetInputs } from "../provider/scaleset/check";
 import { scaleSetProviderWith } from "../provider/scaleset/resource";
 import { scaleSetProvider } from "../sdk/shim";
-import { type ResourceDecl, startEngine } from "../test/support/engine";
+import type { ResourceDecl } from "../test/support/engine";
+import { type GarmLogin, REPO_ROOT, engineForGarm } from "../test/support/engine-for-garm";
 import { type Simulator, startSimulator } from "../test/support/simulator";
 
-const REPO_ROOT = join(__dirname, "..", "..");
 const silent = { info: () => {}, warn: () => {} };
 
 interface Result {
@@ -35,14 +35,8 @@ const inputsFor = (i: number) => ({
 
 const mutating = (sim: Simulator) => sim.requests().filter((r) => r.method !== "GET" && !r.path.endsWith("/auth/login"));
 
-function engineFor(sim: Simulator, stack: string) {
-  return startEngine({
-    cwd: REPO_ROOT,
-    project: "bench",
-    stack,
-    config: { "garm:url": sim.url, "garm:username": sim.username },
-    secretConfig: { "garm:password": sim.password },
-  });
+function engineFor(sim: GarmLogin, stack: string) {
+  return engineForGarm(sim, "bench", stack);
 }
 
 const decl = (name: string, inputs: Record<string, unknown>): ResourceDecl => ({ name, type: "GarmScaleSet", module: "garm", provider: scaleSetProvider, inputs });
@@ -189,7 +183,7 @@ async function hundred(): Promise<Result> {
     provider.push(timings.provider);
     const sim = await simulatorProcess();
     try {
-      const engine = engineFor(sim as unknown as Simulator, `hundred-${run}`);
+      const engine = engineFor(sim, `hundred-${run}`);
       engineRuns.push(await timed(async () => void (await engine.up(Array.from({ length: count }, (_, i) => decl(`s${i}`, inputsFor(i)))))));
     } finally {
       sim.stop();

@@ -7,9 +7,11 @@ import { promises as fs, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { garmProviderProvider, scaleSetProvider } from "../../../sdk/shim";
-import { type Engine, type ResourceDecl, type StepRecord, ref, startEngine } from "../../support/engine";
+import { type Engine, type ResourceDecl, type StepRecord, ref } from "../../support/engine";
+import { engineForGarm } from "../../support/engine-for-garm";
 import { type Simulator, startSimulator } from "../../support/simulator";
-import { REPO_ROOT, mutatingCalls } from "../scaleset/fixture";
+import { mutatingCalls } from "../scaleset/fixture";
+import { providerInputs } from "./provider-inputs";
 import { Client } from "../simulator/helpers";
 
 /** Everything outside pulumi-garm's managed blocks, which every edit must keep byte for byte (DESIGN "GarmProvider"). */
@@ -65,13 +67,7 @@ async function startFixture(): Promise<Fixture> {
     },
   });
   simRef = sim;
-  const engine = startEngine({
-    cwd: REPO_ROOT,
-    project: "garm-engine-it",
-    stack: "dev",
-    config: { "garm:url": sim.url, "garm:username": sim.username },
-    secretConfig: { "garm:password": sim.password },
-  });
+  const engine = engineForGarm(sim, "garm-engine-it");
   return {
     dir,
     file,
@@ -84,16 +80,7 @@ async function startFixture(): Promise<Fixture> {
       type: "GarmProvider",
       module: "garm",
       provider: garmProviderProvider,
-      inputs: {
-        name,
-        description: `${name} runners`,
-        executable: exe,
-        environmentVariables: ["PATH"],
-        garmConfigPath: file,
-        restartCommand: `curl -fsS -X POST ${sim.url}/_sim/restart`,
-        restartTimeoutSeconds: 10,
-        ...over,
-      },
+      inputs: providerInputs({ url: sim.url, executable: exe, configFile: file }, name, over),
     }),
     scaleSet: (resource, providerResource, over = {}) => ({
       name: resource,

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { resetConnection } from "../../../provider/connection";
 import { garmProvider } from "../../../provider/garm-provider/resource";
 import { startSimulator, type Simulator } from "../../support/simulator";
+import { providerInputs } from "./provider-inputs";
 
 const HAND_WRITTEN = (exe: string) => `# operator's config
 [default]
@@ -54,16 +55,8 @@ describe("GarmProvider with the GARM simulator", function () {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
-  const args = (name: string, over: Record<string, unknown> = {}) => ({
-    name,
-    description: `${name} runners`,
-    executable: exe,
-    environmentVariables: ["PATH"],
-    garmConfigPath: file,
-    restartCommand: `curl -fsS -X POST ${sim.url}/_sim/restart`,
-    restartTimeoutSeconds: 10,
-    ...over,
-  });
+  const args = (name: string, over: Record<string, unknown> = {}) =>
+    providerInputs({ url: sim.url, executable: exe, configFile: file }, name, over);
   const restarts = () => simLog.filter((l) => /^restarting/.test(l) || l.includes(" restarting")).length;
 
   async function checked(news: Record<string, unknown>) {

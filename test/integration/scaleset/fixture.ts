@@ -1,11 +1,11 @@
 // Shared setup for GarmScaleSet scenarios: a GARM simulator and an engine harness whose provider processes load this
 // checkout's build through node_modules/pulumi-garm, exactly as a user's project loads the package.
-import { join } from "node:path";
 import { scaleSetProvider } from "../../../sdk/shim";
-import { type Engine, type ResourceDecl, startEngine } from "../../support/engine";
+import type { Engine, ResourceDecl } from "../../support/engine";
+import { REPO_ROOT, engineForGarm } from "../../support/engine-for-garm";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../../support/simulator";
 
-export const REPO_ROOT = join(__dirname, "..", "..", "..", "..");
+export { REPO_ROOT };
 
 export interface Fixture {
   sim: Simulator;
@@ -28,13 +28,7 @@ export const baseInputs = {
 
 export async function startFixture(options: SimulatorOptions = {}): Promise<Fixture> {
   const sim = await startSimulator({ tickMs: 25, consolidationMs: 300, ...options });
-  const engine = startEngine({
-    cwd: REPO_ROOT,
-    project: "scaleset-it",
-    stack: "dev",
-    config: { "garm:url": sim.url, "garm:username": sim.username },
-    secretConfig: { "garm:password": sim.password },
-  });
+  const engine = engineForGarm(sim, "scaleset-it");
   return {
     sim,
     engine,

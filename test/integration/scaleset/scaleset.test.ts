@@ -1,7 +1,7 @@
 // GarmScaleSet scenarios through the engine harness against the GARM simulator (issue: GarmScaleSet).
 import { strict as assert } from "node:assert";
-import { startEngine } from "../../support/engine";
-import { type Fixture, REPO_ROOT, apiCalls, mutatingCalls, sleep, startFixture } from "./fixture";
+import { engineForGarm } from "../../support/engine-for-garm";
+import { type Fixture, apiCalls, mutatingCalls, sleep, startFixture } from "./fixture";
 
 describe("GarmScaleSet against the GARM simulator", function () {
   this.timeout(90_000);
@@ -227,13 +227,7 @@ describe("GarmScaleSet against the GARM simulator", function () {
     fx = await startFixture();
     await fx.engine.up([fx.scaleSet("small")]);
     const [existing] = fx.sim.scaleSets();
-    const second = startEngine({
-      cwd: REPO_ROOT,
-      project: "scaleset-it",
-      stack: "other",
-      config: { "garm:url": fx.sim.url, "garm:username": fx.sim.username },
-      secretConfig: { "garm:password": fx.sim.password },
-    });
+    const second = engineForGarm(fx.sim, "scaleset-it", "other");
     const refused = await second.up([fx.scaleSet("twin")]);
     assert.equal(refused.ok, false);
     assert.match(String(refused.errors.twin), new RegExp(`a scale set named ${existing.name} already exists .*adoptExisting: true`));
