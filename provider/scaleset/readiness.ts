@@ -11,11 +11,12 @@ export interface ReadinessDeps {
   readonly sleep: (ms: number) => Promise<void>;
 }
 
-/** A runner the provider reports up (§7.1); GARM may still be registering it with GitHub. */
-const isUp = (status: string) => status === "running";
+/** Up and registered: the provider reports it running (§7.1) and the runner itself reported idle or took a job (§7.2). */
+const isReady = (r: { status: string; runnerStatus: string }) =>
+  r.status === "running" && (r.runnerStatus === "idle" || r.runnerStatus === "active");
 
 /**
- * Waits until the scale set has `wanted` runners up, polling every `pollMs`, for at most `timeoutMs`. Resolves true
+ * Waits until the scale set has `wanted` runners ready, polling every `pollMs`, for at most `timeoutMs`. Resolves true
  * when they are up, false (after a warning) when the time ran out: the old generation is retired either way.
  */
 export async function waitForRunners(
@@ -30,7 +31,7 @@ export async function waitForRunners(
   for (;;) {
     let up = 0;
     try {
-      up = (await deps.client.listScaleSetInstances(scaleSetId)).filter((r) => isUp(r.status)).length;
+      up = (await deps.client.listScaleSetInstances(scaleSetId)).filter(isReady).length;
     } catch (err) {
       if (!isGarmError(err, "connection") && !isGarmError(err, "timeout") && !isGarmError(err, "server-error")) throw err;
     }
@@ -38,11 +39,11 @@ export async function waitForRunners(
     const left = deadline - deps.now();
     if (left <= 0) {
       deps.log.warn(
-        `${label}: only ${up} of ${wanted} idle runners are up after ${formatDuration(timeoutMs)}; retiring the previous generation anyway`,
+        `${label}: only ${up} of ${wanted} idle runners are ready after ${formatDuration(timeoutMs)}; retiring the previous generation anyway`,
       );
       return false;
     }
-    deps.log.info(`${label}: waiting for ${wanted - up} more runner(s) to come up before the previous generation is retired (up to ${formatDuration(left)})`);
+    deps.log.info(`${label}: waiting for ${wanted - up} more runner(s) to come online before the previous generation is retired (up to ${formatDuration(left)})`);
     await deps.sleep(Math.min(pollMs, left));
   }
 }

@@ -35,8 +35,11 @@ export interface RestartControl {
     /** The shell command to give GarmProvider.restartCommand. */
     readonly command: string;
     readonly events: readonly RestartEvent[];
-    /** Restarts GARM from the test (queued behind any restart in progress). */
-    restart(): Promise<void>;
+    /**
+     * Restarts GARM from the test (queued behind any restart in progress). `downMs` keeps GARM stopped that long before
+     * starting it again, like a service restart with a slow shutdown, so that clients polling it see the outage.
+     */
+    restart(opts?: { downMs?: number }): Promise<void>;
     close(): Promise<void>;
 }
 
@@ -51,11 +54,16 @@ export async function startRestartControl(garm: RealGarm): Promise<RestartContro
     const events: RestartEvent[] = [];
     let chain: Promise<void> = Promise.resolve();
 
-    const restart = (by: RestartEvent["by"]): Promise<void> => {
+    const restart = (by: RestartEvent["by"], downMs = 0): Promise<void> => {
         const run = async () => {
             const ev: RestartEvent = { by, at: Date.now(), blocks: blocksIn(fs.readFileSync(garm.configPath, "utf8")) };
             events.push(ev);
             try {
+                if (downMs > 0) {
+                    await garm.stop();
+                    await new Promise((r) => setTimeout(r, downMs));
+                }
+                // restart() = stop (a no-op when already stopped) + start with the same config file.
                 await garm.restart();
                 ev.doneAt = Date.now();
             } catch (e) {
@@ -96,7 +104,7 @@ export async function startRestartControl(garm: RealGarm): Promise<RestartContro
         // -f: a 500 fails the command, so the GarmProvider reports the restart failure (restart.ts).
         command: `curl -fsS --max-time 120 -X POST ${url}/restart`,
         events,
-        restart: () => restart("test"),
+        restart: (opts) => restart("test", opts?.downMs ?? 0),
         close: () =>
             new Promise<void>((resolve) => {
                 server.closeAllConnections();
@@ -191,6 +199,19 @@ export function linesWith(text: string, needle: string | RegExp): string[] {
         if (typeof needle === "string" ? line.includes(needle) : needle.test(line)) {
             if (!out.includes(line)) out.push(line);
         }
+    }
+    return out;
+}
+
+/** The "Diagnostics:" section of a pulumi run's output (up to the next section), trimmed lines, for the test log. */
+export function diagnostics(stdout: string): string[] {
+    const lines = stdout.split("\n");
+    const start = lines.findIndex((l) => /^Diagnostics:/.test(l));
+    if (start < 0) return [];
+    const out: string[] = [];
+    for (const l of lines.slice(start + 1)) {
+        if (/^\S/.test(l)) break;
+        if (l.trim()) out.push(l.trim());
     }
     return out;
 }

@@ -7,8 +7,8 @@
 //      min-idle runner from the fake provider.
 //   2. label change: preview shows a replacement; up brings the new generation up before the old one is disabled.
 //   3. destroy with a busy runner and a 20 s drain: fails naming the runner, keeps everything (provider block included).
-//   4. destroy again (drain raised to 7 min) and restart GARM while it drains; the job completes; the same run survives
-//      the restart and finishes: scale set gone, runner gone, provider block removed only after the scale set.
+//   4. destroy again (drain raised to 7 min) and restart GARM (8 s down) while it drains; the job completes; the same
+//      run survives the restart and finishes: scale set gone, runner gone, provider block removed only after the scale set.
 //
 // How GARM learns that the job finished (scenario 4): the scale set is disabled by then, so GARM has no message-session
 // listener and never receives the JobCompleted message (garm-api.md §7.5). A restart does not help: the scale-set
@@ -17,7 +17,8 @@
 // when GARM starts: it sees the runner missing from GitHub's agent list (the mock drops it on JobCompleted, as GitHub
 // drops an ephemeral runner) and marks it pending_delete. Scenario 4 restarts GARM, so that pass comes 5 minutes after
 // the restart; we wait for it instead of using the drain's job-staleness shortcut, which would not test what users get.
-// This makes the file take about 8 minutes; scenarios 3 and 4 share the one wait.
+// This makes the file take about 6.5 minutes on 2 cores (measured 6m17s-6m33s), 5 of them that wait, which scenarios
+// 3 and 4 share: the job of scenario 3 is the one completed in scenario 4.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -27,7 +28,7 @@ import { installFakeProvider, type FakeProvider } from "../support/fake-provider
 import { locatePulumi, runPulumi, type PulumiOp, type RunPulumiResult } from "../support/pulumi-cli";
 import { locateGarm, waitFor } from "../support/real-garm";
 import { startE2eEnvironment, type E2eEnvironment } from "../support/real-garm/environment";
-import { linesWith, providerNamesIn, startRestartControl, startSampler, type RestartControl, type Sample } from "./scenario-support";
+import { diagnostics, linesWith, providerNamesIn, startRestartControl, startSampler, type RestartControl, type Sample } from "./scenario-support";
 
 interface ScaleSet {
     id: number;
@@ -126,6 +127,9 @@ describe("e2e scenarios: real pulumi + real GARM v0.2.1 (GarmProvider + GarmScal
         });
         lastRun = r;
         timings[label] = r.durationMs;
+        // Transcripts for humans (kept with the pulumi dir on failure or with KEEP_E2E_DIRS=1).
+        fs.mkdirSync(path.join(pulumiDir, "transcripts"), { recursive: true });
+        fs.writeFileSync(path.join(pulumiDir, "transcripts", `${label}.txt`), `${r.stdout}\n--- stderr ---\n${r.stderr}\n--- error ---\n${r.error?.message ?? ""}\n`);
         if (opts.expectOk ?? true) assert.ok(r.exitOk, `pulumi ${op} (${label}) failed: ${r.error?.message}\n${r.stdout}\n${r.stderr}`);
         return r;
     }
@@ -277,12 +281,12 @@ describe("e2e scenarios: real pulumi + real GARM v0.2.1 (GarmProvider + GarmScal
         assert.ok(newAtDisable?.enabled, `the new generation existed, enabled, when the old one was disabled: ${JSON.stringify(witness)}`);
         const gap = answered.find((s) => !s.scaleSets.some((x) => x.enabled));
         assert.equal(gap, undefined, `a moment with no enabled scale set: ${JSON.stringify(gap)}`);
-        const newRunnerFirstAt = answered.find((s) => (s.scaleSets.find((x) => x.id === newId)?.runningRunners ?? 0) > 0)?.t;
-        console.log(
-            `      new generation created ${a1.at - l6.at} ms relative to the old one's listener stop; its runner was ${
-                newRunnerFirstAt !== undefined && newRunnerFirstAt <= witness.t ? "already" : "not yet"
-            } running when the old one was disabled (Pulumi's create returns once GARM has the scale set, not its runners)`,
-        );
+        // And warm capacity: create waits for the new generation's min-idle runner (README "Label-hash naming"), so it
+        // is running when the old generation is disabled, and no sampled moment had zero running runners.
+        assert.ok((newAtDisable?.runningRunners ?? 0) >= 1, `the new generation had a running runner when the old one was disabled: ${JSON.stringify(witness)}`);
+        const cold = answered.find((s) => s.scaleSets.every((x) => x.runningRunners === 0));
+        assert.equal(cold, undefined, `a moment with no running runner: ${JSON.stringify(cold)}`);
+        console.log(`      new generation created (A1) ${l6.at - a1.at} ms before the old one's listener stopped (L6); ${answered.length} GARM samples, none without an enabled scale set or a running runner`);
 
         // The old generation's idle runner was removed by the drain; the new generation brings its own.
         const r = await idleRunner(newId);
@@ -302,7 +306,8 @@ describe("e2e scenarios: real pulumi + real GARM v0.2.1 (GarmProvider + GarmScal
         assert.equal(down.exitOk, false, "destroy must fail while the job runs");
         const out = `${down.stdout}\n${down.stderr}\n${down.error?.message ?? ""}`;
         const named = linesWith(out, busyRunner);
-        console.log(`      pulumi destroy said (lines naming ${busyRunner}):\n        ${named.slice(0, 8).join("\n        ")}`);
+        console.log(`      pulumi destroy said (first lines naming ${busyRunner}):\n        ${named.slice(0, 3).join("\n        ")}`);
+        console.log(`      ...and its diagnostics:\n        ${diagnostics(down.stdout).filter((l) => /error|:$/.test(l)).join("\n        ")}`);
         assert.match(out, new RegExp(`not deleted after 20s: 1 runner is still busy: ${busyRunner}: job "build"`));
         assert.match(out, /retries the delete on the next `pulumi up` or `pulumi destroy`/);
         assert.ok(linesWith(out, /draining: 1 busy/).some((l) => l.includes(busyRunner)), "progress lines name the busy runner");
@@ -345,7 +350,9 @@ describe("e2e scenarios: real pulumi + real GARM v0.2.1 (GarmProvider + GarmScal
             // Wait until the drain is running (a progress line naming the busy runner), then restart GARM under it.
             await waitFor("the drain's first progress line", () => (output.includes("draining: 1 busy") && output.includes(busyRunner) ? true : undefined), 120_000, 200);
             const drainLinesBefore = linesWith(output, "draining:").length;
-            await control!.restart();
+            // Down for 8 s, longer than two poll intervals, so at least one drain pass runs into the outage and has to
+            // ride it out (the client retries refused connections, then the drain retries transient errors).
+            await control!.restart({ downMs: 8000 });
             restartedAt = Date.now();
             // GARM came back with the provider: its block is still in the file because the scale set is not gone yet.
             assert.deepEqual(await providerNames(), [PROVIDER, "fake"]);

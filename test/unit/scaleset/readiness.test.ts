@@ -1,0 +1,38 @@
+import { strict as assert } from "node:assert";
+import * as sinon from "sinon";
+import type { InstanceView } from "../../../provider/garm/client";
+import { waitForRunners } from "../../../provider/scaleset/readiness";
+
+const runner = (status: string, runnerStatus: string) => ({ name: "r", status, runnerStatus }) as InstanceView;
+
+function deps(pages: InstanceView[][]) {
+  let clock = 0;
+  const list = sinon.stub();
+  pages.forEach((page, i) => list.onCall(i).resolves(page));
+  list.resolves(pages[pages.length - 1]);
+  const lines: string[] = [];
+  return {
+    list,
+    lines,
+    deps: {
+      client: { listScaleSetInstances: list },
+      log: { info: (l: string) => lines.push(l), warn: (l: string) => lines.push(`warning: ${l}`) },
+      now: () => clock,
+      sleep: async (ms: number) => void (clock += ms),
+    },
+  };
+}
+
+describe("waiting for a new generation's runners", () => {
+  it("counts a runner only once it is running and has reported idle or taken a job (§7.1, §7.2)", async () => {
+    const h = deps([[runner("creating", "pending")], [runner("running", "pending")], [runner("running", "installing")], [runner("running", "idle")]]);
+    assert.equal(await waitForRunners("GarmScaleSet x", 2, 1, 60_000, 1000, h.deps), true);
+    assert.equal(h.list.callCount, 4);
+  });
+
+  it("gives up with a warning after the bound and lets the old generation go", async () => {
+    const h = deps([[runner("running", "pending")]]);
+    assert.equal(await waitForRunners("GarmScaleSet x", 2, 1, 5000, 1000, h.deps), false);
+    assert.match(h.lines[h.lines.length - 1], /^warning: GarmScaleSet x: only 0 of 1 idle runners are ready after 5s/);
+  });
+});
