@@ -1,12 +1,20 @@
 // Pulumi's dynamic-provider server prints every thrown error with its stack before the engine shows the message
 // (pulumi-dynamic-providers.md §5). For the errors this package throws on purpose (a drain timeout, a refused delete,
-// a GARM answer) the stack is noise in `pulumi up` output; programming errors keep theirs.
+// a GARM answer) the stack, and a second copy of the message, are noise in `pulumi up` output; programming errors keep
+// their stacks.
 import type * as pulumi from "@pulumi/pulumi";
 
 const PROGRAMMING_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError];
 
+/** What the server's `${e}: ${e.stack}` line says instead of repeating the message the engine shows anyway. */
+export const POINTER = "see the resource's error for what happened and what to do";
+
 function quiet(err: unknown): unknown {
-  if (err instanceof Error && !PROGRAMMING_ERRORS.some((type) => err instanceof type)) err.stack = "";
+  if (err instanceof Error && !PROGRAMMING_ERRORS.some((type) => err instanceof type)) {
+    err.stack = POINTER;
+    // Only that log line uses toString; the engine takes `message`.
+    Object.defineProperty(err, "toString", { value: () => "pulumi-garm", enumerable: false });
+  }
   return err;
 }
 

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { GarmApiError } from "../../provider/garm/errors";
-import { userFacing } from "../../provider/user-facing";
+import { POINTER, userFacing } from "../../provider/user-facing";
 
 describe("errors shown to Pulumi users", () => {
   it("drop the stack of deliberate errors and keep their message and extra fields", async () => {
@@ -10,7 +10,7 @@ describe("errors shown to Pulumi users", () => {
       },
     });
     await assert.rejects(provider.create({}), (err: GarmApiError & { id: string }) => {
-      assert.equal(err.stack, "");
+      assert.equal(`${err}: ${err.stack}`, `pulumi-garm: ${POINTER}`, "the server's log line points at the resource's error");
       assert.match(err.message, /POST \/x failed with 400 Bad Request: nope/);
       assert.equal(err.id, "7");
       return true;
