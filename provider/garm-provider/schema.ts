@@ -81,14 +81,10 @@ export interface GarmProviderOutputs extends GarmProviderInputs {
 }
 
 /** What the managed block in GARM's config file holds (the GARM-facing subset of the inputs). */
-export interface ProviderBlockSpec {
-  name: string;
-  description: string;
-  executable: string;
-  configFile?: string;
-  environmentVariables: string[];
-  interfaceVersion: InterfaceVersion;
-}
+export type ProviderBlockSpec = Pick<
+  GarmProviderInputs,
+  "name" | "description" | "executable" | "configFile" | "environmentVariables" | "interfaceVersion"
+>;
 
 export function blockSpecOf(inputs: GarmProviderInputs): ProviderBlockSpec {
   const spec: ProviderBlockSpec = {
