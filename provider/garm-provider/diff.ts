@@ -1,4 +1,6 @@
-// diff(): which GarmProvider changes need a new block (replacement) and which rewrite it in place. Pure.
+// diff(): which GarmProvider changes need a new block (replacement) and which rewrite it in place. Reads nothing but
+// the file system's idea of which file a path names.
+import { realpathSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { isUnknown } from "./checks";
 import { migrateState, withDefaults } from "./schema";
@@ -30,11 +32,25 @@ export function diffGarmProvider(olds: Record<string, unknown>, news: Record<str
   const before = migrateState(olds) as unknown as Record<string, unknown>;
   const after = withDefaults(news);
   const changed = COMPARED_FIELDS.filter((f) => isUnknown(after[f]) || !isDeepStrictEqual(before[f], after[f]));
+  // Another spelling of the same file (a symlink, a relative hop) is an update: a replacement would write the block
+  // and then delete it again from the very same file.
+  const moved = (f: string) => f !== "garmConfigPath" || isUnknown(after[f]) || !sameFile(before[f], after[f]);
   return {
     changes: changed.length > 0,
-    replaces: changed.filter((f) => (REPLACE_FIELDS as readonly string[]).includes(f)),
+    replaces: changed.filter((f) => (REPLACE_FIELDS as readonly string[]).includes(f) && moved(f)),
     // The new block goes in (and GARM restarts with both) before the old one is removed, so scale sets moving to the
     // new provider are never without one.
     deleteBeforeReplace: false,
   };
+}
+
+/** Whether two paths name one file; paths that do not resolve are compared as written. */
+function sameFile(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "string" || typeof b !== "string") return false;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }

@@ -1,4 +1,7 @@
 import * as assert from "node:assert/strict";
+import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { diffGarmProvider } from "../../../provider/garm-provider/diff";
 import { UNKNOWN } from "../../../provider/garm-provider/schema";
 
@@ -51,5 +54,16 @@ describe("garm-provider diff", () => {
   it("treats an unknown name as a replacement and an unknown field as a change", () => {
     assert.deepEqual(diffGarmProvider(olds, { ...news, name: UNKNOWN }).replaces, ["name"]);
     assert.equal(diffGarmProvider(olds, { ...news, environmentVariables: [UNKNOWN] }).changes, true);
+  });
+
+  it("updates, not replaces, when garmConfigPath names the same file another way", () => {
+    const dir = mkdtempSync(join(tmpdir(), "garm-diff-"));
+    const real = join(dir, "config.toml");
+    writeFileSync(real, "");
+    symlinkSync(real, join(dir, "link.toml"));
+    const same = diffGarmProvider({ ...olds, garmConfigPath: real }, { ...news, garmConfigPath: join(dir, "link.toml") });
+    assert.deepEqual(same, { changes: true, replaces: [], deleteBeforeReplace: false });
+    const other = diffGarmProvider({ ...olds, garmConfigPath: real }, { ...news, garmConfigPath: join(dir, "other.toml") });
+    assert.deepEqual(other.replaces, ["garmConfigPath"]);
   });
 });
