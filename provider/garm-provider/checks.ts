@@ -19,13 +19,6 @@ export interface CheckContext {
   readConfig(file: string): Promise<string>;
 }
 
-/** True when `v` is, or contains, a value Pulumi does not know yet (preview). */
-export function isUnknown(v: unknown): boolean {
-  if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(isUnknown);
-  return false;
-}
-
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
 
 type Rule = (inputs: Record<string, unknown>) => CheckFailure | CheckFailure[] | undefined;
@@ -116,7 +109,7 @@ export function fieldFailures(inputs: Record<string, unknown>): CheckFailure[] {
   for (const [field, rule] of Object.entries(rules)) {
     const v = inputs[field];
     // A list with some unknown elements is still checked element by element.
-    if (v === UNKNOWN || (isUnknown(v) && !Array.isArray(v))) continue;
+    if (v === UNKNOWN) continue;
     const r = rule(inputs);
     if (r) failures.push(...(Array.isArray(r) ? r : [r]));
   }

@@ -2,7 +2,7 @@
 // the file system's idea of which file a path names.
 import { realpathSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
-import { isUnknown } from "./checks";
+import { containsUnknown } from "../unknown";
 import { migrateState, withDefaults } from "./schema";
 
 /** Fields whose change moves the block to another identity: the GARM provider name or the file that holds it. */
@@ -31,10 +31,10 @@ export interface GarmProviderDiff {
 export function diffGarmProvider(olds: Record<string, unknown>, news: Record<string, unknown>): GarmProviderDiff {
   const before = migrateState(olds) as unknown as Record<string, unknown>;
   const after = withDefaults(news);
-  const changed = COMPARED_FIELDS.filter((f) => isUnknown(after[f]) || !isDeepStrictEqual(before[f], after[f]));
+  const changed = COMPARED_FIELDS.filter((f) => containsUnknown(after[f]) || !isDeepStrictEqual(before[f], after[f]));
   // Another spelling of the same file (a symlink, a relative hop) is an update: a replacement would write the block
   // and then delete it again from the very same file.
-  const moved = (f: string) => f !== "garmConfigPath" || isUnknown(after[f]) || !sameFile(before[f], after[f]);
+  const moved = (f: string) => f !== "garmConfigPath" || containsUnknown(after[f]) || !sameFile(before[f], after[f]);
   return {
     changes: changed.length > 0,
     replaces: changed.filter((f) => (REPLACE_FIELDS as readonly string[]).includes(f) && moved(f)),

@@ -88,6 +88,11 @@ function parseErrorBody(body: unknown): { label: string; details: string } {
   return { label: "", details: "" };
 }
 
+/** No answer, or GARM failing on its side: the same request may well succeed later. */
+export function isTransient(err: unknown): err is GarmApiError {
+  return err instanceof GarmApiError && (err.kind === "connection" || err.kind === "timeout" || err.kind === "server-error");
+}
+
 /** True when the error is a GARM answer with this kind. */
 export function isGarmError(err: unknown, kind?: GarmErrorKind): err is GarmApiError {
   return err instanceof GarmApiError && (kind === undefined || err.kind === kind);

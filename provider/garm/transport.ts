@@ -1,7 +1,7 @@
 // The wire under the GARM client: one bounded pool of in-flight requests per process, a timeout on every attempt,
 // jittered exponential backoff for idempotent requests, and the GARM session (login, one re-login on expiry).
 import { Agent, fetch as undiciFetch } from "undici";
-import { GarmApiError, errorFromResponse } from "./errors";
+import { GarmApiError, errorFromResponse, isTransient } from "./errors";
 
 export interface TransportOptions {
   /** GARM base URL without /api/v1, e.g. https://garm.example:9997 */
@@ -38,8 +38,7 @@ export function isIdempotent(method: string): boolean {
 /** Which failures may be retried: only idempotent requests, except that a refused connection never reached GARM. */
 export function isRetryable(idempotent: boolean, failure: GarmApiError): boolean {
   if (failure.kind === "connection" && failure.label === "ECONNREFUSED") return true;
-  if (!idempotent) return false;
-  return failure.kind === "connection" || failure.kind === "timeout" || failure.kind === "server-error";
+  return idempotent && isTransient(failure);
 }
 
 interface WireAnswer {

@@ -2,7 +2,7 @@
 // pass lists, classifies (classify.ts) and acts; the loop is bounded by the drain timeout, after which it fails and
 // Pulumi keeps the resource, retrying the delete on the next run.
 import type { GarmClient, InstanceView } from "../garm/client";
-import { GarmApiError, isGarmError } from "../garm/errors";
+import { GarmApiError, isGarmError, isTransient } from "../garm/errors";
 import { type Logger, formatDuration } from "../log";
 import { type RunnerVerdict, classifyRunner, describeJob } from "./classify";
 import type { DrainOptions } from "./inputs";
@@ -53,7 +53,7 @@ export async function retireScaleSet(target: DrainTarget, options: DrainOptions,
   } catch (err) {
     if (isGarmError(err, "not-found")) return;
     if (!isTransient(err)) throw err;
-    outage = err as GarmApiError;
+    outage = err;
   }
   let disabled = outage === undefined;
 
@@ -81,18 +81,13 @@ export async function retireScaleSet(target: DrainTarget, options: DrainOptions,
       }
     } catch (err) {
       if (err instanceof DrainError || !isTransient(err)) throw err;
-      outage = err as GarmApiError;
+      outage = err;
       log.warn(`${label}: GARM is unreachable (${outage.message}); retrying in ${options.pollSeconds}s`);
     }
     const left = deadline - now();
     if (left <= 0) throw timeoutError(label, lastPass, outage, options);
     await deps.sleep(Math.min(options.pollSeconds * 1000, left));
   }
-}
-
-/** Connection failures and GARM 5xx pass; GARM answering with a rule violation does not. */
-function isTransient(err: unknown): boolean {
-  return isGarmError(err) && (err.kind === "connection" || err.kind === "timeout" || err.kind === "server-error");
 }
 
 type DeleteOutcome = "gone" | "enabled" | "has-runners";

@@ -1,7 +1,7 @@
 // A replacement is only gap-free if the new generation can take jobs before the old one is drained: Pulumi deletes the
 // old scale set right after the new one is created (create-before-delete), and GARM needs a while to boot runners.
 import type { GarmClient } from "../garm/client";
-import { isGarmError } from "../garm/errors";
+import { isTransient } from "../garm/errors";
 import { type Logger, formatDuration } from "../log";
 
 export interface ReadinessDeps {
@@ -33,7 +33,7 @@ export async function waitForRunners(
     try {
       up = (await deps.client.listScaleSetInstances(scaleSetId)).filter(isReady).length;
     } catch (err) {
-      if (!isGarmError(err, "connection") && !isGarmError(err, "timeout") && !isGarmError(err, "server-error")) throw err;
+      if (!isTransient(err)) throw err;
     }
     if (up >= wanted) return true;
     const left = deadline - deps.now();

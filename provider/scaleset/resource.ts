@@ -15,7 +15,7 @@ import { canonicalJson, parseExtraSpecs } from "./extra-specs";
 import type { CheckedInputs } from "./inputs";
 import { isOtherGeneration, liveName } from "./naming";
 import { waitForRunners } from "./readiness";
-import { type ResolvedEntity, readOutputs, toOutputs } from "./state";
+import { type ResolvedEntity, readOutputs, storedEntity, toOutputs } from "./state";
 
 /** Collaborators, replaceable in tests. */
 export interface ScaleSetDeps {
@@ -152,8 +152,7 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
       const client = deps.client();
       try {
         const view = await client.getScaleSet(Number(id));
-        const entity = { kind: olds.entityKind, id: olds.entityId, name: olds.entityName, endpoint: olds.endpointName };
-        return { id, props: { ...olds, ...toOutputs(olds, view, entity), __provider: props?.__provider } };
+        return { id, props: { ...olds, ...toOutputs(olds, view, storedEntity(olds)), __provider: props?.__provider } };
       } catch (err) {
         // Gone from GARM: an empty id makes Pulumi drop it from state (pulumi-dynamic-providers.md §2.5).
         if (isGarmError(err, "not-found")) return {};
@@ -164,7 +163,6 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
     async update(id, oldProps, newProps) {
       const olds = readOutputs(oldProps);
       const news = inputsOf(newProps);
-      const entity = { kind: olds.entityKind, id: olds.entityId, name: olds.entityName, endpoint: olds.endpointName };
       const fields = changedFields(olds, news);
       if (fields.length === 0) {
         // Only provider-side options (drain, adoptExisting) changed: nothing to tell GARM.
@@ -172,7 +170,7 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
       }
       const client = deps.client();
       await client.updateScaleSet(Number(id), updateBody(news, fields));
-      return { outs: await readBack(client, news, Number(id), entity) };
+      return { outs: await readBack(client, news, Number(id), storedEntity(olds)) };
     },
 
     async delete(id, props) {

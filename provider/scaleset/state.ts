@@ -80,6 +80,11 @@ export function readOutputs(props: Record<string, unknown>): ScaleSetOutputs {
   return { ...outputs, drain: { ...DRAIN_DEFAULTS, ...outputs.drain } };
 }
 
+/** The entity a stored scale set belongs to, as create resolved it. */
+export function storedEntity(outputs: ScaleSetOutputs): ResolvedEntity {
+  return { kind: outputs.entityKind, id: outputs.entityId, name: outputs.entityName, endpoint: outputs.endpointName };
+}
+
 export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
