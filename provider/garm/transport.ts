@@ -146,13 +146,16 @@ export class GarmTransport {
     if (answer.status === 200) {
       const token = (parseJson(answer.body) as { token?: unknown } | undefined)?.token;
       if (typeof token === "string" && token) return token;
-      throw new GarmApiError("unexpected", "POST /auth/login", 200, "no token in the answer", "");
+      throw notTheLoginRoute(url, answer.status, "answered without a token");
     }
     const failure = errorFromResponse("POST /auth/login", answer.status, parseJson(answer.body));
-    if (answer.status === 401) {
-      // A refused login is GARM's "Not Authorized" (§1.3), not a GitHub problem.
+    if (answer.status === 401 && failure.label === "Not Authorized") {
+      // GARM's login handler refuses a bad username or password this way (§1.3); it is not a GitHub problem here.
       throw new GarmApiError("auth-failed", failure.request, 401, "GARM refused the login for this username and password", "");
     }
+    // GARM's login route never answers 404, and any other 401 comes from a route behind the token check: the request
+    // went past GARM's login route, e.g. to /api/v1/api/v1/auth/login (§1.1, §1.5).
+    if (answer.status === 404 || answer.status === 401) throw notTheLoginRoute(url, answer.status, failure.label);
     throw failure;
   }
 
@@ -220,6 +223,11 @@ function wireFailure(err: unknown, method: string, requestName: string, timeoutM
   const outcomeUnknown = method !== "GET" && !notSent;
   if (timedOut) return new GarmApiError("timeout", requestName, undefined, `no answer within ${timeoutMs} ms`, "", outcomeUnknown);
   return new GarmApiError("connection", requestName, undefined, code || "connection failed", e.cause?.message ?? "", outcomeUnknown);
+}
+
+/** A login answer that GARM's login handler does not give: garm:url (or a proxy) sends it somewhere else. */
+function notTheLoginRoute(url: string, status: number, label: string): GarmApiError {
+  return new GarmApiError("unknown-route", "POST /auth/login", status, label, `${url} is not GARM's login route`);
 }
 
 function describeRequest(method: string, url: string): string {
