@@ -2,6 +2,7 @@
 // jittered exponential backoff for idempotent requests, and the GARM session (login, one re-login on expiry).
 import { Agent, fetch as undiciFetch } from "undici";
 import { GarmApiError, errorFromResponse, isTransient } from "./errors";
+import { GarmSession } from "./session";
 
 export interface TransportOptions {
   /** GARM base URL without /api/v1, e.g. https://garm.example:9997 */
@@ -78,7 +79,7 @@ export class GarmTransport {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly now: () => number;
-  private token: Promise<string> | undefined;
+  private readonly session = new GarmSession(() => this.login());
   /** Counts requests sent on the wire, for benchmarks and tests. */
   requestsSent = 0;
 
@@ -106,35 +107,14 @@ export class GarmTransport {
     return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers });
   };
 
-  /** Sends with the session token; on 401 `Authentication failed` logs in again once and resends (§1.5). */
+  /** Sends with the session token; on 401 `Authentication failed` resends once with the renewed token (§1.5). */
   private async authenticated(method: string, url: string, headers: Headers, body: ArrayBuffer | undefined): Promise<WireAnswer> {
-    const token = await this.session();
+    const token = await this.session.token();
     headers.set("Authorization", `Bearer ${token}`);
     const first = await this.withRetries(method, url, headers, body);
     if (first.status !== 401 || labelOf(first.body) !== "Authentication failed") return first;
-    this.forget(token);
-    headers.set("Authorization", `Bearer ${await this.session()}`);
+    headers.set("Authorization", `Bearer ${await this.session.renew(token)}`);
     return this.withRetries(method, url, headers, body);
-  }
-
-  /** One shared login for all concurrent requests of the process. */
-  private session(): Promise<string> {
-    if (!this.token) {
-      const pending = this.login();
-      this.token = pending;
-      pending.catch(() => {
-        if (this.token === pending) this.token = undefined;
-      });
-    }
-    return this.token;
-  }
-
-  private forget(token: string): void {
-    void this.token?.then((current) => {
-      if (current === token) this.token = undefined;
-    });
-    // Drop it synchronously too, so the re-login below does not reuse the expired token.
-    this.token = undefined;
   }
 
   private async login(): Promise<string> {
