@@ -2,6 +2,7 @@
 // jittered exponential backoff for idempotent requests, and the GARM session (login, one re-login on expiry).
 import { Agent, fetch as undiciFetch } from "undici";
 import { GarmApiError, errorFromResponse, isTransient } from "./errors";
+import { type RestartWindow, type RestartWindows, processRestarts } from "./restart-window";
 import { GarmSession } from "./session";
 
 export interface TransportOptions {
@@ -19,6 +20,8 @@ export interface TransportOptions {
   readonly maxRetryMs?: number;
   /** Requests in flight at once toward GARM. @default 8 */
   readonly concurrency?: number;
+  /** GARM restarts this process started. @default processRestarts */
+  readonly restarts?: RestartWindows;
   /** Test seams. */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
@@ -40,6 +43,31 @@ export function isIdempotent(method: string): boolean {
 export function isRetryable(idempotent: boolean, failure: GarmApiError): boolean {
   if (failure.kind === "connection" && failure.label === "ECONNREFUSED") return true;
   return idempotent && isTransient(failure);
+}
+
+/** How often a request waiting out a GARM restart tries again, at most. */
+const RESTART_POLL_MAX_MS = 1000;
+
+/**
+ * What a request meets while GARM restarts: a refused connection (never sent, so safe for any request) or, for
+ * requests that may be repeated, a connection GARM closed as it stopped.
+ */
+export function isRestartSymptom(idempotent: boolean, failure: GarmApiError): boolean {
+  if (failure.kind !== "connection") return false;
+  if (failure.label === "ECONNREFUSED") return true;
+  return idempotent && (failure.label === "ECONNRESET" || failure.label === "EPIPE" || failure.label === "UND_ERR_SOCKET");
+}
+
+function notBackAfterRestart(failure: GarmApiError, window: RestartWindow): GarmApiError {
+  const seconds = Math.round(window.allowedMs / 100) / 10;
+  return new GarmApiError(
+    "connection",
+    failure.request,
+    undefined,
+    failure.label,
+    `GARM did not come back within ${seconds}s after the restart this run started; check that the GarmProvider's restartCommand starts GARM again, and GARM's log`,
+    failure.outcomeUnknown,
+  );
 }
 
 interface WireAnswer {
@@ -79,6 +107,7 @@ export class GarmTransport {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly now: () => number;
+  private readonly restarts: RestartWindows;
   private readonly session = new GarmSession(() => this.login());
   /** Counts requests sent on the wire, for benchmarks and tests. */
   requestsSent = 0;
@@ -92,6 +121,7 @@ export class GarmTransport {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
+    this.restarts = options.restarts ?? processRestarts;
   }
 
   get baseUrl(): string {
@@ -148,7 +178,9 @@ export class GarmTransport {
     requestName = describeRequest(method, url),
     idempotent = isIdempotent(method),
   ): Promise<WireAnswer> {
-    const started = this.now();
+    let started = this.now();
+    let restart: RestartWindow | undefined;
+    let restartWaits = 0;
     for (let attempt = 1; ; attempt++) {
       let failure: GarmApiError;
       try {
@@ -159,6 +191,19 @@ export class GarmTransport {
       } catch (err) {
         if (!(err instanceof GarmApiError)) throw err;
         failure = err;
+        if (isRestartSymptom(idempotent, failure)) {
+          const window = restart?.state === "open" ? restart : this.restarts.current();
+          if (window) {
+            // GARM is down for a restart this process started: wait for it. Those waits leave the ordinary retry
+            // budget whole for after the restart.
+            restart = window;
+            attempt = 0;
+            started = this.now();
+            await this.sleep(Math.min(backoffDelay(++restartWaits, this.random), RESTART_POLL_MAX_MS, window.remainingMs()));
+            continue;
+          }
+          if (restart?.state === "expired") throw notBackAfterRestart(failure, restart);
+        }
         if (!isRetryable(idempotent, failure) || !this.mayRetry(attempt, started)) throw failure;
       }
       const delay = backoffDelay(attempt, this.random);
@@ -172,6 +217,7 @@ export class GarmTransport {
 
   private async send(method: string, url: string, headers: Headers, body: ArrayBuffer | undefined, requestName: string): Promise<WireAnswer> {
     this.requestsSent++;
+    const sentAt = this.restarts.sending();
     try {
       const res = await undiciFetch(url, {
         method,
@@ -183,6 +229,7 @@ export class GarmTransport {
       });
       const responseHeaders = new Headers();
       res.headers.forEach((value, key) => responseHeaders.set(key, value));
+      this.restarts.answered(sentAt);
       return { status: res.status, headers: responseHeaders, body: await res.arrayBuffer() };
     } catch (err) {
       throw wireFailure(err, method, requestName, this.timeoutMs);
