@@ -20,8 +20,7 @@ const REMEDY: Record<GarmErrorKind, string> = {
   "not-found": "",
   "unknown-route":
     "the answer did not come from GARM's API: garm:url must be GARM's base URL without /api/v1 (e.g. https://garm.example.com:9997), " +
-    "and a proxy in front of GARM must pass /api/v1/ through unchanged; fix it with `pulumi config set garm:url <url>`; " +
-    "the resource stays in Pulumi's state",
+    "and a proxy in front of GARM must pass /api/v1/ through unchanged; fix it with `pulumi config set garm:url <url>`",
   "bad-request": "",
   conflict: "",
   "auth-failed": "check garm:username and garm:password (pulumi config set garm:username ...; pulumi config set --secret garm:password ...)",

@@ -156,7 +156,7 @@ export class GarmTransport {
     if (answer.status === 200) {
       const token = (parseJson(answer.body) as { token?: unknown } | undefined)?.token;
       if (typeof token === "string" && token) return token;
-      throw notTheLoginRoute(url, answer.status, "answered without a token");
+      throw notTheLoginRoute(url, answer.status, "no token in the answer");
     }
     const failure = errorFromResponse("POST /auth/login", answer.status, parseJson(answer.body));
     if (answer.status === 401 && failure.label === "Not Authorized") {
