@@ -1,6 +1,7 @@
 // What a GarmScaleSet keeps in Pulumi state, and how older state shapes are read. The implementation reads every
 // shape it ever wrote, since Pulumi calls it with stored outputs for refresh, pending deletes and destroy.
 import type { EntityKind, ScaleSetView } from "../garm/client";
+import { type StateStamp, readableStateVersion, stateStamp } from "../state-version";
 import type { CheckedInputs } from "./inputs";
 import { DRAIN_DEFAULTS } from "./inputs";
 import { canonicalLabels } from "./naming";
@@ -16,8 +17,7 @@ export interface ResolvedEntity {
 }
 
 /** Outputs: the inputs, overlaid with the scale set as GARM holds it. */
-export interface ScaleSetOutputs extends CheckedInputs {
-  stateVersion: number;
+export interface ScaleSetOutputs extends CheckedInputs, StateStamp {
   /** GARM's id; also the Pulumi id. Never GitHub's scale_set_id, which GARM may change (garm-api.md §4.5). */
   scaleSetId: number;
   liveName: string;
@@ -39,7 +39,7 @@ export interface ScaleSetOutputs extends CheckedInputs {
 export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: ResolvedEntity): ScaleSetOutputs {
   const outputs: ScaleSetOutputs = {
     ...inputs,
-    stateVersion: STATE_VERSION,
+    ...stateStamp(STATE_VERSION),
     scaleSetId: view.id,
     liveName: view.name,
     labels: canonicalLabels(view.labels),
@@ -69,13 +69,7 @@ export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: Res
 
 /** Reads stored outputs of any version this package wrote. Throws for state written by a newer pulumi-garm. */
 export function readOutputs(props: Record<string, unknown>): ScaleSetOutputs {
-  const version = typeof props.stateVersion === "number" ? props.stateVersion : 1;
-  if (version > STATE_VERSION) {
-    throw new Error(
-      `GarmScaleSet state version ${version} was written by a newer pulumi-garm than the one installed (state version ${STATE_VERSION}); ` +
-        "upgrade the pulumi-garm package in this project",
-    );
-  }
+  readableStateVersion("GarmScaleSet", props, STATE_VERSION);
   const outputs = props as unknown as ScaleSetOutputs;
   return { ...outputs, drain: { ...DRAIN_DEFAULTS, ...outputs.drain } };
 }
