@@ -15,7 +15,7 @@ import { canonicalJson, parseExtraSpecs } from "./extra-specs";
 import type { CheckedInputs } from "./inputs";
 import { isOtherGeneration, liveName } from "./naming";
 import { waitForRunners } from "./readiness";
-import { type ResolvedEntity, readOutputs, storedEntity, toOutputs } from "./state";
+import { type ResolvedEntity, type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, storedEntity, toOutputs } from "./state";
 
 /** Collaborators, replaceable in tests. */
 export interface ScaleSetDeps {
@@ -152,6 +152,10 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
       const client = deps.client();
       try {
         const view = await client.getScaleSet(Number(id));
+        if (!isSameScaleSet(olds, view)) {
+          deps.log.warn(`GarmScaleSet ${olds.liveName} (id ${id}): ${describeHolder(view)}, not this one; dropping this one from the stack as gone`);
+          return {};
+        }
         return { id, props: { ...olds, ...toOutputs(olds, view, storedEntity(olds)), __provider: props?.__provider } };
       } catch (err) {
         // Gone from GARM: an empty id makes Pulumi drop it from state (pulumi-dynamic-providers.md §2.5).
@@ -169,19 +173,29 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
         return { outs: { ...olds, drain: news.drain, adoptExisting: news.adoptExisting } };
       }
       const client = deps.client();
+      await refuseIfNotOurs(client, olds, Number(id));
       await client.updateScaleSet(Number(id), updateBody(news, fields));
       return { outs: await readBack(client, news, Number(id), storedEntity(olds)) };
     },
 
     async delete(id, props) {
       const olds = readOutputs(props);
-      await retireScaleSet({ id: Number(id), liveName: olds.liveName ?? olds.name }, olds.drain, {
-        client: deps.client(),
-        log: deps.log,
-        now: deps.now,
-        sleep: deps.sleep,
-      });
-      deps.log.info(`GarmScaleSet ${olds.liveName} (id ${id}): deleted from GARM`);
+      const target = { id: Number(id), liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view) };
+      const outcome = await retireScaleSet(target, olds.drain, { client: deps.client(), log: deps.log, now: deps.now, sleep: deps.sleep });
+      const label = `GarmScaleSet ${target.liveName} (id ${id})`;
+      switch (outcome.kind) {
+        case "deleted":
+          deps.log.info(`${label}: deleted from GARM`);
+          break;
+        case "already-gone":
+          deps.log.info(`${label}: already gone from GARM`);
+          break;
+        case "not-ours":
+          deps.log.warn(
+            `${label}: ${describeHolder(outcome.holder)}, not this one; treating this one as already deleted and leaving that one alone`,
+          );
+          break;
+      }
     },
   };
 
@@ -200,6 +214,16 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
       now: deps.now,
       sleep: deps.sleep,
     });
+  }
+
+  /** Throws, before anything is changed, when the id now names another scale set (a database restore reuses ids). */
+  async function refuseIfNotOurs(client: GarmClient, olds: ScaleSetOutputs, id: number): Promise<void> {
+    const view = await client.getScaleSet(id);
+    if (isSameScaleSet(olds, view)) return;
+    throw new Error(
+      `GarmScaleSet ${olds.liveName} (id ${id}): ${describeHolder(view)}, not this one; nothing was changed. ` +
+        "Run `pulumi refresh` to drop this one from the stack, then `pulumi up` creates it again",
+    );
   }
 
   /** Brings an adopted scale set's updatable fields to the inputs. Labels cannot change (§4.2): refuse a mismatch. */

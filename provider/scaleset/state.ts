@@ -79,6 +79,23 @@ export function storedEntity(outputs: ScaleSetOutputs): ResolvedEntity {
   return { kind: outputs.entityKind, id: outputs.entityId, name: outputs.entityName, endpoint: outputs.endpointName };
 }
 
+/**
+ * Whether GARM's scale set is the one these outputs describe: the same live name, entity and provider, which no update
+ * changes. A database restore can give a deleted scale set's id to another one.
+ */
+export function isSameScaleSet(outputs: ScaleSetOutputs, view: ScaleSetView): boolean {
+  const sameName = view.name === (outputs.liveName ?? outputs.name);
+  const sameEntity = !outputs.entityId || view.entity?.id.toLowerCase() === outputs.entityId.toLowerCase();
+  const sameProvider = !outputs.providerName || view.providerName === outputs.providerName;
+  return sameName && sameEntity && sameProvider;
+}
+
+/** "GARM id 4 now holds scale set team-b under repository acme/app": how messages name the scale set that took an id. */
+export function describeHolder(view: ScaleSetView): string {
+  const where = view.entity ? ` under ${view.entity.kind} ${view.entity.name}` : "";
+  return `GARM id ${view.id} now holds scale set ${view.name}${where}`;
+}
+
 export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
