@@ -1,6 +1,7 @@
 // GarmScaleSet's dynamic-provider methods: check and diff are pure; create, read, update and delete talk to GARM
 // through the process-wide client.
 import type * as pulumi from "@pulumi/pulumi";
+import { isDeepStrictEqual } from "node:util";
 import { configure, garmClient } from "../connection";
 import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../garm/client";
 import { isGarmError } from "../garm/errors";
@@ -13,7 +14,7 @@ import { retireScaleSet } from "./drain";
 import { entityLabel, resolveEntity } from "./entity";
 import { canonicalJson, parseExtraSpecs } from "./extra-specs";
 import type { CheckedInputs } from "./inputs";
-import { isOtherGeneration, liveName } from "./naming";
+import { canonicalLabels, isOtherGeneration, liveName } from "./naming";
 import { waitForRunners } from "./readiness";
 import { type ResolvedEntity, type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, storedEntity, toOutputs } from "./state";
 
@@ -233,6 +234,14 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
     if (full.providerName !== inputs.providerName) {
       throw new Error(
         `cannot adopt scale set ${full.name} (id ${full.id}): it uses provider ${full.providerName}, not ${inputs.providerName}`,
+      );
+    }
+    const held = canonicalLabels(full.labels);
+    const wanted = canonicalLabels(inputs.labels);
+    if (!isDeepStrictEqual(held, wanted)) {
+      throw new Error(
+        `cannot adopt scale set ${full.name} (id ${full.id}): its labels are [${held.join(", ")}], not [${wanted.join(", ")}] as the ` +
+          "labels input says, and GARM cannot change labels in place; set labels to match it, or choose another name",
       );
     }
     const fields = changedFields(current, inputs);
