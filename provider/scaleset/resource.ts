@@ -9,13 +9,14 @@ import { lookupsFor } from "../garm/lookups";
 import { type Logger, consoleLogger } from "../log";
 import { withoutProviderKey } from "../unknown";
 import { checkScaleSetInputs } from "./check";
-import { changedFields, diffScaleSet, updateBody } from "./diff";
+import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
 import { entityLabel, resolveEntity } from "./entity";
 import { canonicalJson, parseExtraSpecs } from "./extra-specs";
 import type { CheckedInputs } from "./inputs";
 import { canonicalLabels, isOtherGeneration, liveName } from "./naming";
 import { waitForRunners } from "./readiness";
+import { systemTemplateId } from "./templates";
 import { type ResolvedEntity, type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, storedEntity, toOutputs } from "./state";
 
 /** Collaborators, replaceable in tests. */
@@ -175,7 +176,7 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
       }
       const client = deps.client();
       await refuseIfNotOurs(client, olds, Number(id));
-      await client.updateScaleSet(Number(id), updateBody(news, fields));
+      await sendUpdate(client, Number(id), news, fields);
       return { outs: await readBack(client, news, Number(id), storedEntity(olds)) };
     },
 
@@ -217,6 +218,12 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
     });
   }
 
+  /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType. */
+  async function sendUpdate(client: GarmClient, id: number, news: CheckedInputs, fields: UpdatableField[]): Promise<void> {
+    const systemTemplate = fields.includes("templateId") && news.templateId === undefined ? await systemTemplateId(client, news.osType) : undefined;
+    await client.updateScaleSet(id, updateBody(news, fields, systemTemplate));
+  }
+
   /** Throws, before anything is changed, when the id now names another scale set (a database restore reuses ids). */
   async function refuseIfNotOurs(client: GarmClient, olds: ScaleSetOutputs, id: number): Promise<void> {
     const view = await client.getScaleSet(id);
@@ -246,7 +253,7 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
     }
     const fields = changedFields(current, inputs);
     if (fields.length === 0) return current;
-    await client.updateScaleSet(full.id, updateBody(inputs, fields));
+    await sendUpdate(client, full.id, inputs, fields);
     return readBack(client, inputs, full.id, entity);
   }
 }

@@ -34,6 +34,8 @@ export interface ScaleSetOutputs extends CheckedInputs, StateStamp {
   extraSpecs?: Record<string, unknown>;
   enableShell: boolean;
   templateId?: number;
+  /** GARM's name of the template, e.g. github_linux; absent in state written before it was kept. */
+  templateName?: string;
 }
 
 export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: ResolvedEntity): ScaleSetOutputs {
@@ -62,6 +64,7 @@ export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: Res
     enableShell: view.enableShell,
     extraSpecs: isObject(view.extraSpecs) ? view.extraSpecs : undefined,
     templateId: view.templateId,
+    templateName: view.templateName,
   };
   // Pulumi's Struct marshalling rejects undefined values; leave the keys out instead.
   return dropUndefined(outputs);
