@@ -87,7 +87,8 @@ export function storedEntity(outputs: ScaleSetOutputs): ResolvedEntity {
  * changes. A database restore can give a deleted scale set's id to another one.
  */
 export function isSameScaleSet(outputs: ScaleSetOutputs, view: ScaleSetView): boolean {
-  const sameName = view.name === (outputs.liveName ?? outputs.name);
+  // Every state version wrote liveName; without it nothing says which name to expect (`name` lacks the hash).
+  const sameName = !outputs.liveName || view.name === outputs.liveName;
   const sameEntity = !outputs.entityId || view.entity?.id.toLowerCase() === outputs.entityId.toLowerCase();
   const sameProvider = !outputs.providerName || view.providerName === outputs.providerName;
   return sameName && sameEntity && sameProvider;
