@@ -128,6 +128,12 @@ export class GarmTransport {
     return this.options.url.replace(/\/+$/, "") + API_PREFIX;
   }
 
+  /** The session token and TLS trust for GARM's events socket, which authenticates as REST does (events.ts). */
+  async socketLogin(refused?: string): Promise<{ token: string; caCert?: string }> {
+    const token = refused === undefined ? await this.session.token() : await this.session.renew(refused);
+    return { token, caCert: this.options.caCert };
+  }
+
   /** The `fetch` handed to openapi-fetch: authenticated, bounded, retried where safe. Throws GarmApiError when no answer came. */
   readonly fetch = async (input: Request): Promise<Response> => {
     const method = input.method;

@@ -2,6 +2,7 @@
 // pass lists, classifies (classify.ts) and acts; the loop is bounded by the drain timeout, after which it fails and
 // Pulumi keeps the resource, retrying the delete on the next run.
 import type { GarmClient, InstanceView, ScaleSetView } from "../garm/client";
+import type { WaitForChange } from "../garm/events-wait";
 import { GarmApiError, isGarmError, isTransient } from "../garm/errors";
 import { type Logger, formatDuration } from "../log";
 import { type RunnerVerdict, classifyRunner, describeJob } from "./classify";
@@ -17,6 +18,8 @@ export interface DrainDeps {
   readonly log: Logger;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
+  /** Between passes: ends early on a GARM event about this scale set (events-wait.ts). Without it, sleeps the poll interval. */
+  readonly wait?: WaitForChange;
 }
 
 export interface DrainTarget {
@@ -96,7 +99,8 @@ export async function retireScaleSet(target: DrainTarget, options: DrainOptions,
     }
     const left = deadline - now();
     if (left <= 0) throw timeoutError(label, stalled, options);
-    await deps.sleep(Math.min(options.pollSeconds * 1000, left));
+    if (deps.wait) await deps.wait(options.pollSeconds * 1000, left, stalled.lastPass.map((c) => c.runner.name));
+    else await deps.sleep(Math.min(options.pollSeconds * 1000, left));
   }
 }
 

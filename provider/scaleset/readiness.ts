@@ -1,6 +1,7 @@
 // A replacement is only gap-free if the new generation can take jobs before the old one is drained: Pulumi deletes the
 // old scale set right after the new one is created (create-before-delete), and GARM needs a while to boot runners.
 import type { GarmClient } from "../garm/client";
+import type { WaitForChange } from "../garm/events-wait";
 import { isTransient } from "../garm/errors";
 import { type Logger, formatDuration } from "../log";
 
@@ -9,6 +10,8 @@ export interface ReadinessDeps {
   readonly log: Logger;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
+  /** Between checks: ends early on a GARM event about this scale set's runners. Without it, sleeps the poll interval. */
+  readonly wait?: WaitForChange;
 }
 
 /** Up and registered: the provider reports it running (§7.1) and the runner itself reported idle or took a job (§7.2). */
@@ -44,6 +47,7 @@ export async function waitForRunners(
       return false;
     }
     deps.log.info(`${label}: waiting for ${wanted - up} more runner(s) to come online before the previous generation is retired (up to ${formatDuration(left)})`);
-    await deps.sleep(Math.min(pollMs, left));
+    if (deps.wait) await deps.wait(pollMs, left);
+    else await deps.sleep(Math.min(pollMs, left));
   }
 }

@@ -5,6 +5,8 @@ import { isDeepStrictEqual } from "node:util";
 import { configure, garmClient } from "../connection";
 import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../garm/client";
 import { isGarmError } from "../garm/errors";
+import type { GarmEvents } from "../garm/events";
+import { type ChangeWaiter, type WaiterOptions, changeWaiter, processEvents, scaleSetConcern } from "../garm/events-wait";
 import { lookupsFor } from "../garm/lookups";
 import { type Logger, consoleLogger } from "../log";
 import { withoutProviderKey } from "../unknown";
@@ -25,6 +27,9 @@ export interface ScaleSetDeps {
   readonly log: Logger;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
+  /** GARM's events socket for this client, which wakes drain and readiness waits; without it they poll. */
+  readonly events?: (client: GarmClient) => GarmEvents | undefined;
+  readonly waiter?: WaiterOptions;
 }
 
 const defaultDeps: ScaleSetDeps = {
@@ -32,6 +37,7 @@ const defaultDeps: ScaleSetDeps = {
   log: consoleLogger,
   now: Date.now,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  events: (client) => processEvents(client, consoleLogger),
 };
 
 function inputsOf(props: Record<string, unknown>): CheckedInputs {
@@ -183,7 +189,11 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
     async delete(id, props) {
       const olds = readOutputs(props);
       const target = { id: Number(id), liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view) };
-      const outcome = await retireScaleSet(target, olds.drain, { client: deps.client(), log: deps.log, now: deps.now, sleep: deps.sleep });
+      const client = deps.client();
+      const waiter = waiterFor(client, target.id);
+      const outcome = await retireScaleSet(target, olds.drain, { client, log: deps.log, now: deps.now, sleep: deps.sleep, wait: waiter?.wait }).finally(
+        () => waiter?.close(),
+      );
       const label = `GarmScaleSet ${target.liveName} (id ${id})`;
       switch (outcome.kind) {
         case "deleted":
@@ -210,12 +220,20 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
     const before = await lookupsFor(client).scaleSetsAtStart(entity);
     if (!before.some((s) => isOtherGeneration(s.name, name))) return;
     const wanted = Math.min(inputs.minIdleRunners, inputs.maxRunners);
+    const waiter = waiterFor(client, id);
     await waitForRunners(`GarmScaleSet ${name} (id ${id})`, id, wanted, inputs.drain.timeoutSeconds * 1000, inputs.drain.pollSeconds * 1000, {
       client,
       log: deps.log,
       now: deps.now,
       sleep: deps.sleep,
-    });
+      wait: waiter?.wait,
+    }).finally(() => waiter?.close());
+  }
+
+  /** Listens for GARM's events about the scale set from now on, when the socket is in use. */
+  function waiterFor(client: GarmClient, id: number): ChangeWaiter | undefined {
+    const events = deps.events?.(client);
+    return events && changeWaiter(events, scaleSetConcern(id), deps.waiter);
   }
 
   /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType. */

@@ -2,9 +2,11 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { Api } from "./api";
 import { handleControl } from "./control";
 import type { GitHubOp } from "./github";
+import { EventsSocket } from "./events-socket";
 import { encodeJson } from "./json";
 import { loadProviders } from "./providers";
 import { createAdmin } from "./routes/auth";
@@ -43,6 +45,7 @@ class SimulatorImpl implements Simulator {
   private log: RequestLogEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly say: (line: string) => void;
+  readonly eventsSocket: EventsSocket;
 
   constructor(private readonly opts: SimulatorOptions) {
     this.say = opts.log ?? (() => {});
@@ -54,6 +57,10 @@ class SimulatorImpl implements Simulator {
         this.say(`request failed: ${(e as Error).message}`);
         req.socket.destroy();
       });
+    });
+    this.eventsSocket = new EventsSocket(this.store, this.say);
+    this.server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (this.outage !== "none" || !this.eventsSocket.handleUpgrade(req, socket, head)) socket.destroy();
     });
   }
 
@@ -237,6 +244,7 @@ class SimulatorImpl implements Simulator {
   stopServing(mode: "refuse" | "drop" = "refuse"): void {
     if (this.outage === "refuse") return;
     this.outage = mode;
+    this.eventsSocket.drop();
     if (mode === "refuse") {
       this.server.close();
       this.server.closeAllConnections();
@@ -283,6 +291,7 @@ class SimulatorImpl implements Simulator {
   async stop(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
+    this.eventsSocket.close();
     if (this.outage === "refuse") return;
     this.outage = "refuse";
     await new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
 // The public shape of the GARM simulator: start options and the control handle.
+import type { EventsSocket } from "./events-socket";
 import type { GitHubOp } from "./github";
 import type {
   Behaviour,
@@ -52,6 +53,8 @@ export interface Simulator {
   /** ids of the seeded org "acme" and repo "acme/app" ("" when not seeded) */
   readonly organizationId: string;
   readonly repositoryId: string;
+  /** GARM's events socket (GET /api/v1/ws/events): its mode switch (accept, refuse, silent), drop(), and the events sent. */
+  readonly eventsSocket: EventsSocket;
 
   /** Adds a runner to a scale set, registered in GitHub; defaults: status running, runner_status idle. Returns its name. */
   addRunner(

@@ -1,0 +1,110 @@
+// Waits between drain or readiness passes that end early when GARM reports a change that concerns them. REST stays
+// the source of truth: an event only ends the wait, and the caller's next pass re-reads GARM. While events flow the
+// wait polls at a slow fallback interval (an event can be lost, events.ts), and at the caller's interval otherwise.
+import { setTimeout as delay } from "node:timers/promises";
+import type { Logger } from "../log";
+import type { GarmClient } from "./client";
+import { type GarmEvent, GarmEvents, eventsEnabled } from "./events";
+
+/** Waits at most `maxMs`: until a relevant event, or the poll interval (the fallback one while events flow). */
+export type WaitForChange = (pollMs: number, maxMs: number, runners?: readonly string[]) => Promise<void>;
+
+export interface ChangeWaiter {
+  readonly wait: WaitForChange;
+  /** Stops listening; call when the drain or readiness wait ends. */
+  close(): void;
+}
+
+/** Whether an event concerns the wait; `runners` are the runner names its last pass saw. */
+export type Concern = (event: GarmEvent, runners: ReadonlySet<string>) => boolean;
+
+export interface WaiterOptions {
+  /** The interval while events flow. @default 120000 */
+  readonly fallbackMs?: number;
+  /** After a wake, how long to gather the rest of a burst (GARM writes a teardown as several rows) before returning. @default 20 */
+  readonly settleMs?: number;
+  /** Resolves after `ms`, or early (without throwing) when `signal` aborts. @default node timers */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export const FALLBACK_POLL_MS = 120_000;
+
+const sleepFor = (ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }).then(
+  () => undefined,
+  () => undefined,
+);
+
+/**
+ * A scale set's runners changed, one of their jobs changed, or the scale set was deleted. Instance deletes carry
+ * scale_set_id (garm database/sql/instances.go:193-195); job rows only name their runner (params/params.go Job).
+ */
+export function scaleSetConcern(scaleSetId: number): Concern {
+  return (event, runners) => {
+    const p = event.payload;
+    switch (event.entityType) {
+      case "instance":
+        return p["scale_set_id"] === scaleSetId || (typeof p["name"] === "string" && runners.has(p["name"]));
+      case "job":
+        return typeof p["runner_name"] === "string" && runners.has(p["runner_name"]);
+      case "scaleset":
+        // Its updates are our own disable and GARM's bookkeeping; runner changes come as instance events.
+        return event.operation === "delete" && p["id"] === scaleSetId;
+      default:
+        return false;
+    }
+  };
+}
+
+/** Starts listening now, so events during the caller's first pass are not missed. */
+export function changeWaiter(events: GarmEvents, concerns: Concern, options: WaiterOptions = {}): ChangeWaiter {
+  const fallbackMs = options.fallbackMs ?? FALLBACK_POLL_MS;
+  const settleMs = options.settleMs ?? 20;
+  const sleep = options.sleep ?? sleepFor;
+  let runners: ReadonlySet<string> = new Set();
+  let woken = false;
+  let wake: (() => void) | undefined;
+  const rouse = () => {
+    woken = true;
+    wake?.();
+  };
+  const unsubscribe = events.subscribe({
+    onEvent: (event) => {
+      if (concerns(event, runners)) rouse();
+    },
+    // Events may have been missed: re-read now, then poll at the caller's interval until the socket is back.
+    onLost: rouse,
+  });
+  return {
+    async wait(pollMs, maxMs, names) {
+      if (names) runners = new Set(names);
+      if (!woken) {
+        const ms = Math.min(events.live ? Math.max(fallbackMs, pollMs) : pollMs, maxMs);
+        const abort = new AbortController();
+        wake = () => abort.abort();
+        await sleep(ms, abort.signal);
+        wake = undefined;
+      }
+      if (!woken) return;
+      await sleep(Math.min(settleMs, maxMs));
+      // Whatever woke us, or came during the settle, is in what the caller reads next.
+      woken = false;
+    },
+    close: unsubscribe,
+  };
+}
+
+const perClient = new WeakMap<GarmClient, GarmEvents>();
+
+/**
+ * The process's events socket for this client's GARM, or undefined when PULUMI_GARM_EVENTS=off. One per client, and
+ * the provider process has one client (connection.ts), so one socket per process.
+ */
+export function processEvents(client: GarmClient, log: Logger): GarmEvents | undefined {
+  if (!eventsEnabled()) return undefined;
+  let events = perClient.get(client);
+  if (events === undefined) {
+    events = new GarmEvents({ url: client.transport.baseUrl.replace(/\/api\/v1$/, ""), login: (refused) => client.transport.socketLogin(refused), log });
+    perClient.set(client, events);
+  }
+  return events;
+}
