@@ -1,0 +1,44 @@
+// Which GARM events wake a scale set's wait, and how frames and the on/off switch are read.
+import { strict as assert } from "node:assert";
+import { eventsEnabled, parseEvent } from "../../../provider/garm/events";
+import { scaleSetConcern } from "../../../provider/garm/events-wait";
+
+const ev = (entityType: string, operation: string, payload: Record<string, unknown>) => ({ entityType, operation, payload });
+
+describe("events: what concerns a scale set's wait", () => {
+  const concerns = scaleSetConcern(7);
+  const runners = new Set(["garm-a"]);
+  const table: [string, ReturnType<typeof ev>, boolean][] = [
+    ["its runner's update", ev("instance", "update", { name: "garm-a", scale_set_id: 7, status: "pending_delete" }), true],
+    ["its runner's delete, which carries only identity and scale_set_id (instances.go:193-195)", ev("instance", "delete", { id: "u", name: "garm-x", scale_set_id: 7 }), true],
+    ["a new runner of it", ev("instance", "create", { name: "garm-new", scale_set_id: 7 }), true],
+    ["another scale set's runner", ev("instance", "update", { name: "garm-b", scale_set_id: 8 }), false],
+    ["a pool runner", ev("instance", "update", { name: "garm-p", pool_id: "x" }), false],
+    ["a job of its runner", ev("job", "update", { runner_name: "garm-a", status: "completed" }), true],
+    ["a job of another runner", ev("job", "update", { runner_name: "garm-b", status: "completed" }), false],
+    ["a job with no runner yet", ev("job", "create", { status: "queued" }), false],
+    ["its own deletion", ev("scaleset", "delete", { id: 7 }), true],
+    ["an update of it (our disable, GARM's bookkeeping)", ev("scaleset", "update", { id: 7 }), false],
+    ["another scale set's deletion", ev("scaleset", "delete", { id: 8 }), false],
+    ["a pool delete, which carries only the id (pools.go:92)", ev("pool", "delete", { id: "7" }), false],
+  ];
+  for (const [name, event, want] of table) {
+    it(`${want ? "wakes" : "does not wake"} on ${name}`, () => assert.equal(concerns(event, runners), want));
+  }
+});
+
+describe("events: frames", () => {
+  it("reads GARM's ChangePayload frame (database/common/watcher.go:48-52)", () => {
+    assert.deepEqual(parseEvent('{"entity-type":"instance","operation":"delete","payload":{"id":"u","name":"n"}}'), ev("instance", "delete", { id: "u", name: "n" }));
+  });
+  it("takes GARM's filter rejections for what they are: not events (events.go:175, 186)", () => {
+    assert.equal(parseEvent("invalid filter"), undefined);
+    assert.equal(parseEvent("failed to unmarshal filter"), undefined);
+    assert.equal(parseEvent('{"operation":"update"}'), undefined);
+  });
+  it("is on unless PULUMI_GARM_EVENTS turns it off", () => {
+    assert.equal(eventsEnabled({}), true);
+    assert.equal(eventsEnabled({ PULUMI_GARM_EVENTS: "on" }), true);
+    for (const off of ["off", "false", "0", "no", "OFF"]) assert.equal(eventsEnabled({ PULUMI_GARM_EVENTS: off }), false);
+  });
+});
