@@ -12,6 +12,7 @@ import { type GarmLogin, REPO_ROOT, engineForGarm } from "../test/support/engine
 import { locateGarm } from "../test/support/real-garm";
 import { startE2eEnvironment } from "../test/support/real-garm/environment";
 import { type Simulator, startSimulator } from "../test/support/simulator";
+import { drainLatency as eventsDrainLatency, readinessLatency, restCallsForBusyRunner } from "./events";
 
 const silent = { info: () => {}, warn: () => {} };
 
@@ -230,7 +231,16 @@ async function hundred(): Promise<Result> {
 }
 
 async function main(): Promise<void> {
-  const results: Result[] = [...(await previewAndNoopUp()), await emptyDelete(), await drainLatency(), await hundred()];
+  const results: Result[] = [
+    ...(await previewAndNoopUp()),
+    await emptyDelete(),
+    await drainLatency(),
+    // Issue 15: events socket versus polling (against the simulator's events socket).
+    ...(await eventsDrainLatency()),
+    ...(await restCallsForBusyRunner()),
+    ...(await readinessLatency()),
+    await hundred(),
+  ];
   for (const r of results) console.log(`${r.met ? "met   " : "MISSED"} ${r.target}: ${r.measured}`);
   const file = join(REPO_ROOT, "bench", "results.json");
   writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);

@@ -19,7 +19,7 @@ export interface ChangeWaiter {
 export type Concern = (event: GarmEvent, runners: ReadonlySet<string>) => boolean;
 
 export interface WaiterOptions {
-  /** The interval while events flow. @default 120000 */
+  /** The interval while events flow. @default FALLBACK_POLL_MS */
   readonly fallbackMs?: number;
   /** After a wake, how long to gather the rest of a burst (GARM writes a teardown as several rows) before returning. @default 20 */
   readonly settleMs?: number;
@@ -27,7 +27,11 @@ export interface WaiterOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export const FALLBACK_POLL_MS = 120_000;
+/**
+ * Three minutes: a missed event delays a drain by at most this; a drain of a ten-minute job then costs about 20 REST
+ * calls (bench). A dead socket is noticed sooner, by its heartbeat (events.ts), and the waits then poll.
+ */
+export const FALLBACK_POLL_MS = 180_000;
 
 const sleepFor = (ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }).then(
   () => undefined,
@@ -61,6 +65,8 @@ export function changeWaiter(events: GarmEvents, concerns: Concern, options: Wai
   const settleMs = options.settleMs ?? 20;
   const sleep = options.sleep ?? sleepFor;
   let runners: ReadonlySet<string> = new Set();
+  // When the caller's current pass began: the wait's creation, then each return.
+  let passStarted = Date.now();
   let woken = false;
   let wake: (() => void) | undefined;
   const rouse = () => {
@@ -77,20 +83,31 @@ export function changeWaiter(events: GarmEvents, concerns: Concern, options: Wai
   return {
     async wait(pollMs, maxMs, names) {
       if (names) runners = new Set(names);
-      if (!woken) {
-        const ms = Math.min(events.live ? Math.max(fallbackMs, pollMs) : pollMs, maxMs);
-        const abort = new AbortController();
-        wake = () => abort.abort();
-        await sleep(ms, abort.signal);
-        wake = undefined;
+      try {
+        await waitOnce(pollMs, maxMs);
+      } finally {
+        passStarted = Date.now();
       }
-      if (!woken) return;
-      await sleep(Math.min(settleMs, maxMs));
-      // Whatever woke us, or came during the settle, is in what the caller reads next.
-      woken = false;
     },
     close: unsubscribe,
   };
+
+  async function waitOnce(pollMs: number, maxMs: number): Promise<void> {
+    if (!woken) {
+      // Slow only when this pass read GARM after the socket was filtering: else a change may have slipped between.
+      const since = events.liveSince;
+      const covered = since !== undefined && since <= passStarted;
+      const ms = Math.min(covered ? Math.max(fallbackMs, pollMs) : pollMs, maxMs);
+      const abort = new AbortController();
+      wake = () => abort.abort();
+      await sleep(ms, abort.signal);
+      wake = undefined;
+    }
+    if (!woken) return;
+    await sleep(Math.min(settleMs, maxMs));
+    // Whatever woke us, or came during the settle, is in what the caller reads next.
+    woken = false;
+  }
 }
 
 const perClient = new WeakMap<GarmClient, GarmEvents>();

@@ -54,8 +54,6 @@ export interface EventsOptions {
   readonly log: Logger;
   /** A socket this long without a frame or pong is dead. @default 45000 (GARM pings every 54 s; we ping at half this) */
   readonly silenceMs?: number;
-  /** How long a socket counts as not yet filtering after it opens. @default 200 */
-  readonly settleMs?: number;
   /** Close the socket when nothing has listened for this long. @default 5000 */
   readonly idleMs?: number;
   readonly random?: () => number;
@@ -64,7 +62,7 @@ export interface EventsOptions {
 type State =
   | { kind: "idle" }
   | { kind: "connecting" }
-  | { kind: "open"; socket: WebSocket; since: number }
+  | { kind: "open"; socket: WebSocket; filtering?: number }
   | { kind: "waiting"; timer: NodeJS.Timeout }
   | { kind: "refused" };
 
@@ -81,9 +79,17 @@ export class GarmEvents {
 
   constructor(private readonly options: EventsOptions) {}
 
-  /** True while a socket is open and its filter has had time to take effect: waits may then poll slowly. */
+  /** True while a socket is open and GARM has applied its filter. */
   get live(): boolean {
-    return this.state.kind === "open" && Date.now() - this.state.since >= (this.options.settleMs ?? 200);
+    return this.liveSince !== undefined;
+  }
+
+  /**
+   * Since when (Date.now() time) GARM has been sending this socket's events, or undefined while it is not. Reads made
+   * after it miss no event; a wait may poll slowly only when the reads it follows began after it.
+   */
+  get liveSince(): number | undefined {
+    return this.state.kind === "open" ? this.state.filtering : undefined;
   }
 
   /** Whether GARM (or a proxy) refused the socket or its filter: waits poll for the rest of the process. */
@@ -185,9 +191,16 @@ export class GarmEvents {
     });
     socket.on("error", () => fail("retry"));
     socket.on("open", () => {
-      this.state = { kind: "open", socket, since: Date.now() };
+      const state: State = { kind: "open", socket };
+      this.state = state;
       this.failures = 0;
       socket.send(JSON.stringify(EVENTS_FILTER));
+      // GARM's one reader goroutine applies the filter before it reads the next frame (websocket/client.go:177-190,
+      // events.go:191-192), and answers a ping while reading: the pong to a ping sent after the filter says it is set.
+      socket.once("pong", () => {
+        state.filtering = Date.now();
+      });
+      socket.ping();
       this.watchSilence(socket, () => fail("retry"));
     });
     socket.on("message", (data, isBinary) => {

@@ -1,0 +1,221 @@
+// Issue 15's measurements: drains and readiness waits woken by GARM's events socket versus polling, against the
+// simulator in this process (its events socket imitates GARM v0.2.1's). Both modes run in one bench run.
+import { setTimeout as delay } from "node:timers/promises";
+import { GarmClient } from "../provider/garm/client";
+import { GarmEvents } from "../provider/garm/events";
+import { type WaiterOptions, changeWaiter, scaleSetConcern } from "../provider/garm/events-wait";
+import { checkScaleSetInputs } from "../provider/scaleset/check";
+import { DRAIN_DEFAULTS } from "../provider/scaleset/inputs";
+import { waitForRunners } from "../provider/scaleset/readiness";
+import { scaleSetProviderWith } from "../provider/scaleset/resource";
+import { type Simulator, startSimulator } from "../test/support/simulator";
+
+export interface Result {
+  target: string;
+  measured: string;
+  met: boolean;
+  details?: Record<string, unknown>;
+}
+
+type Mode = "events" | "polling";
+const MODES: Mode[] = ["polling", "events"];
+const silent = { info: () => {}, warn: () => {} };
+
+/** A clock `scale` times faster than real time, for the provider only; GARM (the simulator) keeps real time. */
+function fastClock(scale: number) {
+  const start = Date.now();
+  return {
+    now: () => start + (Date.now() - start) * scale,
+    sleep: (ms: number, signal?: AbortSignal) => delay(ms / scale, undefined, { signal }).then(
+      () => undefined,
+      () => undefined,
+    ),
+  };
+}
+
+interface Setup {
+  sim: Simulator;
+  client: GarmClient;
+  events?: GarmEvents;
+  impl: ReturnType<typeof scaleSetProviderWith>;
+  close(): Promise<void>;
+}
+
+async function setup(mode: Mode, clock = fastClock(1), waiter: WaiterOptions = {}): Promise<Setup> {
+  const sim = await startSimulator({ tickMs: 25, consolidationMs: 400 });
+  const client = new GarmClient({ url: sim.url, username: sim.username, password: sim.password });
+  const events =
+    mode === "events" ? new GarmEvents({ url: sim.url, login: (refused) => client.transport.socketLogin(refused), log: silent }) : undefined;
+  const impl = scaleSetProviderWith({
+    client: () => client,
+    log: silent,
+    now: clock.now,
+    sleep: (ms) => clock.sleep(ms),
+    events: () => events,
+    waiter: { sleep: clock.sleep, ...waiter },
+  });
+  return {
+    sim,
+    client,
+    events,
+    impl,
+    close: async () => {
+      await events?.close();
+      await client.close();
+      await sim.stop();
+    },
+  };
+}
+
+const inputs = (name: string, extra: Record<string, unknown> = {}) =>
+  checkScaleSetInputs({
+    name,
+    organization: "acme",
+    providerName: "fake",
+    image: "ubuntu",
+    flavor: "small",
+    labels: ["linux", "x64"],
+    maxRunners: 2,
+    minIdleRunners: 0,
+    enabled: true,
+    ...extra,
+  }).inputs as never;
+
+const restCalls = (sim: Simulator) => sim.requests().filter((r) => !r.path.endsWith("/auth/login"));
+
+/** Resolves when `cond` holds, checking every millisecond; returns when that was. */
+async function when(cond: () => boolean): Promise<number> {
+  while (!cond()) await delay(1);
+  return Date.now();
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** One busy runner; its job completes while the drain waits. Latency is measured against GARM's own teardown. */
+async function oneDrain(mode: Mode): Promise<{ latencyMs: number; teardownMs: number }> {
+  const s = await setup(mode);
+  try {
+    const created = (await s.impl.create(inputs("lat", { drain: { timeoutSeconds: 120, pollSeconds: DRAIN_DEFAULTS.pollSeconds } }))) as {
+      id: string;
+      outs: Record<string, unknown>;
+    };
+    const id = Number(created.id);
+    const runner = s.sim.addRunner(id, { name: "garm-busy" });
+    s.sim.startJob(runner);
+    const deleting = s.impl.delete!(created.id, created.outs);
+    // Let the drain settle into its wait; a random offset so polling is not always caught at the same phase.
+    await delay(1500 + Math.random() * DRAIN_DEFAULTS.pollSeconds * 1000);
+    const completed = Date.now();
+    s.sim.completeJob(runner);
+    const tornDown = when(() => !s.sim.instances().some((i) => i.scaleSetId === id));
+    await deleting;
+    const gone = Date.now();
+    return { latencyMs: gone - completed, teardownMs: (await tornDown) - completed };
+  } finally {
+    await s.close();
+  }
+}
+
+export async function drainLatency(): Promise<Result[]> {
+  const runs = 3;
+  const byMode: Record<Mode, { latencyMs: number; teardownMs: number }[]> = { polling: [], events: [] };
+  for (let i = 0; i < runs; i++) for (const mode of MODES) byMode[mode].push(await oneDrain(mode));
+  const overhead = (mode: Mode) => median(byMode[mode].map((r) => r.latencyMs - r.teardownMs));
+  const latency = (mode: Mode) => median(byMode[mode].map((r) => r.latencyMs));
+  const teardown = median([...byMode.polling, ...byMode.events].map((r) => r.teardownMs));
+  return [
+    {
+      target: "drain latency (events): the scale set is gone within GARM's own teardown plus 250 ms after the last job completes",
+      measured:
+        `events ${latency("events")} ms (GARM teardown ${teardown} ms + ${overhead("events")} ms) vs polling every ${DRAIN_DEFAULTS.pollSeconds}s ` +
+        `${latency("polling")} ms (+${overhead("polling")} ms); medians of ${runs} runs against the simulator (consolidation 400 ms, tick 25 ms)`,
+      met: overhead("events") <= 250,
+      details: { runs: byMode, pollSeconds: DRAIN_DEFAULTS.pollSeconds },
+    },
+  ];
+}
+
+/** A drain of one busy runner whose job runs ten minutes, on a clock 60x faster than real time. */
+async function tenMinuteJob(mode: Mode): Promise<{ calls: number; byPath: Record<string, number>; ok: boolean }> {
+  const scale = 60;
+  const clock = fastClock(scale);
+  const s = await setup(mode, clock);
+  try {
+    const created = (await s.impl.create(inputs("ten", { drain: { timeoutSeconds: 1800, pollSeconds: DRAIN_DEFAULTS.pollSeconds } }))) as {
+      id: string;
+      outs: Record<string, unknown>;
+    };
+    const runner = s.sim.addRunner(Number(created.id), { name: "garm-busy" });
+    s.sim.startJob(runner);
+    s.sim.clearRequests();
+    const deleting = s.impl.delete!(created.id, created.outs);
+    await delay((10 * 60_000) / scale);
+    s.sim.completeJob(runner);
+    // GARM notices a finished job of a disabled scale set at its next consolidation; here at once, so both modes
+    // see the same teardown.
+    await s.sim.consolidate();
+    let ok = true;
+    await deleting.catch(() => (ok = false));
+    const calls = restCalls(s.sim);
+    const byPath: Record<string, number> = {};
+    for (const c of calls) {
+      const key = `${c.method} ${c.path.replace(/\/\d+/g, "/{id}")}`;
+      byPath[key] = (byPath[key] ?? 0) + 1;
+    }
+    return { calls: calls.length, byPath, ok };
+  } finally {
+    await s.close();
+  }
+}
+
+export async function restCallsForBusyRunner(): Promise<Result[]> {
+  const byMode = { polling: await tenMinuteJob("polling"), events: await tenMinuteJob("events") };
+  return [
+    {
+      target: "REST calls to drain one busy runner whose job runs 10 minutes (events): at most 20",
+      measured: `events ${byMode.events.calls} calls vs polling every ${DRAIN_DEFAULTS.pollSeconds}s ${byMode.polling.calls} calls (provider clock 60x, simulator teardown in real time)`,
+      met: byMode.events.ok && byMode.polling.ok && byMode.events.calls <= 20,
+      details: byMode,
+    },
+  ];
+}
+
+/** A scale set scales up to one idle runner while the readiness wait runs; latency after the runner is ready. */
+async function oneReadiness(mode: Mode): Promise<number> {
+  const s = await setup(mode);
+  try {
+    const created = (await s.impl.create(inputs("ready"))) as { id: string };
+    const id = Number(created.id);
+    const waiter = s.events && changeWaiter(s.events, scaleSetConcern(id));
+    const ready = () => s.sim.instances().some((i) => i.scaleSetId === id && i.status === "running" && i.runnerStatus === "idle");
+    const waiting = waitForRunners("bench", id, 1, 60_000, DRAIN_DEFAULTS.pollSeconds * 1000, {
+      client: s.client,
+      log: silent,
+      now: Date.now,
+      sleep: (ms) => delay(ms),
+      wait: waiter?.wait,
+    });
+    await delay(1000 + Math.random() * DRAIN_DEFAULTS.pollSeconds * 1000);
+    await s.client.updateScaleSet(id, { min_idle_runners: 1 });
+    const readyAt = await when(ready);
+    await waiting;
+    waiter?.close();
+    return Date.now() - readyAt;
+  } finally {
+    await s.close();
+  }
+}
+
+export async function readinessLatency(): Promise<Result[]> {
+  const runs = 3;
+  const byMode: Record<Mode, number[]> = { polling: [], events: [] };
+  for (let i = 0; i < runs; i++) for (const mode of MODES) byMode[mode].push(await oneReadiness(mode));
+  return [
+    {
+      target: "readiness wait of a replacement generation (events): ends within 250 ms after its last runner goes idle",
+      measured: `events ${median(byMode.events)} ms vs polling every ${DRAIN_DEFAULTS.pollSeconds}s ${median(byMode.polling)} ms; medians of ${runs} runs`,
+      met: median(byMode.events) <= 250,
+      details: { latencyMs: byMode },
+    },
+  ];
+}
