@@ -57,6 +57,8 @@ export interface EventsOptions {
   /** Close the socket when nothing has listened for this long. @default 5000 */
   readonly idleMs?: number;
   readonly random?: () => number;
+  /** @default EVENTS_FILTER */
+  readonly filter?: unknown;
 }
 
 type State =
@@ -194,7 +196,7 @@ export class GarmEvents {
       const state: State = { kind: "open", socket };
       this.state = state;
       this.failures = 0;
-      socket.send(JSON.stringify(EVENTS_FILTER));
+      socket.send(JSON.stringify(this.options.filter ?? EVENTS_FILTER));
       // GARM's one reader goroutine applies the filter before it reads the next frame (websocket/client.go:177-190,
       // events.go:191-192), and answers a ping while reading: the pong to a ping sent after the filter says it is set.
       socket.once("pong", () => {

@@ -137,3 +137,54 @@ describe("event-driven drains and readiness (GARM's events socket)", function ()
     assert.ok(Date.now() - started < 5000);
   });
 });
+
+describe("events socket client (GarmEvents) against the simulator", function () {
+  this.timeout(20_000);
+  let sim: Simulator;
+  let h: Harness;
+  beforeEach(async () => {
+    sim = await startSimulator({ tickMs: 0 });
+  });
+  afterEach(async () => {
+    await h?.close();
+    await sim.stop();
+  });
+
+  const listen = () => h.events!.subscribe({ onEvent: () => {}, onLost: () => {} });
+
+  it("logs in again once when GARM refuses the session's token (401 before the upgrade, auth/jwt.go:89-97)", async () => {
+    h = harness(sim, "events");
+    await h.client.listJobs(); // a session token exists
+    sim.invalidateTokens();
+    const stop = listen();
+    await until(() => h.events!.live);
+    assert.equal(sim.eventsSocket.upgrades, 2);
+    assert.deepEqual(h.lines, []);
+    stop();
+  });
+
+  it("treats a rejected filter as a refusal: one warning line, then polling for the rest of the process", async () => {
+    // GARM's answer to a filter it rejects (events.go:185-188), as one naming a type GARM lacks gets.
+    h = harness(sim, "events", {}, { filter: { filters: [{ "entity-type": "runner", operations: ["update"] }] } });
+    const stop = listen();
+    await until(() => h.events!.refused);
+    stop();
+    assert.equal(h.lines.length, 1);
+    assert.match(h.lines[0], /^warning: GARM at http:\/\/127\.0\.0\.1:\d+ rejected the events filter \("invalid filter"\); drains and readiness waits poll/);
+  });
+
+  it("reconnects with backoff while GARM is down, and is live again when it is back", async () => {
+    h = harness(sim, "events");
+    const stop = listen();
+    await until(() => h.events!.live);
+    sim.stopServing("refuse");
+    await until(() => !h.events!.live);
+    await sleep(1500);
+    const attempts = sim.eventsSocket.upgrades;
+    await sim.resumeServing();
+    await until(() => h.events!.live, 10_000);
+    assert.ok(sim.eventsSocket.upgrades > attempts);
+    assert.deepEqual(h.lines, [], "a dropped socket is not a refusal");
+    stop();
+  });
+});

@@ -1,7 +1,7 @@
 // A GarmScaleSet provider in this process with its own events socket, against the simulator: drains and readiness
 // waits can then be timed and their REST calls counted.
 import { GarmClient } from "../../../provider/garm/client";
-import { GarmEvents } from "../../../provider/garm/events";
+import { type EventsOptions, GarmEvents } from "../../../provider/garm/events";
 import type { WaiterOptions } from "../../../provider/garm/events-wait";
 import { checkScaleSetInputs } from "../../../provider/scaleset/check";
 import { scaleSetProviderWith } from "../../../provider/scaleset/resource";
@@ -30,11 +30,11 @@ export const inputsFor = (name: string, extra: Record<string, unknown> = {}) => 
   ...extra,
 });
 
-export function harness(sim: Simulator, mode: "events" | "polling", waiter: WaiterOptions = {}): Harness {
+export function harness(sim: Simulator, mode: "events" | "polling", waiter: WaiterOptions = {}, socket: Partial<EventsOptions> = {}): Harness {
   const client = new GarmClient({ url: sim.url, username: sim.username, password: sim.password });
   const lines: string[] = [];
   const log = { info: (l: string) => lines.push(l), warn: (l: string) => lines.push(`warning: ${l}`) };
-  const events = mode === "events" ? new GarmEvents({ url: sim.url, login: (refused) => client.transport.socketLogin(refused), log }) : undefined;
+  const events = mode === "events" ? new GarmEvents({ url: sim.url, login: (refused) => client.transport.socketLogin(refused), log, ...socket }) : undefined;
   const impl = scaleSetProviderWith({
     client: () => client,
     log,
