@@ -11,9 +11,11 @@
 //   OR together, no operations means all (events.go:136-164); each filter message replaces the last (events.go:191-192).
 // - Validation (params.go:25-63): entity types repository, organization, enterprise, pool, user, instance, job,
 //   controller, github_credentials, gitea_credentials, scaleset, github_endpoint, template, file_object; operations
-//   create, update, delete. An empty filter list is ignored without a reply (events.go:180-184); an invalid filter
-//   gets the text frame "invalid filter" and the socket closes (events.go:185-188), an unparsable one "failed to
-//   unmarshal filter" (events.go:172-177). So a text frame that is not JSON means GARM rejected the filter.
+//   create, update, delete. An empty filter list is ignored without a reply (events.go:180-184). For an invalid
+//   filter GARM queues the text "invalid filter" ("failed to unmarshal filter" for bad JSON) and stops the client
+//   (events.go:172-177, 185-188), but Stop writes the close frame and closes the connection itself (websocket/
+//   client.go:104-118) before the writer sends the queued text: v0.2.1 closes with 1000 and no text
+//   (test/e2e/events-conformance.test.ts). So a socket that closes before its filter took effect was likely refused.
 // - Each event is one JSON text frame {"entity-type", "operation", "payload"} (database/common/watcher.go:48-52,
 //   events.go:91-98). The payload is the row as the REST API shows it, except deletes: an instance delete carries
 //   only id, name, provider_id, agent_id and pool_id or scale_set_id (database/sql/instances.go:179-199, 222-241), a
@@ -69,11 +71,14 @@ type State =
   | { kind: "refused" };
 
 const RECONNECT_MAX_MS = 30_000;
+/** Sockets in a row that closed before their filter took effect, after which the filter counts as refused. */
+const EARLY_CLOSES_REFUSED = 3;
 
 export class GarmEvents {
   private state: State = { kind: "idle" };
   private readonly listeners = new Set<EventListener>();
   private failures = 0;
+  private earlyCloses = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
   /** Frames received, for tests and benchmarks. */
@@ -201,6 +206,7 @@ export class GarmEvents {
       // events.go:191-192), and answers a ping while reading: the pong to a ping sent after the filter says it is set.
       socket.once("pong", () => {
         state.filtering = Date.now();
+        this.earlyCloses = 0;
       });
       socket.ping();
       this.watchSilence(socket, () => fail("retry"));
@@ -208,14 +214,19 @@ export class GarmEvents {
     socket.on("message", (data, isBinary) => {
       const event = isBinary ? undefined : parseEvent(data.toString());
       if (event === undefined) {
-        // GARM's only non-event frames are its filter rejections (events.go:175, 186).
+        // GARM's only non-event frames are its filter rejections (events.go:175, 186), should they get through.
         fail({ refused: `rejected the events filter ("${truncate(data.toString())}")` });
         return;
       }
       this.received++;
       for (const l of [...this.listeners]) l.onEvent(event);
     });
-    socket.on("close", () => fail("retry"));
+    socket.on("close", () => {
+      const early = this.state.kind === "open" && this.state.socket === socket && this.state.filtering === undefined;
+      if (early && ++this.earlyCloses >= EARLY_CLOSES_REFUSED) {
+        fail({ refused: `closed its events socket ${this.earlyCloses} times as soon as it got the events filter` });
+      } else fail("retry");
+    });
   }
 
   /** Pings at half the silence bound; a socket that answered nothing since the last ping is dead. */

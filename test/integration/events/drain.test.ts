@@ -164,7 +164,18 @@ describe("events socket client (GarmEvents) against the simulator", function () 
   });
 
   it("treats a rejected filter as a refusal: one warning line, then polling for the rest of the process", async () => {
-    // GARM's answer to a filter it rejects (events.go:185-188), as one naming a type GARM lacks gets.
+    // GARM closes the socket on a filter it rejects (events.go:185-188), as on one naming a type it lacks.
+    h = harness(sim, "events", {}, { filter: { filters: [{ "entity-type": "runner", operations: ["update"] }] } });
+    const stop = listen();
+    await until(() => h.events!.refused, 10_000);
+    stop();
+    assert.equal(h.lines.length, 1);
+    assert.match(h.lines[0], /^warning: GARM at http:\/\/127\.0\.0\.1:\d+ closed its events socket 3 times as soon as it got the events filter; drains and readiness waits poll/);
+    assert.equal(sim.eventsSocket.upgrades, 3);
+  });
+
+  it("takes GARM's rejection text, when it gets through, as a refusal at once", async () => {
+    sim.eventsSocket.textBeforeClose = true;
     h = harness(sim, "events", {}, { filter: { filters: [{ "entity-type": "runner", operations: ["update"] }] } });
     const stop = listen();
     await until(() => h.events!.refused);

@@ -105,18 +105,20 @@ describe("simulator events socket (GARM v0.2.1 protocol)", function () {
     socket.close();
   });
 
-  it("answers an invalid filter with the text 'invalid filter' and closes; an unparsable one with 'failed to unmarshal filter'; ignores an empty one (events.go:166-193)", async () => {
+  it("closes on an invalid or unparsable filter, with no text frame as v0.2.1 does in practice; ignores an empty one (events.go:166-193)", async () => {
     const token = await login(sim);
+    for (const filter of [JSON.stringify({ filters: [{ "entity-type": "runner" }] }), JSON.stringify({ filters: [{ "entity-type": "instance", operations: ["upsert"] }] })]) {
+      const bad = await open(sim, { Authorization: `Bearer ${token}` });
+      bad.socket.send(filter);
+      await bad.closed;
+      assert.deepEqual(bad.frames, []);
+    }
+    // The text GARM queues first (events.go:175, 186), for clients that handle it when it gets through.
+    sim.eventsSocket.textBeforeClose = true;
     const bad = await open(sim, { Authorization: `Bearer ${token}` });
     bad.socket.send(JSON.stringify({ filters: [{ "entity-type": "runner" }] }));
     await bad.closed;
     assert.deepEqual(bad.frames, ["invalid filter"]);
-
-    const badOp = await open(sim, { Authorization: `Bearer ${token}` });
-    badOp.socket.send(JSON.stringify({ filters: [{ "entity-type": "instance", operations: ["upsert"] }] }));
-    await badOp.closed;
-    assert.deepEqual(badOp.frames, ["invalid filter"]);
-
     const junk = await open(sim, { Authorization: `Bearer ${token}` });
     junk.socket.send("not json");
     await junk.closed;
