@@ -130,4 +130,48 @@ describe("events socket conformance: simulator vs real GARM v0.2.1", function ()
       await events.close();
     }
   });
+
+  it("a runner's life through a drain: instance events carry scale_set_id, and its delete only identity fields", async () => {
+    const observe = async (t: Target) => {
+      const s = (await open(t.url, { Authorization: `Bearer ${t.token}` })) as Socket;
+      s.socket.send(JSON.stringify(EVENTS_FILTER));
+      await sleep(300);
+      const ss = await t.client.createScaleSet(
+        { kind: "organization", id: t.orgId },
+        { name: "events-runner", provider_name: "fake", image: "ubuntu", flavor: "small", os_type: "linux", os_arch: "amd64", max_runners: 1, min_idle_runners: 1, enabled: true },
+      );
+      const end = Date.now() + 90_000;
+      let runner: string | undefined;
+      while (runner === undefined && Date.now() < end) {
+        runner = (await t.client.listScaleSetInstances(ss.id)).find((i) => i.status === "running")?.name;
+        if (runner === undefined) await sleep(250);
+      }
+      assert.ok(runner, `no runner came up on ${t.url}`);
+      await t.client.updateScaleSet(ss.id, { enabled: false, min_idle_runners: 0, max_runners: 0 });
+      await sleep(1000);
+      // GARM may have scaled the idle runner down itself by now (max_runners 0, §7.6).
+      await t.client.deleteInstance(runner, { forceRemove: false }).catch((e: { kind?: string }) => {
+        if (e.kind !== "not-found") throw e;
+      });
+      while ((await t.client.listScaleSetInstances(ss.id)).length > 0 && Date.now() < end) await sleep(250);
+      await sleep(1000);
+      await t.client.deleteScaleSet(ss.id);
+      await sleep(500);
+      s.socket.close();
+      const events = s.frames.map((f) => JSON.parse(f) as { "entity-type": string; operation: string; payload: Record<string, unknown> });
+      return { ss: ss.id, runner, instance: events.filter((e) => e["entity-type"] === "instance" && e.payload["name"] === runner) };
+    };
+    const [real, simulated] = await Promise.all([observe(targets.real), observe(targets.sim)]);
+    const show = (o: typeof real) => o.instance.map((e) => `${e.operation}:${e.payload["status"] ?? "-"}/${e.payload["runner_status"] ?? "-"}`).join(" ");
+    console.log(`    real: ${show(real)}\n    sim:  ${show(simulated)}`);
+    for (const o of [real, simulated]) {
+      assert.ok(o.instance.length > 0);
+      for (const e of o.instance) assert.equal(e.payload["scale_set_id"], o.ss, `${e.operation} without scale_set_id`);
+    }
+    const ops = (o: typeof real) => [...new Set(o.instance.map((e) => e.operation))].sort();
+    assert.deepEqual(ops(simulated), ops(real));
+    const deleteKeys = (o: typeof real) => Object.keys(o.instance.find((e) => e.operation === "delete")?.payload ?? {}).sort();
+    console.log(`    delete payload keys: real ${deleteKeys(real).join(",")}; sim ${deleteKeys(simulated).join(",")}`);
+    assert.deepEqual(deleteKeys(simulated), deleteKeys(real));
+  });
 });

@@ -259,6 +259,9 @@ function deletePayload(event: Omit<SentEvent, "operation">): Omit<SentEvent, "op
   const payload: Json = {};
   for (const key of ["id", "provider_id", "agent_id", "name"]) if (p[key] !== undefined) payload[key] = p[key];
   payload["provider_name"] = "";
+  // time.Time is a struct: omitempty does not drop its zero value (seen from v0.2.1, test/e2e/events-conformance.test.ts).
+  payload["created_at"] = ZERO_TIME;
+  payload["updated_at"] = ZERO_TIME;
   payload["heartbeat"] = ZERO_TIME;
   payload["capabilities"] = { has_shell: false };
   payload["generation"] = 0;
