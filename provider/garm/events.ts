@@ -79,6 +79,8 @@ export class GarmEvents {
   private readonly listeners = new Set<EventListener>();
   private failures = 0;
   private earlyCloses = 0;
+  /** Numbers connection attempts: callbacks of a superseded attempt change nothing. */
+  private attempts = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
   /** Frames received, for tests and benchmarks. */
@@ -151,6 +153,8 @@ export class GarmEvents {
   }
 
   private async connect(refusedToken?: string): Promise<void> {
+    const attempt = ++this.attempts;
+    const current = () => attempt === this.attempts && this.state.kind !== "idle" && this.state.kind !== "refused";
     this.state = { kind: "connecting" };
     let login: { token: string; caCert?: string };
     try {
@@ -160,7 +164,7 @@ export class GarmEvents {
       this.retryLater();
       return;
     }
-    if (this.state.kind !== "connecting") return; // closed meanwhile
+    if (!current()) return; // closed meanwhile
     const socket = new WebSocket(this.eventsUrl(), {
       headers: { Authorization: `Bearer ${login.token}` },
       ca: login.caCert,
@@ -174,7 +178,7 @@ export class GarmEvents {
       socket.removeAllListeners();
       socket.on("error", () => {});
       socket.terminate();
-      if (this.state.kind !== "connecting" && !(this.state.kind === "open" && this.state.socket === socket)) return;
+      if (!current()) return;
       const wasOpen = this.state.kind === "open";
       if (outcome === "relogin") {
         void this.connect(login.token);
@@ -198,6 +202,10 @@ export class GarmEvents {
     });
     socket.on("error", () => fail("retry"));
     socket.on("open", () => {
+      if (!current()) {
+        fail("retry"); // closed while the handshake ran
+        return;
+      }
       const state: State = { kind: "open", socket };
       this.state = state;
       this.failures = 0;
