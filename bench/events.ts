@@ -1,5 +1,6 @@
 // Issue 15's measurements: drains and readiness waits woken by GARM's events socket versus polling, against the
 // simulator in this process (its events socket imitates GARM v0.2.1's). Both modes run in one bench run.
+import { readFileSync, readdirSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { GarmClient } from "../provider/garm/client";
 import { GarmEvents } from "../provider/garm/events";
@@ -8,6 +9,9 @@ import { checkScaleSetInputs } from "../provider/scaleset/check";
 import { DRAIN_DEFAULTS } from "../provider/scaleset/inputs";
 import { waitForRunners } from "../provider/scaleset/readiness";
 import { scaleSetProviderWith } from "../provider/scaleset/resource";
+import { scaleSetProvider } from "../sdk/shim";
+import { type ResourceDecl, startEngine } from "../test/support/engine";
+import { REPO_ROOT } from "../test/support/engine-for-garm";
 import { type Simulator, startSimulator } from "../test/support/simulator";
 
 export interface Result {
@@ -216,6 +220,114 @@ export async function readinessLatency(): Promise<Result[]> {
       measured: `events ${median(byMode.events)} ms vs polling every ${DRAIN_DEFAULTS.pollSeconds}s ${median(byMode.polling)} ms; medians of ${runs} runs`,
       met: median(byMode.events) <= 250,
       details: { latencyMs: byMode },
+    },
+  ];
+}
+
+/** Peak resident memory (VmHWM) of this process's child processes whose command line matches `pattern`, in MiB. */
+function childPeakRssMiB(pattern: RegExp): number {
+  let peak = 0;
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      if (Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]) !== process.pid) continue;
+      if (!pattern.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) continue;
+      peak = Math.max(peak, Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return peak;
+}
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+
+/**
+ * `pulumi destroy` (the engine harness, provider in its own process) of 100 scale sets, each with one busy runner whose
+ * job ends at a random time within 60 s.
+ */
+async function hundredDestroy(mode: Mode): Promise<{ calls: number; p50Ms: number; p99Ms: number; peakRssMiB: number; ok: boolean }> {
+  const count = 100;
+  const sim = await startSimulator({ tickMs: 25, consolidationMs: 400 });
+  const saved = process.env["PULUMI_GARM_EVENTS"];
+  process.env["PULUMI_GARM_EVENTS"] = mode === "events" ? "on" : "off";
+  try {
+    const engine = startEngine({
+      cwd: REPO_ROOT,
+      project: "bench",
+      stack: `hundred-destroy-${mode}`,
+      config: { "garm:url": sim.url, "garm:username": sim.username },
+      secretConfig: { "garm:password": sim.password },
+      // `pulumi destroy` runs every delete at once by default.
+      parallel: count,
+    });
+    const drain = { timeoutSeconds: 180, pollSeconds: DRAIN_DEFAULTS.pollSeconds };
+    const program = Array.from({ length: count }, (_, i): ResourceDecl => ({
+      name: `s${i}`,
+      type: "GarmScaleSet",
+      module: "garm",
+      provider: scaleSetProvider,
+      inputs: { name: `h${i}`, organization: "acme", providerName: "fake", image: "ubuntu", flavor: "small", labels: ["linux"], maxRunners: 2, minIdleRunners: 0, enabled: true, drain },
+    }));
+    const up = await engine.up(program);
+    if (!up.ok) throw new Error(`up failed: ${JSON.stringify(up.errors)}`);
+    const runners = sim.scaleSets().map((ss) => {
+      const runner = sim.addRunner(ss.id, { name: `garm-busy-${ss.id}` });
+      sim.startJob(runner);
+      return { ss: ss.id, runner };
+    });
+    sim.clearRequests();
+    // One watcher for all: each scale set's disappearance, checked every 5 ms.
+    const goneAt = new Map<number, (at: number) => void>();
+    const watcher = setInterval(() => {
+      const present = new Set(sim.scaleSets().map((s) => s.id));
+      for (const [id, resolve] of goneAt) if (!present.has(id)) (goneAt.delete(id), resolve(Date.now()));
+    }, 5);
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, childPeakRssMiB(/node/))), 250);
+    const destroying = engine.destroy();
+    const latencies: number[] = [];
+    // The 60 s start once every drain has begun (all scale sets disabled), so the provider process's start is not counted.
+    await when(() => sim.scaleSets().every((s) => !s.enabled));
+    await Promise.all(
+      runners.map(async ({ ss, runner }) => {
+        await delay(Math.random() * 60_000);
+        const ended = Date.now();
+        sim.completeJob(runner);
+        // GARM notices at its consolidation; the latency counts from the job's end to the scale set being gone.
+        const gone = await new Promise<number>((resolve) => goneAt.set(ss, resolve));
+        latencies.push(gone - ended);
+      }),
+    );
+    const result = await destroying;
+    clearInterval(sampler);
+    clearInterval(watcher);
+    return {
+      calls: restCalls(sim).length,
+      p50Ms: percentile(latencies, 50),
+      p99Ms: percentile(latencies, 99),
+      peakRssMiB: Math.round(peak),
+      ok: result.ok,
+    };
+  } finally {
+    if (saved === undefined) delete process.env["PULUMI_GARM_EVENTS"];
+    else process.env["PULUMI_GARM_EVENTS"] = saved;
+    await sim.stop();
+  }
+}
+
+export async function hundredScaleSetDestroy(): Promise<Result[]> {
+  const byMode = { polling: await hundredDestroy("polling"), events: await hundredDestroy("events") };
+  const e = byMode.events;
+  const p = byMode.polling;
+  return [
+    {
+      target: "destroy of 100 scale sets, each with a busy runner whose job ends within 60 s (events vs polling; recorded, no target)",
+      measured:
+        `events ${e.calls} REST calls, p50 ${e.p50Ms} ms / p99 ${e.p99Ms} ms after each job's end, provider peak RSS ${e.peakRssMiB} MiB; ` +
+        `polling every ${DRAIN_DEFAULTS.pollSeconds}s ${p.calls} calls, p50 ${p.p50Ms} / p99 ${p.p99Ms} ms, ${p.peakRssMiB} MiB (simulator, consolidation 400 ms)`,
+      met: e.ok && p.ok,
+      details: byMode,
     },
   ];
 }

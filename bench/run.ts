@@ -12,7 +12,7 @@ import { type GarmLogin, REPO_ROOT, engineForGarm } from "../test/support/engine
 import { locateGarm } from "../test/support/real-garm";
 import { startE2eEnvironment } from "../test/support/real-garm/environment";
 import { type Simulator, startSimulator } from "../test/support/simulator";
-import { drainLatency as eventsDrainLatency, readinessLatency, restCallsForBusyRunner } from "./events";
+import { drainLatency as eventsDrainLatency, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
 
 const silent = { info: () => {}, warn: () => {} };
 
@@ -239,6 +239,7 @@ async function main(): Promise<void> {
     ...(await eventsDrainLatency()),
     ...(await restCallsForBusyRunner()),
     ...(await readinessLatency()),
+    ...(await hundredScaleSetDestroy()),
     await hundred(),
   ];
   for (const r of results) console.log(`${r.met ? "met   " : "MISSED"} ${r.target}: ${r.measured}`);

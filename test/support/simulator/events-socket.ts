@@ -66,6 +66,15 @@ function parseFilter(text: string): Filter | "ignore" | "failed to unmarshal fil
   return (e) => parts.some((p) => p(e));
 }
 
+interface Row {
+  readonly type: string;
+  /** The record as stored: a change to it is a change GARM would write. */
+  readonly fingerprint: string;
+  readonly view: () => Json;
+  /** GARM's view at the last change, kept for the delete event. */
+  payload?: Json;
+}
+
 interface Client {
   readonly socket: WebSocket;
   filter: Filter;
@@ -74,7 +83,7 @@ interface Client {
 export interface EventsSocketOptions {
   /** GARM pings every 54 s (websocket/client.go:43). */
   readonly pingMs?: number;
-  /** How often rows are compared while a socket listens. @default 5 */
+  /** How often rows are compared while a socket listens, at least. @default 5 */
   readonly compareMs?: number;
 }
 
@@ -82,7 +91,7 @@ export class EventsSocket {
   mode: EventsSocketMode = "accept";
   private readonly server = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   private readonly clients = new Set<Client>();
-  private snapshot = new Map<string, { fingerprint: string; event: Omit<SentEvent, "operation"> }>();
+  private snapshot = new Map<string, Row>();
   private compareTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private readonly sent: SentEvent[] = [];
@@ -164,7 +173,16 @@ export class EventsSocket {
   private startTimers(): void {
     if (this.compareTimer === undefined) {
       this.snapshot = this.rows();
-      this.compareTimer = setInterval(() => this.compare(), this.options.compareMs ?? 5);
+      for (const row of this.snapshot.values()) row.payload = row.view();
+      // At most a fifth of the CPU goes to comparing, however many rows there are.
+      const next = (): void => {
+        const started = performance.now();
+        this.compare();
+        const ms = Math.max(this.options.compareMs ?? 5, 4 * (performance.now() - started));
+        this.compareTimer = setTimeout(next, ms);
+        this.compareTimer.unref();
+      };
+      this.compareTimer = setTimeout(next, this.options.compareMs ?? 5);
       this.compareTimer.unref();
     }
     if (this.pingTimer === undefined) {
@@ -176,44 +194,52 @@ export class EventsSocket {
   }
 
   private stopTimers(): void {
-    clearInterval(this.compareTimer);
+    clearTimeout(this.compareTimer);
     clearInterval(this.pingTimer);
     this.compareTimer = undefined;
     this.pingTimer = undefined;
   }
 
-  /** The rows GARM would send events for, keyed by type and id, with the payload GARM would send. */
-  private rows(): Map<string, { fingerprint: string; event: Omit<SentEvent, "operation"> }> {
+  /** The rows GARM would send events for, keyed by type and id; the payload (GARM's view) is built only when needed. */
+  private rows(): Map<string, Row> {
     const s = this.store;
-    const rows = new Map<string, { fingerprint: string; event: Omit<SentEvent, "operation"> }>();
-    const add = (type: string, id: string | number, payload: Json) => {
-      rows.set(`${type}:${id}`, { fingerprint: JSON.stringify(payload), event: { "entity-type": type, payload } });
+    const rows = new Map<string, Row>();
+    const add = (type: string, id: string | number, record: object, view: () => Json) => {
+      rows.set(`${type}:${id}`, { type, fingerprint: JSON.stringify(record), view });
     };
     for (const ss of s.scaleSets.values()) {
       // GARM sends the row as read back with its template (database/sql/scalesets.go:67, 217); instances live in
       // instance events.
-      const { instances: _instances, ...payload } = scaleSetView(s, ss, "get");
-      add("scaleset", ss.id, payload);
+      add("scaleset", ss.id, ss, () => {
+        const { instances: _instances, ...payload } = scaleSetView(s, ss, "get");
+        return payload;
+      });
     }
     for (const i of s.instances.values()) {
-      add("instance", i.id, instanceView(s, i, { providerName: s.scaleSets.get(i.scaleSetId)?.providerName ?? "", withJob: false }));
+      add("instance", i.id, i, () => instanceView(s, i, { providerName: s.scaleSets.get(i.scaleSetId)?.providerName ?? "", withJob: false }));
     }
-    for (const j of s.jobs.values()) add("job", j.id, jobView(s, j));
+    for (const j of s.jobs.values()) add("job", j.id, { ...j, runner: s.instances.get(j.instanceId)?.name }, () => jobView(s, j));
     return rows;
   }
 
+  /** Sends an event per row created, changed or gone since the last comparison (only in "accept" mode). */
   private compare(): void {
-    if (this.mode !== "accept") {
-      this.snapshot = this.rows();
-      return;
-    }
     const now = this.rows();
+    const send = (type: string, operation: SentEvent["operation"], payload: Json) => {
+      if (this.mode === "accept") this.emit({ "entity-type": type, operation, payload });
+    };
     for (const [key, row] of now) {
       const before = this.snapshot.get(key);
-      if (before === undefined) this.emit({ ...row.event, operation: "create" });
-      else if (before.fingerprint !== row.fingerprint) this.emit({ ...row.event, operation: "update" });
+      if (before !== undefined && before.fingerprint === row.fingerprint) {
+        row.payload = before.payload;
+        continue;
+      }
+      row.payload = row.view();
+      send(row.type, before === undefined ? "create" : "update", row.payload);
     }
-    for (const [key, row] of this.snapshot) if (!now.has(key)) this.emit({ ...deletePayload(row.event), operation: "delete" });
+    for (const [key, row] of this.snapshot) {
+      if (!now.has(key)) send(row.type, "delete", deletePayload(row.type, row.payload ?? {}));
+    }
     this.snapshot = now;
   }
 
@@ -248,14 +274,13 @@ export class EventsSocket {
  * (database/sql/instances.go:179-199; params/params.go Instance); scale set and job deletes carry the row, the scale
  * set's without its template name.
  */
-function deletePayload(event: Omit<SentEvent, "operation">): Omit<SentEvent, "operation"> {
-  if (event["entity-type"] === "scaleset") {
+function deletePayload(type: string, p: Json): Json {
+  if (type === "scaleset") {
     // Read without the template preload before the delete (database/sql/scalesets.go:428-433).
-    const { template_name: _template, ...payload } = event.payload;
-    return { ...event, payload };
+    const { template_name: _template, ...payload } = p;
+    return payload;
   }
-  if (event["entity-type"] !== "instance") return event;
-  const p = event.payload;
+  if (type !== "instance") return p;
   const payload: Json = {};
   for (const key of ["id", "provider_id", "agent_id", "name"]) if (p[key] !== undefined) payload[key] = p[key];
   payload["provider_name"] = "";
@@ -266,5 +291,5 @@ function deletePayload(event: Omit<SentEvent, "operation">): Omit<SentEvent, "op
   payload["capabilities"] = { has_shell: false };
   payload["generation"] = 0;
   if (p["scale_set_id"] !== undefined) payload["scale_set_id"] = p["scale_set_id"];
-  return { ...event, payload };
+  return payload;
 }
