@@ -1,61 +1,8 @@
 // Runs GARM's restart command once for all provider changes made together (GARM reads providers only at start,
 // garm-api.md §9.2), and runs shell commands with a time limit.
-import { spawn } from "node:child_process";
+import { outputTail, type CommandResult, type CommandRunner } from "./shell";
 
-export interface CommandResult {
-  /** Exit code, or null when the command was ended by a signal. */
-  code: number | null;
-  signal: string | null;
-  /** Combined stdout and stderr (its tail when long). */
-  output: string;
-  timedOut: boolean;
-}
-
-/** Runs `command` through the shell; never rejects for a failing command, only reports. */
-export type CommandRunner = (command: string, timeoutMs: number) => Promise<CommandResult>;
-
-const OUTPUT_KEEP_CHARS = 64 * 1024;
-
-/** Runs `command` with `/bin/sh -c`, killing its process group after `timeoutMs`. */
-export const runShellCommand: CommandRunner = (command, timeoutMs) =>
-  new Promise((resolve) => {
-    let output = "";
-    let timedOut = false;
-    const child = spawn("/bin/sh", ["-c", command], { stdio: ["ignore", "pipe", "pipe"], detached: true });
-    const take = (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-      if (output.length > OUTPUT_KEEP_CHARS) output = output.slice(-OUTPUT_KEEP_CHARS);
-    };
-    child.stdout.on("data", take);
-    child.stderr.on("data", take);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    }, timeoutMs);
-    child.on("error", (err) => {
-      clearTimeout(timer);
-      resolve({ code: null, signal: null, output: `${output}${err.message}`, timedOut });
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, output, timedOut });
-    });
-  });
-
-/** The last `lines` non-empty lines of `output`, trimmed, at most `maxChars` characters. */
-export function outputTail(output: string, lines = 15, maxChars = 2000): string {
-  const kept = output
-    .split(/\r?\n/)
-    .map((l) => l.trimEnd())
-    .filter((l) => l.trim() !== "")
-    .slice(-lines)
-    .join("\n");
-  return kept.length > maxChars ? `…${kept.slice(-maxChars)}` : kept;
-}
+export { outputTail, runShellCommand, type CommandResult, type CommandRunner } from "./shell";
 
 /** The restart command failed; `message` carries its exit code and the tail of its output. */
 export class RestartFailedError extends Error {
