@@ -3,6 +3,7 @@
 import { promises as fs } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { checkGarmProvider, type CheckFailure } from "./checks";
+import { describeCommand } from "./command-text";
 import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
 import { diffGarmProvider, type GarmProviderDiff } from "./diff";
 import { handWrittenProviderNames, verifyEdit } from "./garm-config";
@@ -264,7 +265,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       return;
     }
     await refuseWhileUsed(name);
-    say(name, `its block is already gone from ${props.garmConfigPath} but GARM still runs the provider; restarting GARM with \`${props.restartCommand}\``);
+    say(name, `its block is already gone from ${props.garmConfigPath} but GARM still runs the provider; restarting GARM with ${describeCommand(props.restartCommand)}`);
     try {
       await applyAndWait(props, { name, present: false });
     } catch (e) {

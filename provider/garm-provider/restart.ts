@@ -1,14 +1,18 @@
 // Runs GARM's restart command once for all provider changes made together (GARM reads providers only at start,
 // garm-api.md §9.2), and runs shell commands with a time limit.
+import { describeCommand, maskCommandSecrets } from "./command-text";
 import { outputTail, type CommandResult, type CommandRunner } from "./shell";
 
 export { outputTail, runShellCommand, type CommandResult, type CommandRunner } from "./shell";
 
-/** The restart command failed; `message` carries its exit code and the tail of its output. */
+/**
+ * The restart command failed; `message` carries its exit code and the tail of its output, with the command's
+ * secret-looking words masked. The command itself is not kept: it can hold a token.
+ */
 export class RestartFailedError extends Error {
   override readonly name = "RestartFailedError";
   constructor(
-    readonly command: string,
+    command: string,
     readonly result: CommandResult,
     timeoutMs: number,
   ) {
@@ -22,9 +26,9 @@ function describeFailure(command: string, r: CommandResult, timeoutMs: number): 
     : r.code === null
       ? `was ended by signal ${r.signal ?? "unknown"}`
       : `exited with code ${r.code}`;
-  const tail = outputTail(r.output);
+  const tail = maskCommandSecrets(outputTail(r.output), command);
   // One line: Pulumi shows only the first line of an error in its progress row.
-  return `restart command \`${command}\` ${how}${tail ? `; its last output: "${tail.split("\n").join(" | ")}"` : " with no output"}`;
+  return `${describeCommand(command)} ${how}${tail ? `; its last output: "${tail.split("\n").join(" | ")}"` : " with no output"}`;
 }
 
 export interface RestartCoordinatorOptions {
@@ -97,7 +101,7 @@ export class RestartCoordinator {
     if (batch.length === 0) return;
     q.running = true;
     const timeoutMs = Math.max(...batch.map((w) => w.timeoutMs));
-    this.options.log?.(`GarmProvider: restarting GARM with \`${command}\` for ${batch.length} provider change(s) made together`);
+    this.options.log?.(`GarmProvider: restarting GARM with ${describeCommand(command)} for ${batch.length} provider change(s) made together`);
     let failure: Error | undefined;
     try {
       const result = await this.options.run(command, timeoutMs);
