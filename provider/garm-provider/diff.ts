@@ -44,8 +44,11 @@ export function diffGarmProvider(olds: Record<string, unknown>, news: Record<str
   };
 }
 
-/** Whether two paths name one file; paths that do not resolve are compared as written. */
-function sameFile(a: unknown, b: unknown): boolean {
+/**
+ * Whether two garmConfigPath values name one file; paths that do not resolve are compared as written. diff and update
+ * both decide with this, so an update diff planned is never refused as a replacement.
+ */
+export function sameFile(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "string" || typeof b !== "string") return false;
   try {

@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import { checkGarmProvider, type CheckFailure } from "./checks";
 import { describeCommand } from "./command-text";
 import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
-import { diffGarmProvider, type GarmProviderDiff } from "./diff";
+import { diffGarmProvider, sameFile, type GarmProviderDiff } from "./diff";
 import { handWrittenProviderNames, verifyEdit } from "./garm-config";
 import { describeUsers, providerUsers, type UsageSource } from "./guard";
 import { readBlock, removeBlock, upsertBlock } from "./managed-block";
@@ -175,7 +175,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     async update(_id, rawOlds, rawNews) {
       const olds = migrateState(rawOlds);
       const inputs = inputsOf(rawNews);
-      if (olds.name !== inputs.name || olds.garmConfigPath !== inputs.garmConfigPath) {
+      if (olds.name !== inputs.name || !sameFile(olds.garmConfigPath, inputs.garmConfigPath)) {
         throw new Error(
           `GarmProvider "${olds.name}": name or garmConfigPath changed in an update; these need a replacement, which diff should have reported. Nothing was changed`,
         );

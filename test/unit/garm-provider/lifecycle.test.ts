@@ -145,6 +145,25 @@ describe("garm-provider lifecycle", () => {
     assert.equal(garm.restarts, 2);
   });
 
+  it("a garmConfigPath spelled another way is the update diff plans, not a replacement update refuses", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    const link = path.join(dir, "garm.toml");
+    await fs.symlink(file, link);
+    const news = inputs("os", { garmConfigPath: `${dir}/./garm.toml`, description: "changed" });
+    const planned = await impl.diff("os", outs as any, news);
+    assert.deepEqual(planned.replaces, [], "diff plans an update");
+    const { outs: updated } = await impl.update("os", outs as any, news);
+    assert.equal(updated.garmConfigPath, `${dir}/./garm.toml`, "the state takes the new spelling");
+    assert.equal(readBlock(await text(), "os")?.description, "changed");
+    assert.equal(garm.providers.find((p) => p.name === "os")?.description, "changed");
+    // A path naming another file is still refused, as diff reports it as a replacement.
+    const other = path.join(dir, "other.toml");
+    await fs.writeFile(other, "");
+    assert.deepEqual((await impl.diff("os", updated as any, inputs("os", { garmConfigPath: other }))).replaces, ["garmConfigPath"]);
+    await assert.rejects(impl.update("os", updated as any, inputs("os", { garmConfigPath: other })), /need a replacement/);
+  });
+
   it("delete refuses while scale sets or pools use the provider and lists them", async () => {
     const impl = makeGarmProviderImpl(deps);
     const { outs } = await impl.create(inputs("os"));
