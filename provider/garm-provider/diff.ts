@@ -36,7 +36,8 @@ export function diffGarmProvider(olds: Record<string, unknown>, news: Record<str
   // and then delete it again from the very same file.
   const moved = (f: string) => f !== "garmConfigPath" || containsUnknown(after[f]) || !sameFile(before[f], after[f]);
   return {
-    changes: changed.length > 0,
+    // A block GARM never confirmed needs an update that restarts GARM, even when nothing else changed.
+    changes: changed.length > 0 || before.confirmed === false,
     replaces: changed.filter((f) => (REPLACE_FIELDS as readonly string[]).includes(f) && moved(f)),
     // The new block goes in (and GARM restarts with both) before the old one is removed, so scale sets moving to the
     // new provider are never without one.

@@ -68,9 +68,11 @@ export async function inspectLocalFile(file: string, mustBeExecutable: boolean):
 
 function inputsOf(raw: Record<string, unknown>): GarmProviderInputs {
   const o = migrateState(withDefaults(raw));
-  const { stateVersion: _ignored, ...inputs } = o;
+  const { stateVersion: _ignored, confirmed: _unused, ...inputs } = o;
   return inputs;
 }
+
+const PROVIDER_KEY = "__provider";
 
 function one(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -125,21 +127,36 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     return { name: spec.name, present: true, description: spec.description };
   }
 
-  async function applyWritten(inputs: GarmProviderInputs, verb: string): Promise<void> {
+  /**
+   * Restarts GARM for a block just written and waits for it.
+   * @throws a partial failure (an error carrying `id` and `properties`) when GARM does not confirm the block: Pulumi
+   * then records the resource, unconfirmed, so the next up restarts GARM again and destroy can remove the block.
+   */
+  async function applyWritten(raw: Record<string, unknown>, id: string, inputs: GarmProviderInputs, verb: string): Promise<void> {
     try {
       await applyAndWait(inputs, presentWant(blockSpecOf(inputs)));
     } catch (e) {
-      throw new Error(
-        `GarmProvider "${inputs.name}": the ${verb} block is written to ${inputs.garmConfigPath}, but GARM has not confirmed it: ${one(e)}. GARM runs with the providers it had before, or is stopped if the restart stopped it; the file already holds the new block. Fix the cause and run pulumi up again: it rewrites the same block and restarts GARM once more`,
-      );
+      const message = `GarmProvider "${inputs.name}": the ${verb} block is written to ${inputs.garmConfigPath}, but GARM has not confirmed it: ${one(e)}. GARM runs with the providers it had before, or is stopped if the restart stopped it. Pulumi keeps the resource with its block: fix the cause and run pulumi up again, which restarts GARM once more, or remove the resource (or run pulumi destroy) to take the block out`;
+      const properties: Record<string, unknown> = { ...outputsOf(inputs), confirmed: false };
+      // The serialized provider must stay with the outputs, or Pulumi cannot call delete or read on them.
+      if (raw[PROVIDER_KEY] !== undefined) properties[PROVIDER_KEY] = raw[PROVIDER_KEY];
+      throw Object.assign(new Error(message), { id, properties, reasons: [message] });
     }
   }
 
-  async function refuseWhileUsed(name: string): Promise<void> {
+  /**
+   * Refuses while GARM has scale sets or pools naming the provider, or cannot be asked. A block GARM never confirmed
+   * (`unconfirmed`) may be removed while GARM cannot be asked: GARM may be down because of that very block.
+   */
+  async function refuseWhileUsed(name: string, unconfirmed = false): Promise<void> {
     let users;
     try {
       users = await providerUsers(name, deps.garm());
     } catch (e) {
+      if (unconfirmed) {
+        say(name, `GARM cannot be asked which scale sets use the provider (${one(e)}); removing its block anyway, because GARM never confirmed loading it and may be down because of it`);
+        return;
+      }
       throw new Error(
         `GarmProvider "${name}": not removing it because GARM cannot be asked which scale sets and pools use it (${one(e)}); a provider removed under a scale set leaves it undrainable (garm-api.md §9.3). The provider stays; Pulumi will retry the delete on the next run`,
       );
@@ -168,11 +185,11 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
         inputs.name,
         `${changed ? "added its block to" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`,
       );
-      await applyWritten(inputs, "new");
+      await applyWritten(raw, inputs.name, inputs, "new");
       return { id: inputs.name, outs: outputsOf(inputs) };
     },
 
-    async update(_id, rawOlds, rawNews) {
+    async update(id, rawOlds, rawNews) {
       const olds = migrateState(rawOlds);
       const inputs = inputsOf(rawNews);
       if (olds.name !== inputs.name || !sameFile(olds.garmConfigPath, inputs.garmConfigPath)) {
@@ -183,11 +200,11 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       const blockChanged = !isDeepStrictEqual(blockSpecOf(olds), blockSpecOf(inputs));
       if (blockChanged) await preflight(inputs);
       const written = await writeBlock(inputs);
-      // Restart when what GARM loads changed; also when the file already held it, which is the retry of an update
-      // whose restart failed.
-      if (blockChanged || written) {
-        say(inputs.name, `updated its block in ${inputs.garmConfigPath}; GARM restarts to load it`);
-        await applyWritten(inputs, "updated");
+      // Restart when what GARM loads changed, when the file held something else (edited by hand), and when GARM
+      // never confirmed the block (the retry of a create or update whose restart failed).
+      if (blockChanged || written || olds.confirmed === false) {
+        say(inputs.name, `${written ? "updated its block in" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`);
+        await applyWritten(rawNews, id, inputs, "updated");
       }
       return { outs: outputsOf(inputs) };
     },
@@ -207,7 +224,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
         await finishEarlierDelete(props, handWritten);
         return;
       }
-      await refuseWhileUsed(name);
+      await refuseWhileUsed(name, props.confirmed === false);
       await editConfigFile(
         file,
         (t) => removeBlock(t, name, file),
@@ -237,7 +254,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       }
       const outs: GarmProviderOutputs = { ...props, ...block };
       if (!block.configFile) delete outs.configFile;
-      const { stateVersion: _v, ...inputs } = outs;
+      const { stateVersion: _v, confirmed: _c, ...inputs } = outs;
       return { id, props: outs, inputs };
     },
   };

@@ -78,6 +78,11 @@ export interface GarmProviderInputs {
 /** Outputs stored in state: the inputs plus the state version. */
 export interface GarmProviderOutputs extends GarmProviderInputs {
   stateVersion: number;
+  /**
+   * false when the block was written but GARM has not confirmed loading it (a partial create or update); the next
+   * update then restarts GARM even if nothing else changed. Absent once confirmed.
+   */
+  confirmed?: false;
 }
 
 /** What the managed block in GARM's config file holds (the GARM-facing subset of the inputs). */
@@ -133,6 +138,7 @@ export function migrateState(props: Record<string, unknown>): GarmProviderOutput
     restartTimeoutSeconds: Number(p.restartTimeoutSeconds ?? DEFAULT_RESTART_TIMEOUT_SECONDS),
   };
   if (typeof p.configFile === "string" && p.configFile) out.configFile = p.configFile;
+  if (p.confirmed === false) out.confirmed = false;
   return out;
 }
 
