@@ -19,6 +19,8 @@ export const COMPARED_FIELDS = [
   "interfaceVersion",
   "restartCommand",
   "restartTimeoutSeconds",
+  // Recorded in the block's marker: a renamed stack or resource rewrites it (without restarting GARM).
+  "owner",
 ] as const;
 
 export interface GarmProviderDiff {

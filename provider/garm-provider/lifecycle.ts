@@ -8,7 +8,8 @@ import { editConfigFile, readConfigText, type EditOptions } from "./config-file"
 import { diffGarmProvider, sameFile, type GarmProviderDiff } from "./diff";
 import { handWrittenProviderNames, verifyEdit } from "./garm-config";
 import { describeUsers, providerUsers, type UsageSource } from "./guard";
-import { readBlock, removeBlock, upsertBlock } from "./managed-block";
+import { readBlock, readBlockOwner, removeBlock, upsertBlock } from "./managed-block";
+import { describeOwner, foreignOwner, TAKE_OVER_HINT } from "./ownership";
 import {
   blockSpecOf,
   migrateState,
@@ -16,6 +17,7 @@ import {
   withDefaults,
   type GarmProviderInputs,
   type GarmProviderOutputs,
+  type GarmProviderOwner,
   type ProviderBlockSpec,
 } from "./schema";
 import { waitForProviders, type ProviderExpectation, type ProviderListing } from "./wait";
@@ -95,9 +97,15 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     }
   }
 
-  async function writeBlock(inputs: GarmProviderInputs): Promise<boolean> {
+  /**
+   * Writes the block for `inputs`, recording `inputs.owner` in it. `previousOwner` (the resource's owner before this
+   * update) may also own the block. Returns whether the file changed and whether what GARM reads from the block did.
+   * @throws when the block belongs to another owner, or a hand-written entry uses the name; the file is unchanged.
+   */
+  async function writeBlock(inputs: GarmProviderInputs, previousOwner?: GarmProviderOwner): Promise<{ written: boolean; garmChanged: boolean }> {
     const spec = blockSpecOf(inputs);
     const file = inputs.garmConfigPath;
+    let garmChanged = true;
     const result = await editConfigFile(
       file,
       (text) => {
@@ -106,12 +114,19 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
             `GarmProvider "${spec.name}": ${file} already defines provider "${spec.name}" by hand (outside pulumi-garm's managed blocks); remove or rename that entry, or choose another name. The file is unchanged`,
           );
         }
-        return upsertBlock(text, spec, file);
+        const holder = foreignOwner(readBlockOwner(text, spec.name, file), inputs.owner, previousOwner);
+        if (holder) {
+          throw new Error(
+            `GarmProvider "${spec.name}": the block of provider "${spec.name}" in ${file} belongs to ${describeOwner(holder)}; not overwriting it: ${TAKE_OVER_HINT}. The file is unchanged`,
+          );
+        }
+        garmChanged = !isDeepStrictEqual(readBlock(text, spec.name, file), spec);
+        return upsertBlock(text, spec, file, inputs.owner);
       },
       (before, after) => verifyEdit(before, after, spec.name, spec, file),
       deps.editOptions,
     );
-    return result.changed;
+    return { written: result.changed, garmChanged };
   }
 
   /** Restarts GARM (shared with other changes) and waits until GET /providers shows `want`. */
@@ -169,8 +184,8 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
   }
 
   return {
-    async check(_olds, news) {
-      return checkGarmProvider(news, { readConfig: readConfigText });
+    async check(olds, news) {
+      return checkGarmProvider(news, { readConfig: readConfigText }, olds);
     },
 
     async diff(_id, olds, news) {
@@ -180,7 +195,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     async create(raw) {
       const inputs = inputsOf(raw);
       await preflight(inputs);
-      const changed = await writeBlock(inputs);
+      const { written: changed } = await writeBlock(inputs);
       say(
         inputs.name,
         `${changed ? "added its block to" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`,
@@ -199,10 +214,11 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       }
       const blockChanged = !isDeepStrictEqual(blockSpecOf(olds), blockSpecOf(inputs));
       if (blockChanged) await preflight(inputs);
-      const written = await writeBlock(inputs);
+      const { written, garmChanged } = await writeBlock(inputs, olds.owner);
       // Restart when what GARM loads changed, when the file held something else (edited by hand), and when GARM
-      // never confirmed the block (the retry of a create or update whose restart failed).
-      if (blockChanged || written || olds.confirmed === false) {
+      // never confirmed the block (the retry of a create or update whose restart failed). An owner change alone
+      // rewrites a comment GARM does not read.
+      if (blockChanged || garmChanged || olds.confirmed === false) {
         say(inputs.name, `${written ? "updated its block in" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`);
         await applyWritten(rawNews, id, inputs, "updated");
       }
@@ -224,10 +240,19 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
         await finishEarlierDelete(props, handWritten);
         return;
       }
+      const holder = foreignOwner(readBlockOwner(text, name, file), props.owner);
+      if (holder) {
+        say(name, `its block in ${file} belongs to ${describeOwner(holder)}; leaving it there and removing only this resource from the stack`);
+        return;
+      }
       await refuseWhileUsed(name, props.confirmed === false);
       await editConfigFile(
         file,
-        (t) => removeBlock(t, name, file),
+        (t) => {
+          const taker = foreignOwner(readBlockOwner(t, name, file), props.owner);
+          if (taker) throw new Error(`GarmProvider "${name}": its block in ${file} was taken over by ${describeOwner(taker)} meanwhile; not removing it. Run pulumi up or destroy again`);
+          return removeBlock(t, name, file);
+        },
         (before, after) => verifyEdit(before, after, name, undefined, file),
         deps.editOptions,
       );

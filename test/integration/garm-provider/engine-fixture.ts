@@ -17,6 +17,9 @@ export const HAND_WRITTEN = `# operator's GARM config
 enable_webhook_management = true
 `;
 
+/** The Pulumi project of the fixture's engine (its stack is "dev"). */
+export const PROJECT = "garm-engine-it";
+
 export const BEGIN = (name: string) => `# BEGIN pulumi-garm provider "${name}"`;
 
 /** A simulator restart as the simulator logged it, with what the config file held when it happened. */
@@ -80,7 +83,7 @@ export async function startFixture(): Promise<Fixture> {
   });
   await new Promise<void>((resolve) => serviceManager.listen(0, "127.0.0.1", resolve));
   const servicePort = (serviceManager.address() as AddressInfo).port;
-  const engine = engineForGarm(sim, "garm-engine-it");
+  const engine = engineForGarm(sim, PROJECT);
   return {
     dir,
     file,
@@ -94,7 +97,11 @@ export async function startFixture(): Promise<Fixture> {
       type: "GarmProvider",
       module: "garm",
       provider: garmProviderProvider,
-      inputs: providerInputs({ url: sim.url, executable: exe, configFile: file }, name, over),
+      // The owner the SDK class passes: this engine's project and stack, and the resource name.
+      inputs: providerInputs({ url: sim.url, executable: exe, configFile: file }, name, {
+        owner: { project: PROJECT, stack: "dev", resource },
+        ...over,
+      }),
     }),
     scaleSet: (resource, providerResource, over = {}) => ({
       name: resource,
