@@ -132,6 +132,31 @@ describe("garm-provider lifecycle", () => {
     assert.equal(garm.restarts, 2);
   });
 
+  it("a failing restart of an update is a partial update: the new outputs, unconfirmed, and the retry restarts again", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    garm.failRestart = { code: 1, signal: null, output: "boom", timedOut: false };
+    const news = inputs("os", { description: "changed" });
+    const e = await impl.update("os", outs as any, news).then(
+      () => assert.fail("the restart fails"),
+      (err: Error & { id?: string; properties?: Record<string, unknown>; reasons?: string[] }) => err,
+    );
+    assert.equal(e.id, "os");
+    assert.equal(e.properties?.description, "changed");
+    assert.equal(e.properties?.confirmed, false);
+    assert.equal(e.properties?.__provider, "serialized shim", "the serialized provider stays with the outputs");
+    assert.deepEqual(e.reasons, [e.message]);
+    // The engine's next up calls update with the recorded outputs and unchanged inputs: GARM restarts once more.
+    garm.failRestart = undefined;
+    assert.equal((await impl.diff("os", e.properties!, news)).changes, true);
+    const restarts = garm.restarts;
+    const { outs: done } = await impl.update("os", e.properties!, news);
+    assert.equal(garm.restarts, restarts + 1);
+    assert.equal(done.confirmed, undefined);
+    assert.equal(garm.providers.find((p) => p.name === "os")?.description, "changed");
+    assert.equal((await impl.diff("os", done as any, news)).changes, false);
+  });
+
   it("update rewrites the block in place and restarts; a restart-only change does not restart", async () => {
     const impl = makeGarmProviderImpl(deps);
     const { outs } = await impl.create(inputs("os"));
