@@ -1,5 +1,6 @@
 // The GarmProvider input schema (documentation source for schema.json), its defaults and the state shape it writes.
 import { z } from "zod";
+import { readableStateVersion, stateStamp } from "../state-version";
 
 export { UNKNOWN } from "../unknown";
 
@@ -96,6 +97,8 @@ export interface GarmProviderInputs {
 /** Outputs stored in state: the inputs plus the state version. */
 export interface GarmProviderOutputs extends GarmProviderInputs {
   stateVersion: number;
+  /** The pulumi-garm version that wrote the state (absent in state read back by migrateState). */
+  pulumiGarmVersion?: string;
   /**
    * false when the block was written but GARM has not confirmed loading it (a partial create or update); the next
    * update then restarts GARM even if nothing else changed. Absent once confirmed.
@@ -141,6 +144,7 @@ export function withDefaults(raw: Record<string, unknown>): Record<string, unkno
  * without stateVersion is treated as version 1 with defaults filled in.
  */
 export function migrateState(props: Record<string, unknown>): GarmProviderOutputs {
+  readableStateVersion("GarmProvider", props, STATE_VERSION);
   const p = withDefaults(props);
   const out: GarmProviderOutputs = {
     stateVersion: STATE_VERSION,
@@ -165,7 +169,7 @@ export function migrateState(props: Record<string, unknown>): GarmProviderOutput
 /** The state written after a successful create/update/read. */
 export function outputsOf(inputs: GarmProviderInputs): GarmProviderOutputs {
   const out: GarmProviderOutputs = {
-    stateVersion: STATE_VERSION,
+    ...stateStamp(STATE_VERSION),
     name: inputs.name,
     description: inputs.description,
     executable: inputs.executable,
