@@ -45,7 +45,7 @@ describe("garm-provider config file edited as a non-root user", function () {
 
   before(function () {
     if (process.getuid?.() !== 0) {
-      // Making a file owned by root and another group, and running a child as another user, both need root.
+      console.log("      (skipped: making a root-owned file of another group, and running a child as uid 65534, need root)");
       this.skip();
     }
   });
