@@ -9,6 +9,7 @@ const config = new pulumi.Config();
 const provider = new garm.GarmProvider("fake", {
   name: config.get("providerName") ?? "fake",
   executable: config.require("providerExecutable"),
+  configFile: config.get("providerConfigFile"),
   garmConfigPath: config.require("garmConfigPath"),
   restartCommand: config.require("restartCommand"),
 });

@@ -10,6 +10,7 @@ const provider = new garm.GarmProvider("fake", {
   name: config.get("providerName") ?? "fake",
   description: "runners of the pulumi-garm quick start",
   executable: config.require("providerExecutable"),
+  configFile: config.get("providerConfigFile"),
   garmConfigPath: config.require("garmConfigPath"),
   restartCommand: config.require("restartCommand"),
   restartTimeoutSeconds: 30,

@@ -13,6 +13,7 @@ for (const region of regions) {
     name: region,
     description: `runners in region ${region}`,
     executable: config.require("providerExecutable"),
+    configFile: config.get("providerConfigFile"),
     garmConfigPath: config.require("garmConfigPath"),
     restartCommand: config.require("restartCommand"),
   });
