@@ -60,7 +60,7 @@ const SHORT_DRAIN = { timeoutSeconds: 20, pollSeconds: 2 };
 // Scenario 4 waits for GARM's consolidation, 5 minutes after the restart it makes (see the header).
 const LONG_DRAIN = { timeoutSeconds: 420, pollSeconds: 3 };
 
-describe("e2e scenarios: real pulumi + real GARM v0.2.1 (GarmProvider + GarmScaleSet)", function () {
+describe("e2e scenarios, inline programs (each built in the test process around its fixtures): real pulumi + real GARM v0.2.1 (GarmProvider + GarmScaleSet)", function () {
     this.timeout(600_000);
     // The scenarios chain on one stack: after a failure the rest would only report follow-on errors.
     this.bail(true);
