@@ -129,6 +129,8 @@ describe("GarmProvider and GarmScaleSet through the engine against the GARM simu
     const message = String(refused.errors["prov-gamma"]);
     assert.match(message, new RegExp(`scale set "someone-elses" \\(id ${foreign.id}, organization acme\\)`));
     assert.match(message, /retry the delete on the next run/);
+    // Issue 13 item 1: the message explains itself; it cites no document the user does not have.
+    assert.doesNotMatch(message, /garm-api\.md|§/);
     assert.ok(blocksIn(await fs.readFile(fx.file, "utf8")).includes("gamma"), "the block stays");
     assert.deepEqual(names(sim), ["gamma"]);
     assert.equal(fx.restarts.length, 1, "no restart for a refused delete");
