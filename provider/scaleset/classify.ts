@@ -71,9 +71,9 @@ export function classifyRunner(runner: InstanceView, jobs: readonly JobView[], n
   const statuses = `${runner.status}${runner.runnerStatus ? `/${runner.runnerStatus}` : ""}`;
   switch (runner.status) {
     case "running":
-      return { action: "delete", state: "idle", reason: `idle, status ${statuses}${staleNote}` };
+      return { action: "delete", state: "idle", reason: `not running a job, status ${statuses}${staleNote}` };
     case "error":
-      return { action: "delete", state: "failed", reason: `failed, status ${statuses}${staleNote}` };
+      return { action: "delete", state: "failed", reason: `status ${statuses}${staleNote}` };
     case "pending_force_delete":
       return { action: "force", state: "force-removing", reason: "GARM is force-removing it, status pending_force_delete" };
     case "pending_delete":

@@ -231,7 +231,7 @@ function passSummary(pass: readonly Classified[], acted: Acted, withAges: boolea
 }
 
 /** What this pass does to the runners in a state it acts on; GARM already force-removes a pending_force_delete one. */
-const STATE_VERB: Partial<Record<RunnerState, string>> = { idle: "removing ", failed: "removing ", stuck: "force-removing " };
+const STATE_VERB: Readonly<Partial<Record<RunnerState, string>>> = { idle: "removing ", failed: "removing ", stuck: "force-removing " };
 
 function progressLine(label: string, pass: readonly Classified[], acted: Acted, options: DrainOptions, leftMs: number, reminder: boolean): string {
   const still = reminder ? "still " : "";
