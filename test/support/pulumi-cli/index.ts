@@ -93,6 +93,8 @@ export interface RunPulumiOptions {
     onOutput?: (chunk: string) => void;
     /** Pass --refresh to up/preview/destroy. */
     refresh?: boolean;
+    /** Pulumi's own logging: `logToStdErr` and `logVerbosity` are `--logtostderr -v=N` (its output lands in stderr). */
+    logging?: { logToStdErr?: boolean; logVerbosity?: number };
 }
 
 export interface RunPulumiResult {
@@ -185,24 +187,24 @@ export async function runPulumi(opts: RunPulumiOptions): Promise<RunPulumiResult
     try {
         switch (opts.op) {
             case "preview": {
-                const r = await stack.preview({ onOutput, onError, refresh: opts.refresh });
+                const r = await stack.preview({ onOutput, onError, refresh: opts.refresh, ...opts.logging });
                 result.changeSummary = r.changeSummary;
                 break;
             }
             case "up": {
-                const r = await stack.up({ onOutput, onError, refresh: opts.refresh });
+                const r = await stack.up({ onOutput, onError, refresh: opts.refresh, ...opts.logging });
                 result.summary = r.summary;
                 result.changeSummary = r.summary.resourceChanges;
                 break;
             }
             case "destroy": {
-                const r = await stack.destroy({ onOutput, onError, refresh: opts.refresh });
+                const r = await stack.destroy({ onOutput, onError, refresh: opts.refresh, ...opts.logging });
                 result.summary = r.summary;
                 result.changeSummary = r.summary.resourceChanges;
                 break;
             }
             case "refresh": {
-                const r = await stack.refresh({ onOutput, onError });
+                const r = await stack.refresh({ onOutput, onError, ...opts.logging });
                 result.summary = r.summary;
                 result.changeSummary = r.summary.resourceChanges;
                 break;
