@@ -6,10 +6,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { installFakeProvider, type FakeProvider } from "../fake-provider";
+import { listensOn, pickPort } from "./ports";
 
 export const GARM_VERSION = "v0.2.1";
 
@@ -34,8 +34,10 @@ export interface StartRealGarmOptions {
     bootstrapEntities?: boolean;
     /** GARM log level (default "debug"). */
     logLevel?: "debug" | "info" | "warn" | "error";
-    /** How long to wait for GARM to answer HTTP after spawning (default 30 s). */
+    /** How long to wait for GARM to answer HTTP after spawning (default 60 s: a busy 2-core machine is slow). */
     startTimeoutMs?: number;
+    /** The port to try first (default: a random free one outside the ephemeral range); moved if it is taken. */
+    port?: number;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -126,17 +128,11 @@ export function locateGarm(): string {
     throw new Error(`GARM ${GARM_VERSION} binary not found (looked at ${candidates.slice(0, 2).join(", ")} and PATH); run \`make tools\` (scripts/tools.sh garm)`);
 }
 
-/** A free TCP port on 127.0.0.1 (bind 0, read, close; small race accepted for tests). */
-export function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const srv = net.createServer();
-        srv.once("error", reject);
-        srv.listen(0, "127.0.0.1", () => {
-            const port = (srv.address() as net.AddressInfo).port;
-            srv.close(() => resolve(port));
-        });
-    });
-}
+/** GARM exited at start because its port was taken ("bind: address already in use"). */
+class PortTakenError extends Error {}
+
+/** How many times a start is tried again after losing its port. */
+const PORT_ATTEMPTS = 5;
 
 /** High-entropy secret of an exact length from [A-Za-z0-9] plus a few symbols (zxcvbn score 4; safe inside TOML "..."). */
 function secret(len: number): string {
@@ -217,9 +213,10 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
     const configPath = path.join(workDir, "config.toml");
     const logPath = path.join(workDir, "garm.log");
     const dbPath = path.join(workDir, "garm.db");
-    const startTimeoutMs = opts.startTimeoutMs ?? 30000;
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
+    const startTimeoutMs = opts.startTimeoutMs ?? 60000;
+    // Outside the ephemeral range, so no outgoing connection takes it between the pick and GARM's bind (ports.ts).
+    let port = opts.port ?? (await pickPort());
+    let url = `http://127.0.0.1:${port}`;
 
     const providers = new Map<string, FakeProvider>();
     const ensureProviders = (specs: ProviderSpec[]) =>
@@ -281,7 +278,31 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
         return logs().split("\n").slice(-n).join("\n");
     }
 
-    async function start(): Promise<void> {
+    /**
+     * Starts GARM. Before the bootstrap (`mayMovePort`) a lost port is replaced by another one; afterwards the port is
+     * part of GARM's controller URLs and of every client's URL, so the same port is tried again after a pause.
+     */
+    async function start(mayMovePort: boolean): Promise<void> {
+        for (let attempt = 1; ; attempt++) {
+            try {
+                await startOnce();
+                return;
+            } catch (e) {
+                if (!(e instanceof PortTakenError) || attempt >= PORT_ATTEMPTS) throw e;
+                if (mayMovePort) {
+                    port = await pickPort();
+                    url = `http://127.0.0.1:${port}`;
+                    cfg.port = port;
+                    fs.writeFileSync(configPath, renderConfig(cfg), { mode: 0o600 });
+                } else {
+                    await sleep(2000);
+                }
+            }
+        }
+    }
+
+    async function startOnce(): Promise<void> {
+        const logBefore = logs().length;
         const fd = fs.openSync(logPath, "a");
         fs.writeSync(fd, `\n===== [real-garm] starting ${garmBinary} -config ${configPath} at ${new Date().toISOString()} =====\n`);
         const t0 = Date.now();
@@ -304,11 +325,17 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
         });
         const deadline = Date.now() + startTimeoutMs;
         for (let i = 0; Date.now() < deadline && i < 1000; i++) {
-            if (exited) throw new Error(`GARM exited during startup (code ${c.exitCode}); log tail:\n${tail()}`);
+            if (exited) {
+                const thisRun = logs().slice(logBefore);
+                if (/address already in use/.test(thisRun)) throw new PortTakenError(`GARM could not bind ${url}: address already in use`);
+                throw new Error(`GARM exited during startup (code ${c.exitCode}); log tail:\n${tail()}`);
+            }
             try {
-                // Any HTTP answer means the API server is up (409 init_required before first-run, §1.2).
-                const r = await fetch(`${url}/api/v1/controller`, { signal: AbortSignal.timeout(2000) });
+                // Any HTTP answer means an API server is up (409 init_required before first-run, §1.2); it is ours
+                // only if our process holds the listening socket, or a GARM of another test answered on this port.
+                const r = await fetch(`${url}/api/v1/controller`, { signal: AbortSignal.timeout(5000) });
                 await r.text();
+                if (c.pid !== undefined && listensOn(c.pid, port) === false) throw new Error(`another process answers on ${url}`);
                 lastStartMs = Date.now() - t0;
                 return;
             } catch {
@@ -334,7 +361,7 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
         return r;
     }
 
-    await start();
+    await start(true);
 
     let orgId: string | undefined;
     let repoId: string | undefined;
@@ -390,7 +417,9 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
     }
 
     const handle: RealGarm = {
-        url,
+        get url() {
+            return url;
+        },
         username,
         password,
         get token() {
@@ -423,7 +452,7 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
                 cfg.providers = ensureProviders(providerSpecs);
                 fs.writeFileSync(configPath, renderConfig(cfg), { mode: 0o600 });
             }
-            await start();
+            await start(false);
         },
         async stop() {
             await stopProcess();
