@@ -468,20 +468,40 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
     return handle;
 }
 
-/** Polls `fn` every `intervalMs` until it returns a non-undefined value or `timeoutMs` passes (then throws with `what`). */
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs: number, intervalMs = 500): Promise<T> {
+/** A short text of what a wait saw, for its timeout message. */
+function shortText(v: unknown): string {
+    const text = typeof v === "string" ? v : JSON.stringify(v);
+    return text === undefined ? String(v) : text.length > 600 ? `${text.slice(0, 600)}…` : text;
+}
+
+/**
+ * Polls `fn` every `intervalMs` until it returns a non-undefined value or `timeoutMs` passes. `fn` may pass what it
+ * observed to `seen`: the timeout error names `what` was awaited and what was seen last (and the last error, if any).
+ */
+export async function waitFor<T>(
+    what: string,
+    fn: (seen: (observed: unknown) => void) => Promise<T | undefined> | T | undefined,
+    timeoutMs: number,
+    intervalMs = 500,
+): Promise<T> {
     const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    const maxIter = Math.ceil(timeoutMs / Math.max(intervalMs, 10)) + 2;
-    for (let i = 0; i < maxIter; i++) {
+    let lastError: unknown;
+    let lastSeen: { v: unknown } | undefined;
+    const seen = (observed: unknown) => {
+        lastSeen = { v: observed };
+    };
+    for (;;) {
         try {
-            const v = await fn();
+            const v = await fn(seen);
             if (v !== undefined) return v;
+            lastError = undefined;
         } catch (e) {
-            last = e;
+            lastError = e;
         }
         if (Date.now() >= deadline) break;
-        await sleep(intervalMs);
+        await sleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())));
     }
-    throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ""}`);
+    const saw = lastSeen === undefined ? "" : `; last seen: ${shortText(lastSeen.v)}`;
+    const err = lastError === undefined ? "" : `; last error: ${(lastError as Error).message}`;
+    throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${saw}${err}`);
 }
