@@ -38,6 +38,11 @@ export interface StartRealGarmOptions {
     startTimeoutMs?: number;
     /** The port to try first (default: a random free one outside the ephemeral range); moved if it is taken. */
     port?: number;
+    /**
+     * Runs GARM as this user and group (no supplementary groups) instead of the test's user, as a host's `garm` service
+     * user; needs root. The work dir is handed to that user and the binary copied into it, where that user can run it.
+     */
+    runAs?: { uid: number; gid: number };
 }
 
 export interface ApiResponse<T = unknown> {
@@ -80,6 +85,12 @@ export interface RealGarm {
     stop(): Promise<void>;
     /** Kill -9 without shutdown (to simulate a crash). */
     kill(): Promise<void>;
+    /** The binary this handle starts (a copy in the work dir with runAs). */
+    readonly binary: string;
+    /** Pid of the GARM process this handle started, while it runs. */
+    readonly pid: number | undefined;
+    /** The environment GARM is started with. */
+    readonly env: Readonly<Record<string, string>>;
     /** The GARM log so far (stdout+stderr of every run). */
     logs(): string;
     /** Whether the GARM process is alive. */
@@ -126,6 +137,16 @@ export function locateGarm(): string {
         }
     }
     throw new Error(`GARM ${GARM_VERSION} binary not found (looked at ${candidates.slice(0, 2).join(", ")} and PATH); run \`make tools\` (scripts/tools.sh garm)`);
+}
+
+/** chown -R, without following symlinks. */
+function chownTree(dir: string, uid: number, gid: number): void {
+    fs.lchownSync(dir, uid, gid);
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) chownTree(p, uid, gid);
+        else fs.lchownSync(p, uid, gid);
+    }
 }
 
 /** GARM exited at start because its port was taken ("bind: address already in use"). */
@@ -206,9 +227,23 @@ async function sleep(ms: number): Promise<void> {
 
 export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGarm> {
     installExitHook();
-    const garmBinary = opts.garmBinary ?? locateGarm();
     const workDir = path.resolve(opts.workDir);
     fs.mkdirSync(workDir, { recursive: true });
+    const runAs = opts.runAs;
+    let garmBinary = opts.garmBinary ?? locateGarm();
+    if (runAs) {
+        // The tools cache sits under root's home, which other users cannot enter.
+        const copy = path.join(workDir, "bin", "garm");
+        fs.mkdirSync(path.dirname(copy), { recursive: true });
+        fs.copyFileSync(garmBinary, copy);
+        fs.chmodSync(copy, 0o755);
+        garmBinary = copy;
+    }
+    const garmEnv = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: workDir, TMPDIR: os.tmpdir() };
+    /** Hands the work dir (database, provider state, config) to GARM's user. */
+    const handOver = () => {
+        if (runAs) chownTree(workDir, runAs.uid, runAs.gid);
+    };
     const mock = opts.mockGithubUrl.replace(/\/+$/, "");
     const configPath = path.join(workDir, "config.toml");
     const logPath = path.join(workDir, "garm.log");
@@ -238,6 +273,7 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
         providers: ensureProviders(providerSpecs),
     };
     fs.writeFileSync(configPath, renderConfig(cfg), { mode: 0o600 });
+    handOver();
 
     const username = "admin";
     const password = `Pw-${secret(28)}`;
@@ -310,7 +346,8 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
         const c = spawn(garmBinary, ["-config", configPath], {
             cwd: workDir,
             stdio: ["ignore", fd, fd],
-            env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: workDir, TMPDIR: os.tmpdir() },
+            env: garmEnv,
+            ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
         });
         fs.closeSync(fd);
         child = c;
@@ -451,6 +488,7 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
                 providerSpecs = r.providers;
                 cfg.providers = ensureProviders(providerSpecs);
                 fs.writeFileSync(configPath, renderConfig(cfg), { mode: 0o600 });
+                handOver();
             }
             await start(false);
         },
@@ -460,6 +498,11 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
         async kill() {
             await stopProcess("SIGKILL");
         },
+        binary: garmBinary,
+        get pid() {
+            return child && child.exitCode === null && child.signalCode === null ? child.pid : undefined;
+        },
+        env: garmEnv,
         logs,
         running() {
             return !!child && child.exitCode === null && child.signalCode === null;
