@@ -93,6 +93,8 @@ export const scaleSetSchema = z
     extra_specs: z.unknown().optional(),
     enable_shell: flag,
     template_id: z.number().optional(),
+    /** Only GET by id fills it (§2.1). */
+    template_name: z.string().optional(),
     scale_set_id: z.number().optional(),
     tags: z.array(z.object({ name: z.string() })).nullish(),
     instances: z.array(instanceSchema).nullish(),
@@ -123,6 +125,7 @@ export const scaleSetSchema = z
     extraSpecs: s.extra_specs,
     enableShell: s.enable_shell,
     templateId: s.template_id,
+    templateName: s.template_name,
     githubScaleSetId: s.scale_set_id ?? 0,
     labels: (s.tags ?? []).map((t) => t.name),
     instances: s.instances ?? [],
@@ -144,6 +147,12 @@ function entityOf(s: {
   if (s.enterprise_id) return { kind: "enterprise", id: s.enterprise_id, name: s.enterprise_name ?? "" };
   return undefined;
 }
+
+/** A runner install template, without its data (§2.6); `owner` is "system" for GARM's own. */
+export const templateSchema = z
+  .object({ id: z.number().int().positive(), name: text, os_type: text, forge_type: text, owner_id: text })
+  .transform((t) => ({ id: t.id, name: t.name, osType: t.os_type, forgeType: t.forge_type, owner: t.owner_id }));
+export type TemplateView = z.output<typeof templateSchema>;
 
 export const providerSchema = z
   .object({ name: text, type: text, description: text })

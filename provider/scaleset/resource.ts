@@ -1,6 +1,7 @@
 // GarmScaleSet's dynamic-provider methods: check and diff are pure; create, read, update and delete talk to GARM
 // through the process-wide client.
 import type * as pulumi from "@pulumi/pulumi";
+import { isDeepStrictEqual } from "node:util";
 import { configure, garmClient } from "../connection";
 import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../garm/client";
 import { isGarmError } from "../garm/errors";
@@ -8,14 +9,15 @@ import { lookupsFor } from "../garm/lookups";
 import { type Logger, consoleLogger } from "../log";
 import { withoutProviderKey } from "../unknown";
 import { checkScaleSetInputs } from "./check";
-import { changedFields, diffScaleSet, updateBody } from "./diff";
+import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
 import { entityLabel, resolveEntity } from "./entity";
 import { canonicalJson, parseExtraSpecs } from "./extra-specs";
 import type { CheckedInputs } from "./inputs";
-import { isOtherGeneration, liveName } from "./naming";
+import { canonicalLabels, isOtherGeneration, liveName } from "./naming";
 import { waitForRunners } from "./readiness";
-import { type ResolvedEntity, readOutputs, storedEntity, toOutputs } from "./state";
+import { systemTemplateId } from "./templates";
+import { type ResolvedEntity, type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, storedEntity, toOutputs } from "./state";
 
 /** Collaborators, replaceable in tests. */
 export interface ScaleSetDeps {
@@ -152,6 +154,10 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
       const client = deps.client();
       try {
         const view = await client.getScaleSet(Number(id));
+        if (!isSameScaleSet(olds, view)) {
+          deps.log.warn(`GarmScaleSet ${olds.liveName} (id ${id}): ${describeHolder(view)}, not this one; dropping this one from the stack as gone`);
+          return {};
+        }
         return { id, props: { ...olds, ...toOutputs(olds, view, storedEntity(olds)), __provider: props?.__provider } };
       } catch (err) {
         // Gone from GARM: an empty id makes Pulumi drop it from state (pulumi-dynamic-providers.md §2.5).
@@ -169,19 +175,29 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
         return { outs: { ...olds, drain: news.drain, adoptExisting: news.adoptExisting } };
       }
       const client = deps.client();
-      await client.updateScaleSet(Number(id), updateBody(news, fields));
+      await refuseIfNotOurs(client, olds, Number(id));
+      await sendUpdate(client, Number(id), news, fields);
       return { outs: await readBack(client, news, Number(id), storedEntity(olds)) };
     },
 
     async delete(id, props) {
       const olds = readOutputs(props);
-      await retireScaleSet({ id: Number(id), liveName: olds.liveName ?? olds.name }, olds.drain, {
-        client: deps.client(),
-        log: deps.log,
-        now: deps.now,
-        sleep: deps.sleep,
-      });
-      deps.log.info(`GarmScaleSet ${olds.liveName} (id ${id}): deleted from GARM`);
+      const target = { id: Number(id), liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view) };
+      const outcome = await retireScaleSet(target, olds.drain, { client: deps.client(), log: deps.log, now: deps.now, sleep: deps.sleep });
+      const label = `GarmScaleSet ${target.liveName} (id ${id})`;
+      switch (outcome.kind) {
+        case "deleted":
+          deps.log.info(`${label}: deleted from GARM`);
+          break;
+        case "already-gone":
+          deps.log.info(`${label}: already gone from GARM`);
+          break;
+        case "not-ours":
+          deps.log.warn(
+            `${label}: ${describeHolder(outcome.holder)}, not this one; treating this one as already deleted and leaving that one alone`,
+          );
+          break;
+      }
     },
   };
 
@@ -202,6 +218,22 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
     });
   }
 
+  /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType. */
+  async function sendUpdate(client: GarmClient, id: number, news: CheckedInputs, fields: UpdatableField[]): Promise<void> {
+    const systemTemplate = fields.includes("templateId") && news.templateId === undefined ? await systemTemplateId(client, news.osType) : undefined;
+    await client.updateScaleSet(id, updateBody(news, fields, systemTemplate));
+  }
+
+  /** Throws, before anything is changed, when the id now names another scale set (a database restore reuses ids). */
+  async function refuseIfNotOurs(client: GarmClient, olds: ScaleSetOutputs, id: number): Promise<void> {
+    const view = await client.getScaleSet(id);
+    if (isSameScaleSet(olds, view)) return;
+    throw new Error(
+      `GarmScaleSet ${olds.liveName} (id ${id}): ${describeHolder(view)}, not this one; nothing was changed. ` +
+        "Run `pulumi refresh` to drop this one from the stack, then `pulumi up` creates it again",
+    );
+  }
+
   /** Brings an adopted scale set's updatable fields to the inputs. Labels cannot change (§4.2): refuse a mismatch. */
   async function updateToMatch(client: GarmClient, inputs: CheckedInputs, existing: ScaleSetView, entity: ResolvedEntity) {
     const full = await client.getScaleSet(existing.id);
@@ -211,9 +243,17 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
         `cannot adopt scale set ${full.name} (id ${full.id}): it uses provider ${full.providerName}, not ${inputs.providerName}`,
       );
     }
+    const held = canonicalLabels(full.labels);
+    const wanted = canonicalLabels(inputs.labels);
+    if (!isDeepStrictEqual(held, wanted)) {
+      throw new Error(
+        `cannot adopt scale set ${full.name} (id ${full.id}): its labels are [${held.join(", ")}], not [${wanted.join(", ")}] as the ` +
+          "labels input says, and GARM cannot change labels in place; set labels to match it, or choose another name",
+      );
+    }
     const fields = changedFields(current, inputs);
     if (fields.length === 0) return current;
-    await client.updateScaleSet(full.id, updateBody(inputs, fields));
+    await sendUpdate(client, full.id, inputs, fields);
     return readBack(client, inputs, full.id, entity);
   }
 }

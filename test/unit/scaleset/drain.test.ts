@@ -1,11 +1,13 @@
 import { strict as assert } from "node:assert";
 import * as sinon from "sinon";
-import type { InstanceView, JobView } from "../../../provider/garm/client";
+import type { InstanceView, JobView, ScaleSetView } from "../../../provider/garm/client";
 import { GarmApiError } from "../../../provider/garm/errors";
 import { DrainError, type DrainClient, retireScaleSet } from "../../../provider/scaleset/drain";
 
 const options = { timeoutSeconds: 30, pollSeconds: 5, jobStaleAfterHours: 120 };
-const target = { id: 12, liveName: "ci-small-42e04976" };
+const target = { id: 12, liveName: "ci-small-42e04976", owns: (v: ScaleSetView) => v.name === "ci-small-42e04976" };
+/** GARM's view of the scale set, with runners unless a test says otherwise. */
+const ours = { id: 12, name: "ci-small-42e04976", instances: [{ name: "garm-any" }] } as unknown as ScaleSetView;
 
 function runner(name: string, status: string, runnerStatus: string): InstanceView {
   return { id: name, name, status, runnerStatus, providerName: "fake", scaleSetId: 12, providerFault: "", job: undefined, createdAt: undefined, updatedAt: undefined };
@@ -26,6 +28,8 @@ function harness() {
     deleteScaleSet: sinon.stub().resolves(),
     getScaleSet: sinon.stub().rejects(notFound("GET /scalesets/12")),
   };
+  // The ownership check before anything is touched; later GETs verify the delete.
+  client.getScaleSet.onFirstCall().resolves(ours);
   const lines: string[] = [];
   const deps = {
     client: client as unknown as DrainClient,
@@ -39,13 +43,29 @@ function harness() {
 }
 
 describe("retireScaleSet", () => {
-  it("retires an empty scale set with disable, list, delete and verify (Appendix B)", async () => {
+  it("retires an empty scale set with get, disable, delete and verify (Appendix B)", async () => {
     const h = harness();
-    await retireScaleSet(target, options, h.deps);
+    h.client.getScaleSet.onFirstCall().resolves({ ...ours, instances: [] });
+    assert.deepEqual(await retireScaleSet(target, options, h.deps), { kind: "deleted" });
     assert.deepEqual(h.client.updateScaleSet.firstCall.args, [12, { enabled: false, min_idle_runners: 0, max_runners: 0 }]);
     const calls = [h.client.updateScaleSet, h.client.listScaleSetInstances, h.client.deleteScaleSet, h.client.getScaleSet].map((s) => s.callCount);
-    assert.deepEqual(calls, [1, 1, 1, 1]);
+    assert.deepEqual(calls, [1, 0, 1, 2]);
     assert.equal(h.client.listJobs.callCount, 0);
+  });
+
+  it("leaves a scale set alone whose id now names another scale set", async () => {
+    const h = harness();
+    const theirs = { ...ours, name: "team-b" } as ScaleSetView;
+    h.client.getScaleSet.onFirstCall().resolves(theirs);
+    assert.deepEqual(await retireScaleSet(target, options, h.deps), { kind: "not-ours", holder: theirs });
+    assert.equal(h.client.updateScaleSet.callCount + h.client.deleteScaleSet.callCount + h.client.deleteInstance.callCount, 0);
+  });
+
+  it("treats a scale set gone before the drain as already gone", async () => {
+    const h = harness();
+    h.client.getScaleSet.onFirstCall().rejects(notFound("GET /scalesets/12"));
+    assert.deepEqual(await retireScaleSet(target, options, h.deps), { kind: "already-gone" });
+    assert.equal(h.client.updateScaleSet.callCount, 0);
   });
 
   it("treats a 404 on disable as already gone", async () => {
@@ -97,7 +117,7 @@ describe("retireScaleSet", () => {
 
   it("fails with the explanation when GARM keeps the scale set after a successful delete (§5)", async () => {
     const h = harness();
-    h.client.getScaleSet.resolves({ id: 12 });
+    h.client.getScaleSet.resolves(ours);
     await assert.rejects(retireScaleSet(target, options, h.deps), /answered the delete with success but still has the scale set.*restarting GARM/);
   });
 
@@ -124,5 +144,40 @@ describe("retireScaleSet", () => {
     await retireScaleSet(target, options, h.deps);
     assert.deepEqual(h.client.deleteInstance.secondCall.args, ["garm-idle", { forceRemove: false, bypassGHUnauthorized: true }]);
     assert.ok(h.lines.some((l) => l.startsWith("warning:") && /may stay registered in GitHub/.test(l)));
+  });
+
+  it("waits out a delete answered `scale set is enabled` within the deadline and with the sleep (§5)", async () => {
+    const h = harness();
+    const runaway = 50;
+    h.client.deleteScaleSet.callsFake(async () => {
+      if (h.client.deleteScaleSet.callCount > runaway) throw new Error("runaway delete loop");
+      throw badRequest("scale set is enabled; disable it first");
+    });
+    await assert.rejects(retireScaleSet(target, { ...options, timeoutSeconds: 1, pollSeconds: 1 }, h.deps), (err: Error) => {
+      assert.ok(err instanceof DrainError, err.message);
+      assert.match(err.message, /not deleted after 1s: GARM refused the delete: .*scale set is enabled/);
+      return true;
+    });
+    assert.ok(h.client.deleteScaleSet.callCount <= 2, `${h.client.deleteScaleSet.callCount} DELETEs in 1s`);
+    assert.equal(h.elapsed(), 1000);
+  });
+
+  it("carries on with the other runners when one runner's removal keeps failing with 500, and names that failure", async () => {
+    const h = harness();
+    const refused = runner("garm-refused", "running", "idle");
+    const fine = runner("garm-fine", "running", "idle");
+    h.client.listScaleSetInstances.onFirstCall().resolves([refused, fine]);
+    h.client.listScaleSetInstances.resolves([refused]);
+    const failure = new GarmApiError("server-error", "DELETE /instances/garm-refused", 500, "Internal Server Error", "error removing runner from github");
+    h.client.deleteInstance.withArgs("garm-refused").rejects(failure);
+    await assert.rejects(retireScaleSet(target, { ...options, timeoutSeconds: 10 }, h.deps), (err: Error) => {
+      assert.ok(err instanceof DrainError, err.message);
+      assert.doesNotMatch(err.message, /unreachable/);
+      assert.match(err.message, /garm-refused \(could not remove: GARM DELETE \/instances\/garm-refused failed with 500 Internal Server Error: error removing runner from github/);
+      return true;
+    });
+    assert.ok(h.client.deleteInstance.calledWith("garm-fine"), "the other runner was removed in the same pass");
+    assert.match(h.lines[0], /removing 1 idle \[garm-fine\]; could not remove \[garm-refused \(GARM DELETE \/instances\/garm-refused failed with 500/);
+    assert.ok(!h.lines.some((l) => /unreachable/.test(l)), h.lines.join("\n"));
   });
 });
