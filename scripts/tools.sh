@@ -3,11 +3,12 @@
 # outside the checkout. Idempotent: a tool already built at the pinned version is left alone.
 #   GARM v0.2.1      -> $CACHE/garm-v0.2.1/garm          (garm-api.md §12: wrapper module repeats GARM's replace line)
 #   Pulumi v3.248.0  -> $CACHE/pulumi-v3.248.0/bin/pulumi (pulumi-dynamic-providers.md §7)
+#   YAML language host v1.25.0 -> $CACHE/pulumi-language-yaml-v1.25.0/bin/pulumi-language-yaml, linked beside the CLI
 #   Node language host -> $CACHE/pulumi-language-nodejs-v3.68.0/bin/pulumi-language-nodejs, beside the dynamic-provider
 #                       plugin script pulumi-resource-pulumi-nodejs from @pulumi/pulumi, both also linked into the
 #                       cached CLI's bin directory, so `pulumi` from there runs projects from their directories.
 #                       A pulumi-language-nodejs already on PATH (a user's Pulumi install) is used as it is.
-# Usage: scripts/tools.sh [garm|pulumi|nodejs|all]   (prints the bin directories it made ready)
+# Usage: scripts/tools.sh [garm|pulumi|nodejs|yaml|all]   (prints the bin directories it made ready)
 set -euo pipefail
 
 CACHE="${PULUMI_GARM_CACHE:-$HOME/.cache/pulumi-garm}"
@@ -146,10 +147,34 @@ GO
   echo "$dir/bin"
 }
 
+# The YAML language host, for YAML programs that use the resource plugin (README, "YAML"). Its go.mod has no replace
+# lines, so `go install` of the pinned version builds exactly what that release built.
+YAML_HOST_VERSION=v1.25.0
+
+build_yaml_host() {
+  if command -v pulumi-language-yaml >/dev/null; then
+    dirname "$(command -v pulumi-language-yaml)"; return
+  fi
+  local dir="$CACHE/pulumi-language-yaml-$YAML_HOST_VERSION"
+  if [[ ! -x "$dir/bin/pulumi-language-yaml" ]]; then
+    need_go
+    log "building the YAML language host $YAML_HOST_VERSION into $dir (first time only; takes a few minutes)"
+    mkdir -p "$dir/bin"
+    GOBIN="$dir/bin" GOFLAGS=-mod=mod go install "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@$YAML_HOST_VERSION"
+  fi
+  # Beside the cached CLI it is taken as a bundled plugin, without the warning a PATH plugin gets.
+  local cli_bin="$CACHE/pulumi-v$PULUMI_VERSION/bin"
+  if [[ -x "$cli_bin/pulumi" ]]; then
+    ln -sfn "$dir/bin/pulumi-language-yaml" "$cli_bin/pulumi-language-yaml"
+  fi
+  echo "$dir/bin"
+}
+
 case "${1:-all}" in
   garm) build_garm ;;
   pulumi) build_pulumi ;;
   nodejs) build_nodejs_host ;;
-  all) build_garm; build_pulumi; build_nodejs_host ;;
-  *) log "usage: $0 [garm|pulumi|nodejs|all]"; exit 2 ;;
+  yaml) build_yaml_host ;;
+  all) build_garm; build_pulumi; build_nodejs_host; build_yaml_host ;;
+  *) log "usage: $0 [garm|pulumi|nodejs|yaml|all]"; exit 2 ;;
 esac
