@@ -1,6 +1,8 @@
 // pulumi-resource-garm over its gRPC protocol, against GARM simulators: the calls the engine makes for preview, up,
 // replace, import and destroy, and two provider instances reaching two GARMs.
 import { strict as assert } from "node:assert";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { GetSchemaRequest } from "@pulumi/pulumi/proto/provider_pb";
 import { GarmClient } from "../../../provider/garm/client";
@@ -54,6 +56,8 @@ describe("pulumi-resource-garm protocol (plugin process against the GARM simulat
     assert.equal(schema.provider.inputProperties.password.secret, true);
     assert.equal(schema.config.variables.password.secret, true);
     assert.equal(schema.resources[SCALE_SET].inputProperties.labels.willReplaceOnChanges, true);
+    const committed = JSON.parse(readFileSync(join(__dirname, "..", "..", "..", "..", "schema.json"), "utf8"));
+    assert.deepEqual(schema, committed, "the plugin serves the checked-in schema.json");
   });
 
   it("creates, diffs in detail, updates and deletes a scale set with the same code as the dynamic provider", async () => {
