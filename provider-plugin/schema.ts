@@ -24,8 +24,9 @@ export function pluginSchema(version: string): Record<string, unknown> {
       properties: Object.fromEntries(Object.entries(variables).filter(([, v]) => v.type === "string")),
     },
     language: {
-      python: { packageName: "pulumi_garm", requires: { pulumi: ">=3.0.0,<4.0.0" } },
-      go: { importBasePath: "github.com/pulumi-garm/pulumi-garm/sdk/go/garm", generateResourceContainerTypes: false },
+      // The SDKs carry the schema's version, so a program asks the engine for the plugin of the same version.
+      python: { packageName: "pulumi_garm", requires: { pulumi: ">=3.0.0,<4.0.0" }, respectSchemaVersion: true },
+      go: { importBasePath: "github.com/pulumi-garm/pulumi-garm/sdk/go/garm", generateResourceContainerTypes: false, respectSchemaVersion: true },
       csharp: { rootNamespace: "PulumiGarm", packageReferences: { Pulumi: "3.*" } },
       nodejs: { packageName: "@pulumi-garm/garm" },
     },

@@ -209,11 +209,18 @@ GO
     install -m 0755 "$exec_src" "$dir/bin/pulumi-language-python-exec"
     mv "$dir/bin/pulumi-language-python.tmp" "$dir/bin/pulumi-language-python"
   fi
-  if [[ ! -x "$dir/venv/bin/python3" ]] || ! "$dir/venv/bin/python3" -c "import pulumi, wheel" 2>/dev/null; then
+  if [[ ! -x "$dir/venv/bin/python3" ]] || ! "$dir/venv/bin/python3" -c "import pulumi, wheel, parver, semver" 2>/dev/null; then
     command -v python3 >/dev/null || { log "python3 is not on PATH; install Python >= 3.9"; exit 1; }
     log "installing the pulumi Python package $PULUMI_PYTHON_VERSION into $dir/venv"
     python3 -m venv "$dir/venv"
-    "$dir/venv/bin/python3" -m pip install --quiet --disable-pip-version-check "pulumi==$PULUMI_PYTHON_VERSION" wheel
+    # wheel builds the SDK's wheel (make sdks); parver and semver are what the generated pulumi_garm SDK imports.
+    "$dir/venv/bin/python3" -m pip install --quiet --disable-pip-version-check "pulumi==$PULUMI_PYTHON_VERSION" wheel parver semver
+  fi
+  # Beside the cached CLI it is taken as a bundled plugin, without the warning a PATH plugin gets.
+  local cli_bin="$CACHE/pulumi-v$PULUMI_VERSION/bin"
+  if [[ -x "$cli_bin/pulumi" ]]; then
+    ln -sfn "$dir/bin/pulumi-language-python" "$cli_bin/pulumi-language-python"
+    ln -sfn "$dir/bin/pulumi-language-python-exec" "$cli_bin/pulumi-language-python-exec"
   fi
   echo "$dir/bin"
 }

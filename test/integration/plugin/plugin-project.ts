@@ -11,6 +11,8 @@ import { type CliResult, REPO_ROOT } from "../../support/pulumi-cli/project";
 export const PLUGIN_VERSION: string = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 const CACHE = process.env.PULUMI_GARM_CACHE ?? path.join(os.homedir(), ".cache", "pulumi-garm");
 export const YAML_HOST_DIR = path.join(CACHE, "pulumi-language-yaml-v1.25.0", "bin");
+export const PYTHON_HOST_DIR = path.join(CACHE, "pulumi-language-python-v3.68.0", "bin");
+export const PYTHON_VENV_BIN = path.join(CACHE, "pulumi-language-python-v3.68.0", "venv", "bin");
 
 let built: string | undefined;
 

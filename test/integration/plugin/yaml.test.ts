@@ -5,13 +5,12 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { GarmClient } from "../../../provider/garm/client";
-import { liveName } from "../../../provider/scaleset/naming";
-import { INITIAL_GARM_CONFIG, type SimulatedHost, startSimulatedHost, waitFor } from "../../../scripts/demo/host";
+import { type SimulatedHost, startSimulatedHost } from "../../../scripts/demo/host";
 import { REPO_ROOT } from "../../support/pulumi-cli/project";
-import { type Simulator, startSimulator } from "../../support/simulator";
+import { startSimulator } from "../../support/simulator";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
+import { runQuickstart, writes } from "./quickstart-scenario";
 
-const writes = (sim: Simulator) => sim.requests().filter((r) => r.method !== "GET" && !r.path.endsWith("/auth/login"));
 
 describe("YAML programs through the garm resource plugin (real CLI, YAML host, simulator)", function () {
   this.timeout(300_000);
@@ -40,49 +39,15 @@ describe("YAML programs through the garm resource plugin (real CLI, YAML host, s
 
   it("quickstart: preview, up, label change (replace, new generation first), no-change preview, destroy", async () => {
     const { p, host } = await project("quickstart-yaml");
-    await p.initStack("dev", host.stackConfig);
-    // A list in stack config is set element by element; the program's default is [linux, x64].
-    await p.cli(["config", "set", "--path", "labels[0]", "linux"]);
-    await p.cli(["config", "set", "--path", "labels[1]", "x64"]);
-
-    host.sim.clearRequests();
-    const preview = await p.preview();
-    assert.deepEqual(preview.changeSummary, { create: 3 }, "the stack, GarmProvider fake and ScaleSet small");
-    assert.deepEqual(writes(host.sim), [], "preview changes nothing in GARM");
-
-    await p.cli(["up", "--yes"]);
-    const first = await p.outputs();
-    const expected = liveName("ci-small", ["linux", "x64"], "fake", "hashed");
-    assert.equal(first.liveName, expected);
-    assert.deepEqual(host.sim.scaleSets().map((s) => [s.id, s.name, s.maxRunners]), [[first.scaleSetId, expected, 2]]);
-    assert.ok(host.sim.providers().some((pr) => pr.name === "fake"), "GarmProvider fake's block was loaded by GARM");
-    assert.ok(host.garmConfig().includes('"garm-quickstart-yaml"'), "the block names this project as its owner");
-
-    await p.cli(["config", "set", "--path", "labels[2]", "large"]);
-    const relabel = await p.preview(["--diff"]);
-    const step = relabel.steps.find((s) => s.urn.endsWith("::small"));
-    assert.equal(step?.op, "replace");
-    assert.deepEqual(step?.replaceReasons, ["labels"], "preview --diff names the field that forces the replacement");
-
-    host.sim.clearRequests();
-    await p.cli(["up", "--yes"]);
-    const second = await p.outputs();
-    assert.equal(second.liveName, liveName("ci-small", ["linux", "x64", "large"], "fake", "hashed"));
-    assert.deepEqual(host.sim.scaleSets().map((s) => s.name), [second.liveName], "the old generation is gone");
-    const log = host.sim.requests();
-    const created = log.findIndex((r) => r.method === "POST" && r.path.endsWith("/scalesets"));
-    const disabled = log.findIndex((r) => r.method === "PUT" && r.path.endsWith(`/scalesets/${first.scaleSetId}`));
-    assert.ok(created >= 0 && disabled > created, "the new generation is created before the old one is disabled");
-
-    host.sim.clearRequests();
-    const still = await p.preview();
-    assert.deepEqual(still.changeSummary, { same: 3 });
-    assert.deepEqual(writes(host.sim), []);
-
-    await p.cli(["destroy", "--yes"]);
-    assert.deepEqual(host.sim.scaleSets(), []);
-    await waitFor("GARM to drop provider fake", () => (host.sim.providers().length === 0 ? true : undefined));
-    assert.equal(host.garmConfig(), INITIAL_GARM_CONFIG, "the operator's GARM config is back byte for byte");
+    await runQuickstart(p, host, {
+      project: "garm-quickstart-yaml",
+      // A list in stack config is set element by element; the program's default is [linux, x64].
+      baseLabels: async (q) => {
+        await q.cli(["config", "set", "--path", "labels[0]", "linux"]);
+        await q.cli(["config", "set", "--path", "labels[1]", "x64"]);
+      },
+      addLabel: async (q) => void (await q.cli(["config", "set", "--path", "labels[2]", "large"])),
+    });
     console.log(`      ${p.timings()}`);
   });
 
