@@ -52,6 +52,7 @@ sdks: plugin
 
 bench: build
 	node dist/bench/run.js
+	node dist/bench/plugin-vs-dynamic.js
 
 # Runs the examples/quickstart project as a user does (package installed from its npm tarball, `pulumi` run from the
 # project directory with the real Node language host) against the in-process GARM simulator (no GARM, GitHub or cloud):

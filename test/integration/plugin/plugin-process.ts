@@ -13,6 +13,7 @@ type Props = Record<string, unknown>;
 
 export interface PluginProcess {
   readonly client: services.ResourceProviderClient;
+  readonly pid: number;
   readonly output: string[];
   call<Req, Res>(method: string, req: Req): Promise<Res>;
   configure(config: Props): Promise<void>;
@@ -56,6 +57,7 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginPr
     );
   return {
     client,
+    pid: child.pid ?? -1,
     output,
     call,
     async configure(config) {

@@ -1,7 +1,8 @@
 // The Python quick start through the garm resource plugin: the real CLI, the Python language host v3.68.0 with the
-// pulumi Python package from scripts/tools.sh python, the pulumi_garm wheel from `make sdks`, the plugin installed
+// pulumi Python package from scripts/tools.sh python, the pulumi_garm wheel built from sdk/python (`make sdks`), the plugin installed
 // from its tarball, against the GARM simulator.
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { startSimulatedHost } from "../../../scripts/demo/host";
@@ -19,13 +20,19 @@ describe("Python programs through the garm resource plugin (real CLI, Python hos
     if (!fs.existsSync(path.join(PYTHON_HOST_DIR, "pulumi-language-python")) || !fs.existsSync(path.join(PYTHON_VENV_BIN, "python3"))) {
       throw new Error(`the Python language host or its virtualenv is missing under ${path.dirname(PYTHON_HOST_DIR)}: run \`scripts/tools.sh python\``);
     }
-    const wheels = fs.existsSync(path.join(REPO_ROOT, "build", "sdks")) ? fs.readdirSync(path.join(REPO_ROOT, "build", "sdks")).filter((f) => f.endsWith(".whl")) : [];
-    if (wheels.length === 0) throw new Error("no pulumi_garm wheel in build/sdks: run `make sdks`");
-    wheel = path.join(REPO_ROOT, "build", "sdks", wheels[0]);
+    // The SDK make sdks generated into sdk/python, built into a wheel as a user's pip would (setuptools from the virtualenv).
+    const wheels = path.join(os.tmpdir(), `pulumi-garm-wheel-${process.pid}`);
+    execFileSync(path.join(PYTHON_VENV_BIN, "python3"), ["-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "-w", wheels, path.join(REPO_ROOT, "sdk", "python")]);
+    cleanup.push(() => fs.rmSync(wheels, { recursive: true, force: true }));
+    wheel = path.join(wheels, fs.readdirSync(wheels).find((f) => f.endsWith(".whl"))!);
     tarball = buildPluginOnce();
   });
 
   afterEach(async () => {
+    for (const c of cleanup.splice(1).reverse()) await c();
+  });
+
+  after(async () => {
     for (const c of cleanup.splice(0).reverse()) await c();
   });
 
