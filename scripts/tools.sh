@@ -8,6 +8,9 @@
 #                       plugin script pulumi-resource-pulumi-nodejs from @pulumi/pulumi, both also linked into the
 #                       cached CLI's bin directory, so `pulumi` from there runs projects from their directories.
 #                       A pulumi-language-nodejs already on PATH (a user's Pulumi install) is used as it is.
+#   Python language host v3.68.0 -> $CACHE/pulumi-language-python-v3.68.0/bin (with its -exec script, linked beside the
+#                       CLI) and venv/ holding the pulumi Python package 3.248.0 (PyPI) for programs and the SDK wheel
+#   pulumi-garm-sdkgen (sdkgen, not in all; `make sdks` builds it) -> $CACHE/pulumi-garm-sdkgen-v3.248.0/bin
 # Usage: scripts/tools.sh [garm|pulumi|nodejs|yaml|python|sdkgen|all]   (prints the bin directories it made ready)
 set -euo pipefail
 

@@ -41,15 +41,18 @@ export class PluginProject {
   readonly history: CliResult[] = [];
   private readonly pulumi = locatePulumi().command;
 
-  /** Copies `source` (a project directory) into a temp work dir with its own state and PULUMI_HOME. */
-  constructor(source: string, readonly workDir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-plugin-")), hostDirs: string[] = []) {
+  /**
+   * Copies `source` (a project directory) into a temp work dir with its own state. `home` is the PULUMI_HOME (where
+   * plugins are installed), shared by the projects of one test file so the plugin is installed once.
+   */
+  constructor(source: string, readonly home: string, hostDirs: string[] = [], readonly workDir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-plugin-"))) {
     this.dir = path.join(workDir, "project");
-    for (const d of ["state", "home"]) fs.mkdirSync(path.join(workDir, d), { recursive: true });
+    fs.mkdirSync(path.join(workDir, "state"), { recursive: true });
     fs.cpSync(source, this.dir, { recursive: true, filter: (p) => !/(^|\/)(Pulumi\.[^/]+\.yaml|venv|__pycache__)$/.test(path.relative(source, p)) });
     this.env = {
       PATH: [path.dirname(this.pulumi), ...hostDirs, path.dirname(process.execPath), "/usr/bin:/bin"].join(path.delimiter),
       HOME: process.env.HOME,
-      PULUMI_HOME: path.join(workDir, "home"),
+      PULUMI_HOME: home,
       PULUMI_BACKEND_URL: `file://${path.join(workDir, "state")}`,
       PULUMI_CONFIG_PASSPHRASE: "pulumi-garm-plugin-passphrase",
       PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -59,8 +62,9 @@ export class PluginProject {
     };
   }
 
-  /** `pulumi plugin install resource garm <version> --file <tarball>` into this project's PULUMI_HOME. */
+  /** `pulumi plugin install resource garm <version> --file <tarball>` into PULUMI_HOME, once per home. */
   async installPlugin(file: string): Promise<void> {
+    if (fs.existsSync(path.join(this.home, "plugins", `resource-garm-v${PLUGIN_VERSION}`))) return;
     await this.cli(["plugin", "install", "resource", "garm", PLUGIN_VERSION, "--file", file]);
   }
 

@@ -14,6 +14,7 @@ describe("Python programs through the garm resource plugin (real CLI, Python hos
   this.timeout(300_000);
   let tarball: string;
   let wheel: string;
+  let wheels: string;
   const cleanup: (() => unknown)[] = [];
 
   before(function () {
@@ -21,7 +22,7 @@ describe("Python programs through the garm resource plugin (real CLI, Python hos
       throw new Error(`the Python language host or its virtualenv is missing under ${path.dirname(PYTHON_HOST_DIR)}: run \`scripts/tools.sh python\``);
     }
     // The SDK make sdks generated into sdk/python, built into a wheel as a user's pip would (setuptools from the virtualenv).
-    const wheels = path.join(os.tmpdir(), `pulumi-garm-wheel-${process.pid}`);
+    wheels = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-python-"));
     execFileSync(path.join(PYTHON_VENV_BIN, "python3"), ["-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "-w", wheels, path.join(REPO_ROOT, "sdk", "python")]);
     cleanup.push(() => fs.rmSync(wheels, { recursive: true, force: true }));
     wheel = path.join(wheels, fs.readdirSync(wheels).find((f) => f.endsWith(".whl"))!);
@@ -40,7 +41,7 @@ describe("Python programs through the garm resource plugin (real CLI, Python hos
     const host = await startSimulatedHost({ prefix: "pulumi-garm-plugin-host-" });
     cleanup.push(() => host.close());
     // The virtualenv's python3 first: the host runs the program with `python3` from PATH.
-    const p = new PluginProject(path.join(REPO_ROOT, "examples", "quickstart-python"), undefined, [PYTHON_VENV_BIN, PYTHON_HOST_DIR]);
+    const p = new PluginProject(path.join(REPO_ROOT, "examples", "quickstart-python"), path.join(wheels, "home"), [PYTHON_VENV_BIN, PYTHON_HOST_DIR]);
     cleanup.push(() => p.close());
     // The SDK wheel, as `pip install` puts it, on the program's import path (the shared virtualenv stays untouched).
     const site = path.join(p.workDir, "site");

@@ -3,6 +3,7 @@
 // `pulumi import` of a scale set made over REST; two explicit provider instances reaching two GARMs.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { GarmClient } from "../../../provider/garm/client";
 import { type SimulatedHost, startSimulatedHost } from "../../../scripts/demo/host";
@@ -15,6 +16,7 @@ import { runQuickstart, writes } from "./quickstart-scenario";
 describe("YAML programs through the garm resource plugin (real CLI, YAML host, simulator)", function () {
   this.timeout(300_000);
   let tarball: string;
+  let home: string;
   const cleanup: (() => unknown)[] = [];
 
   before(function () {
@@ -22,7 +24,10 @@ describe("YAML programs through the garm resource plugin (real CLI, YAML host, s
       throw new Error(`the YAML language host is not built at ${YAML_HOST_DIR}: run \`scripts/tools.sh yaml\``);
     }
     tarball = buildPluginOnce();
+    home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-plugin-home-"));
   });
+
+  after(() => fs.rmSync(home, { recursive: true, force: true }));
 
   afterEach(async () => {
     for (const c of cleanup.splice(0).reverse()) await c();
@@ -31,7 +36,7 @@ describe("YAML programs through the garm resource plugin (real CLI, YAML host, s
   async function project(example: string, hostOpts: { tickMs?: number } = {}): Promise<{ p: PluginProject; host: SimulatedHost }> {
     const host = await startSimulatedHost({ prefix: "pulumi-garm-plugin-host-", ...hostOpts });
     cleanup.push(() => host.close());
-    const p = new PluginProject(path.join(REPO_ROOT, "examples", example), undefined, [YAML_HOST_DIR]);
+    const p = new PluginProject(path.join(REPO_ROOT, "examples", example), home, [YAML_HOST_DIR]);
     cleanup.push(() => p.close());
     await p.installPlugin(tarball);
     return { p, host };
