@@ -1,43 +1,55 @@
-// The one GARM client of a provider process, shared by every resource operation Pulumi runs in parallel.
+// GARM connections: one per provider instance. The dynamic provider has one instance per process (the module-level
+// functions below); the resource plugin makes one per Configure, so two providers in one program reach two GARMs.
 import type * as pulumi from "@pulumi/pulumi";
 import { GarmClient } from "./garm/client";
-import { type ConnectionSettings, readConnectionSettings } from "./config";
+import { type ConfigSource, type ConnectionSettings, readConnectionSettings } from "./config";
 
-let settings: ConnectionSettings | Error | undefined;
-let client: { key: string; client: GarmClient } | undefined;
+/** Connection settings and the client built from them, shared by every operation of one provider instance. */
+export class Connection {
+  private settings: ConnectionSettings | Error | undefined;
+  private cached: { key: string; client: GarmClient } | undefined;
 
-/**
- * Reads the connection settings from the stack config. A bad setting is kept and thrown by the first operation that
- * needs GARM, so check and diff (which do not) still report input problems during preview.
- */
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  try {
-    settings = readConnectionSettings(req.config);
-  } catch (err) {
-    settings = err as Error;
+  /**
+   * Reads the connection settings. A bad setting is kept and thrown by the first operation that needs GARM, so check
+   * and diff (which do not) still report input problems during preview.
+   */
+  configure(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): void {
+    try {
+      this.settings = readConnectionSettings(config, env);
+    } catch (err) {
+      this.settings = err as Error;
+    }
+  }
+
+  /** The instance's client. Throws the settings error. */
+  client(): GarmClient {
+    if (this.settings === undefined) {
+      // Providers run without configure only under very old Pulumi engines; the environment still works.
+      this.configure({ get: () => undefined });
+    }
+    const settings = this.settings as ConnectionSettings | Error;
+    if (settings instanceof Error) throw settings;
+    const key = `${settings.url}\n${settings.username}\n${settings.password}\n${settings.caCert ?? ""}`;
+    if (!this.cached || this.cached.key !== key) {
+      this.cached = { key, client: new GarmClient(settings) };
+    }
+    return this.cached.client;
   }
 }
 
-/** The process-wide client. Throws the settings error, or says configure never ran. */
+let processConnection = new Connection();
+
+/** The dynamic provider's configure: reads the stack config into the process's connection. */
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  processConnection.configure(req.config);
+}
+
+/** The dynamic provider's process-wide client. Throws the settings error. */
 export function garmClient(): GarmClient {
-  if (settings === undefined) {
-    // Providers run without configure only under very old Pulumi engines; the environment still works.
-    try {
-      settings = readConnectionSettings({ get: () => undefined });
-    } catch (err) {
-      settings = err as Error;
-    }
-  }
-  if (settings instanceof Error) throw settings;
-  const key = `${settings.url}\n${settings.username}\n${settings.password}\n${settings.caCert ?? ""}`;
-  if (!client || client.key !== key) {
-    client = { key, client: new GarmClient(settings) };
-  }
-  return client.client;
+  return processConnection.client();
 }
 
 /** For tests: forget the settings and the client. */
 export function resetConnection(): void {
-  settings = undefined;
-  client = undefined;
+  processConnection = new Connection();
 }

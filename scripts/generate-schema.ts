@@ -1,7 +1,7 @@
-// `make schema`: writes schema.json from the zod input schemas. `--check` fails when the committed file is stale.
+// `make schema`: writes schema.json (the resource plugin's package schema) from the zod input schemas. `--check` fails when the committed file is stale.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { packageSchema } from "../provider/schema";
+import { pluginSchema as packageSchema } from "../provider-plugin/schema";
 
 const root = join(__dirname, "..", "..");
 const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;

@@ -26,7 +26,8 @@ export const jobSchema = z
     updated_at: time,
   })
   .transform((j) => ({
-    id: j.scaleset_job_id || String(j.workflow_job_id ?? j.id ?? ""),
+    // GARM's own job id, the one `garm-cli job list --format json` shows; scale-set jobs have no workflow_job_id (§7.3).
+    id: j.id,
     name: j.name,
     status: j.status,
     runnerName: j.runner_name,

@@ -4,8 +4,8 @@
 import type { GarmClient, InstanceView, ScaleSetView } from "../garm/client";
 import type { WaitForChange } from "../garm/events-wait";
 import { GarmApiError, isGarmError, isTransient } from "../garm/errors";
-import { type Logger, formatDuration } from "../log";
-import { type RunnerVerdict, classifyRunner, describeJob } from "./classify";
+import { ChangeLog, type Logger, formatDuration } from "../log";
+import { RUNNER_STATE_WORDS, type RunnerState, type RunnerVerdict, classifyRunner, describeJob } from "./classify";
 import type { DrainOptions } from "./inputs";
 
 export type DrainClient = Pick<
@@ -54,6 +54,8 @@ export async function retireScaleSet(target: DrainTarget, options: DrainOptions,
   const deadline = now() + options.timeoutSeconds * 1000;
   const staleAfterMs = options.jobStaleAfterHours * 3600_000;
   const stalled: Stalled = { lastPass: [], failures: new Map() };
+  // Polls repeat what nothing changed: print per change, with a slow reminder, so many drains stay readable.
+  const progress = new ChangeLog(log, now);
   let checked = false;
   let disabled = false;
   // GET by id carries the instances (§2.1): an empty scale set needs no separate list before its delete.
@@ -90,12 +92,14 @@ export async function retireScaleSet(target: DrainTarget, options: DrainOptions,
         stalled.lastPass = runners.map((runner) => ({ runner, verdict: classifyRunner(runner, jobs, now(), staleAfterMs) }));
         const acted = await actOnRunners(stalled.lastPass, label, client, log);
         recordFailures(stalled, acted);
-        log.info(progressLine(label, stalled.lastPass, acted, options, deadline - now()));
+        const pass = stalled.lastPass;
+        progress.info(`draining ${passSummary(pass, acted, false)}`, (again) => progressLine(label, pass, acted, options, deadline - now(), again));
       }
     } catch (err) {
       if (err instanceof DrainError || !isTransient(err)) throw err;
       stalled.outage = err;
-      log.warn(`${label}: ${describeOutage(err)}; retrying in ${options.pollSeconds}s`);
+      const outage = describeOutage(err);
+      progress.warn(`outage ${outage}`, () => `${label}: ${outage}; retrying every ${options.pollSeconds}s, giving up in ${formatDuration(deadline - now())}`);
     }
     const left = deadline - now();
     if (left <= 0) throw timeoutError(label, stalled, options);
@@ -215,22 +219,45 @@ async function removeRunner(name: string, forceRemove: boolean, label: string, c
   }
 }
 
-function progressLine(label: string, pass: readonly Classified[], acted: Acted, options: DrainOptions, leftMs: number): string {
-  const busy = pass.filter((c) => c.verdict.action === "leave");
-  const waiting = pass.filter((c) => c.verdict.action === "wait");
-  const parts = [
-    busy.length ? `${busy.length} busy [${busy.map(describeBusy).join(", ")}]` : "",
-    acted.removed.length ? `removing ${acted.removed.length} idle [${acted.removed.join(", ")}]` : "",
-    acted.forced.length ? `force-removing ${acted.forced.length} stuck [${acted.forced.join(", ")}]` : "",
-    waiting.length ? `${waiting.length} tearing down [${waiting.map((c) => `${c.runner.name} ${c.runner.status}`).join(", ")}]` : "",
-    acted.failed.length ? `could not remove [${acted.failed.map((f) => `${f.name} (${f.reason})`).join("; ")}]` : "",
-  ].filter(Boolean);
-  return `${label}: draining: ${parts.join("; ")}; next check in ${options.pollSeconds}s, giving up in ${formatDuration(leftMs)}`;
+/** The order runner states appear in a progress line: what holds the drain first. */
+const STATE_ORDER: readonly RunnerState[] = ["busy", "idle", "failed", "stuck", "force-removing", "creating", "removing", "stopped", "unknown"];
+
+/** What this pass found and did, e.g. `1 busy [...]; 1 being created [garm-x pending_create]`; ages only `withAges`. */
+function passSummary(pass: readonly Classified[], acted: Acted, withAges: boolean): string {
+  const failed = new Set(acted.failed.map((f) => f.name));
+  const parts = STATE_ORDER.map((state) => {
+    const group = pass.filter((c) => c.verdict.state === state && !failed.has(c.runner.name));
+    if (group.length === 0) return "";
+    return `${STATE_VERB[state] ?? ""}${group.length} ${RUNNER_STATE_WORDS[state]} [${group.map((c) => describeRunner(c, withAges)).join(", ")}]`;
+  });
+  if (acted.failed.length) parts.push(`could not remove [${acted.failed.map((f) => `${f.name} (${f.reason})`).join("; ")}]`);
+  return parts.filter(Boolean).join("; ");
 }
 
-function describeBusy({ runner, verdict }: Classified): string {
+/** What this pass does to the runners in a state it acts on; GARM already force-removes a pending_force_delete one. */
+const STATE_VERB: Readonly<Partial<Record<RunnerState, string>>> = { idle: "removing ", failed: "removing ", stuck: "force-removing " };
+
+function progressLine(label: string, pass: readonly Classified[], acted: Acted, options: DrainOptions, leftMs: number, reminder: boolean): string {
+  const still = reminder ? "still " : "";
+  return `${label}: ${still}draining: ${passSummary(pass, acted, true)}; checking every ${options.pollSeconds}s, giving up in ${formatDuration(leftMs)}`;
+}
+
+function describeRunner(c: Classified, withAges: boolean): string {
+  switch (c.verdict.state) {
+    case "busy":
+      return describeBusy(c, withAges);
+    case "creating":
+    case "removing":
+    case "unknown":
+      return c.runner.status ? `${c.runner.name} ${c.runner.status}` : c.runner.name;
+    default:
+      return c.runner.name;
+  }
+}
+
+function describeBusy({ runner, verdict }: Classified, withAge = true): string {
   if (!verdict.job) return `${runner.name}: ${verdict.reason}`;
-  const age = verdict.jobAgeMs === undefined ? "" : ` for ${formatDuration(verdict.jobAgeMs)}`;
+  const age = verdict.jobAgeMs === undefined || !withAge ? "" : ` for ${formatDuration(verdict.jobAgeMs)}`;
   return `${runner.name}: job ${describeJob(verdict.job)} ${verdict.job.status}${age}`;
 }
 
@@ -243,13 +270,15 @@ function timeoutError(label: string, stalled: Stalled, options: DrainOptions): D
   const busy = pass.filter((c) => c.verdict.action === "leave");
   const others = pass.filter((c) => c.verdict.action !== "leave");
   const busyText = busy.length
-    ? `${busy.length} runner${busy.length === 1 ? " is" : "s are"} still busy: ${busy.map(describeBusy).join(", ")}`
+    ? `${busy.length} runner${busy.length === 1 ? " is" : "s are"} still busy: ${busy.map((c) => describeBusy(c)).join(", ")}`
     : "";
   const why = (c: Classified) => {
     const failure = stalled.failures.get(c.runner.name);
     return failure ? `could not remove: ${failure}` : c.verdict.reason;
   };
-  const otherText = others.length ? `${others.length} still tearing down: ${others.map((c) => `${c.runner.name} (${why(c)})`).join(", ")}` : "";
+  const otherText = others.length
+    ? `${others.length} not removed yet: ${others.map((c) => `${c.runner.name} (${RUNNER_STATE_WORDS[c.verdict.state]}: ${why(c)})`).join(", ")}`
+    : "";
   const refusalText = stalled.refusal ? `GARM refused the delete: ${stalled.refusal}` : "";
   return new DrainError(
     `${label}: not deleted ${after}: ${[refusalText, busyText, otherText].filter(Boolean).join("; ")}. The scale set stays disabled and ` +

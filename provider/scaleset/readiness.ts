@@ -3,7 +3,7 @@
 import type { GarmClient } from "../garm/client";
 import type { WaitForChange } from "../garm/events-wait";
 import { isTransient } from "../garm/errors";
-import { type Logger, formatDuration } from "../log";
+import { ChangeLog, type Logger, formatDuration } from "../log";
 
 export interface ReadinessDeps {
   readonly client: Pick<GarmClient, "listScaleSetInstances">;
@@ -31,6 +31,7 @@ export async function waitForRunners(
   deps: ReadinessDeps,
 ): Promise<boolean> {
   const deadline = deps.now() + timeoutMs;
+  const progress = new ChangeLog(deps.log, deps.now);
   for (;;) {
     let up = 0;
     try {
@@ -46,7 +47,9 @@ export async function waitForRunners(
       );
       return false;
     }
-    deps.log.info(`${label}: waiting for ${wanted - up} more runner(s) to come online before the previous generation is retired (up to ${formatDuration(left)})`);
+    progress.info(`waiting for ${wanted - up}`, () =>
+      `${label}: waiting for ${wanted - up} more runner(s) to come online before the previous generation is retired (up to ${formatDuration(left)})`,
+    );
     if (deps.wait) await deps.wait(pollMs, left);
     else await deps.sleep(Math.min(pollMs, left));
   }

@@ -73,15 +73,18 @@ async function findByName(client: GarmClient, entity: ResolvedEntity, name: stri
   return all.find((s) => s.name === name);
 }
 
-/** Builds the scale-set provider over its collaborators. */
+/** Builds the scale-set provider over its collaborators; configure reads the stack config into the process's connection. */
 export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.ResourceProvider {
+  return { configure, ...scaleSetMethodsWith(deps) };
+}
+
+/** The scale-set methods without configure, for a caller that owns its connection (the resource plugin). */
+export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
   /** Reads back by id; list answers lack extra specs and instances (§2.1). */
   const readBack = async (client: GarmClient, inputs: CheckedInputs, id: number, entity: ResolvedEntity) =>
     toOutputs(inputs, await client.getScaleSet(id), entity);
 
   return {
-    configure,
-
     async check(_olds, news) {
       return checkScaleSetInputs(news);
     },
@@ -277,3 +280,8 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
 }
 
 export const scaleSet = scaleSetProviderWith(defaultDeps);
+
+/** The real collaborators, with GARM reached through `client` (one provider instance's connection). */
+export function scaleSetDepsFor(client: () => GarmClient): ScaleSetDeps {
+  return { ...defaultDeps, client };
+}

@@ -2,11 +2,12 @@ import { strict as assert } from "node:assert";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
-import { packageSchema } from "../../provider/schema";
+import { pluginSchema as packageSchema } from "../../provider-plugin/schema";
 
 const root = join(__dirname, "..", "..", "..");
-// Pulumi's package metaschema (pkg/codegen/schema/pulumi.json), kept in the shared reference beside the checkout.
-const metaschemaPath = join(root, "..", "shared", "reference", "pulumi-examples", "pulumi-metaschema.json");
+// Pulumi's package metaschema (pkg/codegen/schema/pulumi.json of the CLI release the tests use), vendored: tests read
+// nothing outside the repository.
+const metaschemaPath = join(root, "test", "unit", "fixtures", "pulumi-metaschema.json");
 
 describe("schema.json", () => {
   it("is generated from the current input schemas (run `make schema` when this fails)", () => {
@@ -27,9 +28,9 @@ describe("schema.json", () => {
 
   it("documents every input of both resources and marks replacing ones", () => {
     const schema = JSON.parse(readFileSync(join(root, "schema.json"), "utf8"));
-    const scaleSet = schema.resources["garm:index:GarmScaleSet"];
+    const scaleSet = schema.resources["garm:index:ScaleSet"];
     for (const [name, spec] of Object.entries<{ description?: string }>(scaleSet.inputProperties)) {
-      assert.ok(spec.description, `GarmScaleSet.${name} has no description`);
+      assert.ok(spec.description, `ScaleSet.${name} has no description`);
     }
     assert.equal(scaleSet.inputProperties.labels.willReplaceOnChanges, true);
     assert.equal(scaleSet.inputProperties.maxRunners.willReplaceOnChanges, undefined);

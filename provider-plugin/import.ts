@@ -1,0 +1,57 @@
+// `pulumi import garm:index:ScaleSet <name> <id>`: reads a scale set GARM already holds and states the inputs that
+// describe it, so the program Pulumi writes for it previews with no change.
+import type { GarmClient, ScaleSetView } from "../provider/garm/client";
+import { withDefaults, type ScaleSetInputs } from "../provider/scaleset/inputs";
+import { liveName } from "../provider/scaleset/naming";
+import { type ResolvedEntity, isObject, toOutputs } from "../provider/scaleset/state";
+import { systemTemplateName } from "../provider/scaleset/templates";
+import { OMITTED_MEANS } from "../provider/scaleset/diff";
+
+type Props = Record<string, unknown>;
+
+/** The inputs that reproduce `view`: a hashed live name gives back its base name, any other name is kept exactly. */
+export function importedInputs(view: ScaleSetView): ScaleSetInputs {
+  if (!view.entity) throw new Error(`scale set ${view.name} (GARM id ${view.id}) has no organization, repository or enterprise in GARM's answer`);
+  const hashed = /^(.+)-[0-9a-f]{8}$/.exec(view.name);
+  const base = hashed && liveName(hashed[1], view.labels, view.providerName, "hashed") === view.name ? hashed[1] : undefined;
+  const entityKey = { organization: "organization", repository: "repository", enterprise: "enterprise" }[view.entity.kind];
+  const inputs: Props = {
+    name: base ?? view.name,
+    ...(base === undefined ? { naming: "exact" } : {}),
+    [entityKey]: view.entity.name,
+    providerName: view.providerName,
+    image: view.image,
+    flavor: view.flavor,
+    osType: view.osType || "linux",
+    osArch: view.osArch || "amd64",
+    labels: view.labels,
+    maxRunners: view.maxRunners,
+    minIdleRunners: view.minIdleRunners,
+    enabled: view.enabled,
+    // GARM's defaults stay out of the program, as a user would write it.
+    ...(view.runnerPrefix && view.runnerPrefix !== OMITTED_MEANS.runnerPrefix ? { runnerPrefix: view.runnerPrefix } : {}),
+    ...(view.runnerGroup && view.runnerGroup.toLowerCase() !== OMITTED_MEANS.runnerGroup.toLowerCase() ? { runnerGroup: view.runnerGroup } : {}),
+    ...(view.runnerBootstrapTimeout && view.runnerBootstrapTimeout !== OMITTED_MEANS.runnerBootstrapTimeout
+      ? { runnerBootstrapTimeout: view.runnerBootstrapTimeout }
+      : {}),
+    ...(isObject(view.extraSpecs) && Object.keys(view.extraSpecs).length > 0 ? { extraSpecs: view.extraSpecs } : {}),
+    ...(view.enableShell ? { enableShell: true } : {}),
+    ...(view.templateId !== undefined && view.templateName !== undefined && view.templateName !== systemTemplateName(view.osType || "linux")
+      ? { templateId: view.templateId }
+      : {}),
+  };
+  return inputs as ScaleSetInputs;
+}
+
+/** Reads scale set `id` for import: its outputs as create would have stored them, and the inputs behind them. */
+export async function importScaleSet(client: GarmClient, id: string): Promise<{ id: string; props: Props; inputs: Props }> {
+  const numeric = Number(id);
+  if (!Number.isInteger(numeric) || numeric <= 0) {
+    throw new Error(`scale set id "${id}" is not a GARM scale set id: give the number garm-cli scaleset list shows`);
+  }
+  const view = await client.getScaleSet(numeric);
+  const inputs = importedInputs(view);
+  const entity: ResolvedEntity = { kind: view.entity!.kind, id: view.entity!.id, name: view.entity!.name, endpoint: view.endpoint };
+  const outs = toOutputs(withDefaults(inputs), view, entity) as unknown as Props;
+  return { id: String(view.id), props: outs, inputs: inputs as Props };
+}

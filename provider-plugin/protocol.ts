@@ -1,0 +1,98 @@
+// Translation between the resource-provider protocol's property values and the plain objects provider/ works with:
+// secrets, resource types, provider config and detailed diffs. Pure functions; the gRPC server applies them.
+import { isDeepStrictEqual } from "node:util";
+import type { ConfigSource } from "../provider/config";
+
+/** The key and value marking a secret in a protobuf Struct (Pulumi's "special signature"). */
+export const SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+type Props = Record<string, unknown>;
+
+function isSecret(value: unknown): value is { value: unknown } {
+  return value !== null && typeof value === "object" && (value as Props)[SIG_KEY] === SECRET_SIG;
+}
+
+/** Replaces every secret with its value; returns the plain properties and the top-level keys that held a secret. */
+export function revealSecrets(props: Props): { plain: Props; secretKeys: Set<string> } {
+  const secretKeys = new Set<string>();
+  const reveal = (value: unknown): { value: unknown; secret: boolean } => {
+    if (isSecret(value)) return { value: reveal(value.value).value, secret: true };
+    if (Array.isArray(value)) {
+      const items = value.map(reveal);
+      return { value: items.map((i) => i.value), secret: items.some((i) => i.secret) };
+    }
+    if (value !== null && typeof value === "object") {
+      const entries = Object.entries(value as Props).map(([k, v]) => [k, reveal(v)] as const);
+      return { value: Object.fromEntries(entries.map(([k, r]) => [k, r.value])), secret: entries.some(([, r]) => r.secret) };
+    }
+    return { value, secret: false };
+  };
+  const plain: Props = {};
+  for (const [key, value] of Object.entries(props)) {
+    const r = reveal(value);
+    plain[key] = r.value;
+    if (r.secret) secretKeys.add(key);
+  }
+  return { plain, secretKeys };
+}
+
+/** Marks the given top-level keys secret again, so a secret input never comes back as a plain output. */
+export function concealSecrets(props: Props, secretKeys: ReadonlySet<string>): Props {
+  return Object.fromEntries(
+    Object.entries(props).map(([k, v]) => [k, secretKeys.has(k) && v !== undefined ? { [SIG_KEY]: SECRET_SIG, value: v } : v]),
+  );
+}
+
+/** Drops keys whose value is undefined: a protobuf Struct cannot carry them. */
+export function defined(props: Props): Props {
+  return JSON.parse(JSON.stringify(props)) as Props;
+}
+
+/** The resource type of a URN: `urn:pulumi:stack::project::parent$garm:index:ScaleSet::name` gives garm:index:ScaleSet. */
+export function typeOfUrn(urn: string): string {
+  const parts = urn.split("::");
+  const qualified = parts[2] ?? "";
+  return qualified.split("$").pop() ?? "";
+}
+
+/** Stack, project and resource name of a URN. */
+export function urnParts(urn: string): { stack: string; project: string; name: string } {
+  const parts = urn.split("::");
+  return { stack: (parts[0] ?? "").replace(/^urn:pulumi:/, ""), project: parts[1] ?? "", name: parts.slice(3).join("::") };
+}
+
+/**
+ * The provider configuration as provider/config.ts reads it (`garm:url`, ...). Configure carries it as `args` (typed,
+ * secrets marked) and, for older engines, as `variables` keyed `garm:config:url`.
+ */
+export function configSource(args: Props | undefined, variables: ReadonlyMap<string, string> | Map<string, string>): ConfigSource {
+  const plain = args ? revealSecrets(args).plain : {};
+  return {
+    get(key: string): string | undefined {
+      const name = key.replace(/^garm:/, "");
+      const typed = plain[name];
+      if (typed !== undefined && typed !== null) return typeof typed === "string" ? typed : JSON.stringify(typed);
+      return variables.get(`garm:config:${name}`) ?? variables.get(`garm:${name}`);
+    },
+  };
+}
+
+export type PropertyDiffKind = "add" | "addReplace" | "delete" | "deleteReplace" | "update" | "updateReplace";
+
+/**
+ * Which inputs changed and how, for `pulumi preview --diff`: every input that differs between the old and new inputs,
+ * plus every key the resource's diff replaces on. Empty when the resource changes for a reason no input shows.
+ */
+export function detailedDiff(oldInputs: Props, news: Props, replaces: readonly string[]): Record<string, PropertyDiffKind> {
+  const keys = new Set([...Object.keys(oldInputs), ...Object.keys(news)]);
+  const out: Record<string, PropertyDiffKind> = {};
+  for (const key of keys) {
+    const replacing = replaces.includes(key);
+    if (!replacing && isDeepStrictEqual(oldInputs[key], news[key])) continue;
+    if (oldInputs[key] === undefined && news[key] !== undefined) out[key] = replacing ? "addReplace" : "add";
+    else if (oldInputs[key] !== undefined && news[key] === undefined) out[key] = replacing ? "deleteReplace" : "delete";
+    else out[key] = replacing ? "updateReplace" : "update";
+  }
+  return out;
+}

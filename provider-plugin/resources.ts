@@ -1,0 +1,71 @@
+// The resources the plugin serves, by token, each backed by the same provider/ methods the dynamic provider runs.
+// Only protocol translation lives here: resource names from URNs, import, and the per-instance connection.
+import type * as pulumi from "@pulumi/pulumi";
+import type { Connection } from "../provider/connection";
+import { garmProviderWith } from "../provider/garm-provider/resource";
+import { scaleSetDepsFor, scaleSetMethodsWith } from "../provider/scaleset/resource";
+import { userFacing } from "../provider/user-facing";
+import { importScaleSet } from "./import";
+import { urnParts } from "./protocol";
+
+type Props = Record<string, unknown>;
+
+/** What the server calls for one resource type; `urn` lets a resource learn its own name. */
+export interface PluginResource {
+  check(urn: string, olds: Props, news: Props): Promise<{ inputs?: Props; failures?: { property: string; reason: string }[] }>;
+  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: Props): Promise<{ id: string; outs: Props }>;
+  /** `props` is empty for `pulumi import`; the answer then carries the inputs that reproduce the resource. */
+  read(id: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
+  update(id: string, olds: Props, news: Props): Promise<{ outs?: Props }>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+export const SCALE_SET = "garm:index:ScaleSet";
+// Not `garm:index:Provider`: every generated SDK already has a `Provider` class, the package's provider resource.
+export const GARM_PROVIDER = "garm:index:GarmProvider";
+
+function adapt(methods: Omit<pulumi.dynamic.ResourceProvider, "configure">): PluginResource {
+  const m = userFacing(methods as pulumi.dynamic.ResourceProvider);
+  return {
+    check: async (_urn, olds, news) => (await m.check!(olds, news)) as { inputs?: Props },
+    diff: (id, olds, news) => m.diff!(id, olds, news),
+    create: (inputs) => m.create(inputs) as Promise<{ id: string; outs: Props }>,
+    read: (id, props) => m.read!(id, props) as Promise<{ id?: string; props?: Props }>,
+    update: (id, olds, news) => m.update!(id, olds, news) as Promise<{ outs?: Props }>,
+    delete: (id, props) => m.delete!(id, props),
+  };
+}
+
+/** The plugin's resources over one provider instance's connection. */
+export function pluginResources(connection: Connection): ReadonlyMap<string, PluginResource> {
+  const client = () => connection.client();
+  const scaleSet = adapt(scaleSetMethodsWith(scaleSetDepsFor(client)));
+  const garmProvider = adapt(garmProviderWith(client));
+  return new Map<string, PluginResource>([
+    [
+      SCALE_SET,
+      {
+        ...scaleSet,
+        read: (id, props) => (Object.keys(props).length === 0 ? importScaleSet(connection.client(), id) : scaleSet.read(id, props)),
+      },
+    ],
+    [
+      GARM_PROVIDER,
+      {
+        ...garmProvider,
+        // The TypeScript SDK records the owning stack and resource in the block; here the URN says who owns it.
+        check: (urn, olds, news) => {
+          const { project, stack, name } = urnParts(urn);
+          return garmProvider.check(urn, olds, { ...news, owner: { project, stack, resource: name } });
+        },
+        read: (id, props) => {
+          if (Object.keys(props).length === 0) {
+            throw new Error("GarmProvider cannot be imported: declare it in the program and `pulumi up` takes over its block");
+          }
+          return garmProvider.read(id, props);
+        },
+      },
+    ],
+  ]);
+}

@@ -1,0 +1,224 @@
+// The gRPC ResourceProvider service of pulumi-resource-garm. Each plugin process is one provider instance (the engine
+// starts one per provider resource), so the connection belongs to this server, set by Configure.
+import * as grpc from "@grpc/grpc-js";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { Any } from "google-protobuf/google/protobuf/any_pb";
+import * as services from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { Connection } from "../provider/connection";
+import { type PropertyDiffKind, concealSecrets, configSource, defined, detailedDiff, revealSecrets, typeOfUrn } from "./protocol";
+import { type PluginResource, pluginResources } from "./resources";
+
+type Props = Record<string, unknown>;
+type Handler<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => void;
+
+const KIND: Record<PropertyDiffKind, proto.PropertyDiff.Kind> = {
+  add: proto.PropertyDiff.Kind.ADD,
+  addReplace: proto.PropertyDiff.Kind.ADD_REPLACE,
+  delete: proto.PropertyDiff.Kind.DELETE,
+  deleteReplace: proto.PropertyDiff.Kind.DELETE_REPLACE,
+  update: proto.PropertyDiff.Kind.UPDATE,
+  updateReplace: proto.PropertyDiff.Kind.UPDATE_REPLACE,
+};
+
+export interface PluginOptions {
+  readonly version: string;
+  readonly schema: () => string;
+  /** The environment the GARM_* fallbacks come from. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+const toJs = (s: Struct | undefined): Props => (s ? (s.toJavaScript() as Props) : {});
+const toStruct = (p: Props | undefined): Struct => Struct.fromJavaScript(defined(p ?? {}) as never);
+
+/** An error the engine shows as the resource's failure; a partly created resource rides along so it is kept. */
+function grpcError(err: unknown): grpc.ServiceError {
+  const e = err as Error & { id?: string; properties?: Props; reasons?: string[] };
+  const metadata = new grpc.Metadata();
+  if (e.id) {
+    const detail = new proto.ErrorResourceInitFailed();
+    detail.setId(e.id);
+    detail.setProperties(toStruct(e.properties));
+    detail.setReasonsList(e.reasons ?? []);
+    const any = new Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new statusproto.Status();
+    status.setCode(grpc.status.UNKNOWN);
+    status.setMessage(e.message);
+    status.addDetails(any);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return Object.assign(new Error(e?.message ?? String(err)), { code: grpc.status.UNKNOWN, details: e?.message ?? String(err), metadata });
+}
+
+function unary<Req, Res>(work: (req: Req) => Promise<Res>): Handler<Req, Res> {
+  return (call, callback) => {
+    work(call.request).then(
+      (res) => callback(null, res),
+      (err) => callback(grpcError(err), null),
+    );
+  };
+}
+
+/** The service implementation; `serve` binds it. */
+export class GarmPluginServer {
+  private readonly connection = new Connection();
+  private readonly resources: ReadonlyMap<string, PluginResource> = pluginResources(this.connection);
+
+  constructor(private readonly options: PluginOptions) {}
+
+  private resource(type: string, urn: string): PluginResource {
+    const token = type || typeOfUrn(urn);
+    const found = this.resources.get(token);
+    if (!found) throw new Error(`pulumi-resource-garm does not serve ${token}: it serves ${[...this.resources.keys()].join(", ")}`);
+    return found;
+  }
+
+  readonly implementation: grpc.UntypedServiceImplementation = {
+    getPluginInfo: unary<Empty, plugproto.PluginInfo>(async () => {
+      const info = new plugproto.PluginInfo();
+      info.setVersion(this.options.version);
+      return info;
+    }),
+
+    getSchema: unary<proto.GetSchemaRequest, proto.GetSchemaResponse>(async () => {
+      const resp = new proto.GetSchemaResponse();
+      resp.setSchema(this.options.schema());
+      return resp;
+    }),
+
+    checkConfig: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
+      // Settings are read at Configure and a bad one fails the first GARM call, as in the dynamic provider, so preview
+      // still reports input problems without a reachable GARM.
+      const resp = new proto.CheckResponse();
+      resp.setInputs(req.getNews() ?? new Struct());
+      return resp;
+    }),
+
+    diffConfig: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
+      const olds = revealSecrets(toJs(req.getOldInputs() ?? req.getOlds())).plain;
+      const news = revealSecrets(toJs(req.getNews())).plain;
+      const changed = Object.keys(detailedDiff(olds, news, []));
+      const resp = new proto.DiffResponse();
+      resp.setChanges(changed.length > 0 ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
+      resp.setDiffsList(changed);
+      return resp;
+    }),
+
+    configure: unary<proto.ConfigureRequest, proto.ConfigureResponse>(async (req) => {
+      const args = req.getArgs();
+      this.connection.configure(configSource(args ? toJs(args) : undefined, new Map(req.getVariablesMap().entries() as Iterable<[string, string]>)), this.options.env);
+      const resp = new proto.ConfigureResponse();
+      // Secrets arrive marked and go back marked; preview never calls Create.
+      resp.setAcceptsecrets(true);
+      resp.setAcceptresources(false);
+      resp.setSupportspreview(false);
+      resp.setAcceptoutputs(false);
+      return resp;
+    }),
+
+    check: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
+      const olds = revealSecrets(toJs(req.getOlds()));
+      const news = revealSecrets(toJs(req.getNews()));
+      const result = await this.resource(req.getType(), req.getUrn()).check(req.getUrn(), olds.plain, news.plain);
+      const resp = new proto.CheckResponse();
+      resp.setInputs(toStruct(concealSecrets(result.inputs ?? news.plain, news.secretKeys)));
+      resp.setFailuresList(
+        (result.failures ?? []).map((f) => {
+          const failure = new proto.CheckFailure();
+          failure.setProperty(f.property);
+          failure.setReason(f.reason);
+          return failure;
+        }),
+      );
+      return resp;
+    }),
+
+    diff: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
+      const olds = revealSecrets(toJs(req.getOlds())).plain;
+      const news = revealSecrets(toJs(req.getNews())).plain;
+      const oldInputs = req.getOldInputs() ? revealSecrets(toJs(req.getOldInputs())).plain : olds;
+      const result = await this.resource(req.getType(), req.getUrn()).diff(req.getId(), olds, news);
+      const resp = new proto.DiffResponse();
+      if (!result.changes) {
+        resp.setChanges(proto.DiffResponse.DiffChanges.DIFF_NONE);
+        return resp;
+      }
+      const replaces = result.replaces ?? [];
+      resp.setChanges(proto.DiffResponse.DiffChanges.DIFF_SOME);
+      resp.setReplacesList([...replaces]);
+      resp.setStablesList([...(result.stables ?? [])]);
+      resp.setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+      const detail = detailedDiff(oldInputs, news, replaces);
+      resp.setDiffsList(Object.keys(detail));
+      // With no input to point at (drift GARM reported), the engine's own comparison shows the change.
+      if (Object.keys(detail).length > 0) {
+        resp.setHasdetaileddiff(true);
+        const map = resp.getDetaileddiffMap();
+        for (const [key, kind] of Object.entries(detail)) {
+          const diff = new proto.PropertyDiff();
+          diff.setKind(KIND[kind]);
+          diff.setInputdiff(true);
+          map.set(key, diff);
+        }
+      }
+      return resp;
+    }),
+
+    create: unary<proto.CreateRequest, proto.CreateResponse>(async (req) => {
+      const inputs = revealSecrets(toJs(req.getProperties()));
+      const result = await this.resource(req.getType(), req.getUrn()).create(inputs.plain);
+      const resp = new proto.CreateResponse();
+      resp.setId(result.id);
+      resp.setProperties(toStruct(concealSecrets(result.outs, inputs.secretKeys)));
+      return resp;
+    }),
+
+    read: unary<proto.ReadRequest, proto.ReadResponse>(async (req) => {
+      const props = revealSecrets(toJs(req.getProperties()));
+      const inputs = revealSecrets(toJs(req.getInputs()));
+      const secretKeys = new Set([...props.secretKeys, ...inputs.secretKeys]);
+      const result = await this.resource(req.getType(), req.getUrn()).read(req.getId(), props.plain);
+      const resp = new proto.ReadResponse();
+      // An empty id tells the engine the resource is gone.
+      resp.setId(result.id ?? "");
+      if (result.id) {
+        resp.setProperties(toStruct(concealSecrets(result.props ?? {}, secretKeys)));
+        resp.setInputs(toStruct(concealSecrets(result.inputs ?? inputs.plain, secretKeys)));
+      }
+      return resp;
+    }),
+
+    update: unary<proto.UpdateRequest, proto.UpdateResponse>(async (req) => {
+      const olds = revealSecrets(toJs(req.getOlds())).plain;
+      const news = revealSecrets(toJs(req.getNews()));
+      const result = await this.resource(req.getType(), req.getUrn()).update(req.getId(), olds, news.plain);
+      const resp = new proto.UpdateResponse();
+      resp.setProperties(toStruct(concealSecrets(result.outs ?? {}, news.secretKeys)));
+      return resp;
+    }),
+
+    delete: unary<proto.DeleteRequest, Empty>(async (req) => {
+      const props = revealSecrets(toJs(req.getProperties())).plain;
+      await this.resource(req.getType(), req.getUrn()).delete(req.getId(), props);
+      return new Empty();
+    }),
+
+    cancel: unary<Empty, Empty>(async () => new Empty()),
+    attach: unary<plugproto.PluginAttach, Empty>(async () => new Empty()),
+    getMapping: unary<proto.GetMappingRequest, proto.GetMappingResponse>(async () => new proto.GetMappingResponse()),
+  };
+}
+
+/** Starts the plugin on a loopback port; resolves to the port, which the engine reads from stdout. */
+export async function serve(options: PluginOptions): Promise<{ port: number; server: grpc.Server }> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(services.ResourceProviderService, new GarmPluginServer(options).implementation);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  return { port, server };
+}

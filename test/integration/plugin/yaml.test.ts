@@ -1,0 +1,105 @@
+// The YAML quick start through the garm resource plugin, with the real CLI, the real YAML language host and the plugin
+// installed from its tarball, against GARM simulators: preview, up, a label change, a no-change preview, destroy;
+// `pulumi import` of a scale set made over REST; two explicit provider instances reaching two GARMs.
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { GarmClient } from "../../../provider/garm/client";
+import { type SimulatedHost, startSimulatedHost } from "../../../scripts/demo/host";
+import { REPO_ROOT } from "../../support/pulumi-cli/project";
+import { startSimulator } from "../../support/simulator";
+import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
+import { runQuickstart, writes } from "./quickstart-scenario";
+
+
+describe("YAML programs through the garm resource plugin (real CLI, YAML host, simulator)", function () {
+  this.timeout(300_000);
+  let tarball: string;
+  let home: string;
+  const cleanup: (() => unknown)[] = [];
+
+  before(function () {
+    if (!fs.existsSync(path.join(YAML_HOST_DIR, "pulumi-language-yaml"))) {
+      throw new Error(`the YAML language host is not built at ${YAML_HOST_DIR}: run \`scripts/tools.sh yaml\``);
+    }
+    tarball = buildPluginOnce();
+    home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-plugin-home-"));
+  });
+
+  after(() => fs.rmSync(home, { recursive: true, force: true }));
+
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+  });
+
+  async function project(example: string, hostOpts: { tickMs?: number } = {}): Promise<{ p: PluginProject; host: SimulatedHost }> {
+    const host = await startSimulatedHost({ prefix: "pulumi-garm-plugin-host-", ...hostOpts });
+    cleanup.push(() => host.close());
+    const p = new PluginProject(path.join(REPO_ROOT, "examples", example), home, [YAML_HOST_DIR]);
+    cleanup.push(() => p.close());
+    await p.installPlugin(tarball);
+    return { p, host };
+  }
+
+  it("quickstart: preview, up, label change (replace, new generation first), no-change preview, destroy", async () => {
+    const { p, host } = await project("quickstart-yaml");
+    await runQuickstart(p, host, {
+      project: "garm-quickstart-yaml",
+      // A list in stack config is set element by element; the program's default is [linux, x64].
+      baseLabels: async (q) => {
+        await q.cli(["config", "set", "--path", "labels[0]", "linux"]);
+        await q.cli(["config", "set", "--path", "labels[1]", "x64"]);
+      },
+      addLabel: async (q) => void (await q.cli(["config", "set", "--path", "labels[2]", "large"])),
+    });
+    console.log(`      ${p.timings()}`);
+  });
+
+  it("imports a scale set created over REST; the program Pulumi writes for it previews with no change", async () => {
+    const { p, host } = await project("quickstart-yaml");
+    const rest = new GarmClient({ url: host.sim.url, username: host.sim.username, password: host.sim.password });
+    const made = await rest.createScaleSet(
+      { kind: "organization", id: host.sim.organizationId },
+      { name: "legacy-runners", provider_name: "fake", image: "img", flavor: "big", os_type: "linux", os_arch: "amd64", labels: ["self-hosted", "arm"], max_runners: 4, enabled: true },
+    );
+    // An empty program: only the imported resource.
+    fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), "name: garm-import-yaml\nruntime: yaml\n");
+    await p.initStack("dev", { "garm:url": host.sim.url, "garm:username": host.sim.username, "garm:password": { value: host.sim.password, secret: true } });
+    const generated = path.join(p.workDir, "generated.yaml");
+    await p.cli(["import", "garm:index:ScaleSet", "legacy", String(made.id), "--yes", "--out", generated]);
+    const code = fs.readFileSync(generated, "utf8");
+    assert.match(code, /type: garm:(index:)?ScaleSet/);
+    assert.match(code, /name: legacy-runners/);
+    fs.appendFileSync(path.join(p.dir, "Pulumi.yaml"), code);
+    host.sim.clearRequests();
+    const preview = await p.preview();
+    assert.deepEqual(preview.changeSummary, { same: 2 }, `after import the written program has no change:\n${code}`);
+    assert.deepEqual(writes(host.sim), []);
+    assert.deepEqual(host.sim.scaleSets().map((s) => s.name), ["legacy-runners"]);
+  });
+
+  it("two explicit provider instances reach two GARMs", async () => {
+    const { p } = await project("two-providers-yaml");
+    const west = await startSimulator({ tickMs: 100 });
+    cleanup.push(() => west.stop());
+    const east = await startSimulator({ tickMs: 100 });
+    cleanup.push(() => east.stop());
+    await p.initStack("dev", {
+      eastUrl: east.url,
+      eastUsername: east.username,
+      eastPassword: { value: east.password, secret: true },
+      westUrl: west.url,
+      westUsername: west.username,
+      westPassword: { value: west.password, secret: true },
+    });
+    await p.cli(["up", "--yes"]);
+    const out = await p.outputs();
+    assert.deepEqual(east.scaleSets().map((s) => s.name), [out.eastLiveName]);
+    assert.deepEqual(west.scaleSets().map((s) => s.name), [out.westLiveName]);
+    const state = (await p.cli(["stack", "export"])).stdout;
+    assert.ok(!state.includes(east.password) && !state.includes(west.password), "the passwords are kept as secrets in state");
+    await p.cli(["destroy", "--yes"]);
+    assert.deepEqual([east.scaleSets().length, west.scaleSets().length], [0, 0]);
+  });
+});
