@@ -1,9 +1,10 @@
 // Retires a scale set without failing a running job: disable, drain, delete, verify (garm-api.md Appendix B). Each
 // pass lists, classifies (classify.ts) and acts; the loop is bounded by the drain timeout, after which it fails and
-// Pulumi keeps the resource, retrying the delete on the next run.
+// Pulumi keeps the resource in its state (RETRY_NOTE says what the next runs do with it).
 import type { GarmClient, InstanceView } from "../garm/client";
 import { GarmApiError, isGarmError, isTransient } from "../garm/errors";
 import { type Logger, formatDuration } from "../log";
+import { briefly } from "./brief-error";
 import { type RunnerVerdict, classifyRunner, describeJob } from "./classify";
 import type { DrainOptions } from "./inputs";
 
@@ -29,7 +30,11 @@ export class DrainError extends Error {
   override readonly name = "DrainError";
 }
 
-const RETRY_NOTE = "Pulumi keeps the resource and retries the delete on the next `pulumi up` or `pulumi destroy`";
+/** What the next runs do with a scale set whose delete did not finish: Pulumi keeps it in state, disabled at 0 runners. */
+const RETRY_NOTE =
+  "Pulumi keeps it in its state: the next `pulumi destroy` retries the delete, and so does the next `pulumi up` if the " +
+  "program no longer declares it or it was being replaced; a `pulumi up` of a program that still declares it enables it " +
+  "again with the program's values";
 
 interface Classified {
   readonly runner: InstanceView;
@@ -179,7 +184,7 @@ function describeBusy({ runner, verdict }: Classified): string {
 function timeoutError(label: string, pass: readonly Classified[], outage: GarmApiError | undefined, options: DrainOptions): DrainError {
   const after = `after ${formatDuration(options.timeoutSeconds * 1000)}`;
   if (outage) {
-    return new DrainError(`${label}: could not finish draining ${after}: GARM is unreachable (${outage.message}). ${RETRY_NOTE}.`);
+    return new DrainError(`${label}: could not finish draining ${after}: GARM is unreachable (${briefly(outage)}). ${RETRY_NOTE}.`);
   }
   const busy = pass.filter((c) => c.verdict.action === "leave");
   const others = pass.filter((c) => c.verdict.action !== "leave");
