@@ -96,6 +96,22 @@ describe("issue 11: faults a fleet meets", function () {
     });
   });
 
+  it("labels: [] is refused at preview with hashed naming, and creates a scale set with naming \"exact\"", async () => {
+    fx = await startFixture();
+    const hashed = await fx.engine.preview([fx.scaleSet("small", { labels: [] })]);
+    assert.equal(hashed.ok, false);
+    const [failure] = hashed.checkFailures.small ?? [];
+    assert.equal(failure?.property, "labels");
+    assert.match(failure.reason, /labels is empty; with naming "hashed"/);
+    fx.sim.clearRequests();
+    assert.equal((await fx.engine.up([fx.scaleSet("small", { labels: [] })])).ok, false);
+    assert.deepEqual(mutatingCalls(fx.sim), [], "refused before anything is touched");
+
+    const exact = await fx.engine.up([fx.scaleSet("small", { labels: [], naming: "exact" })]);
+    assert.ok(exact.ok, JSON.stringify(exact.errors));
+    assert.deepEqual(fx.sim.scaleSets().map((s) => s.name), ["ci-small"]);
+  });
+
   describe("a lost create answer whose follow-up lookups also fail", () => {
     /** A fixture whose GARM goes away right after carrying out a create whose answer it then loses. */
     async function withLostCreates(): Promise<Fixture & { loseNextCreate(): void }> {
