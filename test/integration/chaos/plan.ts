@@ -33,6 +33,8 @@ export type RunnerAction =
 export type Fault =
   | { kind: "drop"; n: number }
   | { kind: "lose"; method: string; path: string }
+  /** The answer is lost and GARM goes away at that moment, so the follow-up lookups fail too. */
+  | { kind: "lose-then-outage"; method: string; path: string; forMs: number }
   | { kind: "outage"; afterMs: number; forMs: number }
   | { kind: "tokens"; afterMs: number }
   | { kind: "github"; op: GitHubOp; status: 401 | 403 | 500; count: number }
@@ -113,7 +115,7 @@ function randomEdit(rng: Rng, program: ProgramModel): Edit | undefined {
 }
 
 function randomFault(rng: Rng): Fault {
-  switch (rng.int(0, 7)) {
+  switch (rng.int(0, 8)) {
     case 0:
       return { kind: "drop", n: rng.int(1, 3) };
     case 1: {
@@ -130,6 +132,10 @@ function randomFault(rng: Rng): Fault {
       return { kind: "kill", afterMs: rng.int(300, 3000) };
     case 6:
       return { kind: "restart", afterMs: rng.int(0, 2000) };
+    case 7: {
+      const [method, path] = rng.pick(LOSABLE.slice(0, 3));
+      return { kind: "lose-then-outage", method, path, forMs: rng.int(3000, 8000) };
+    }
     default:
       return { kind: "github", op: "scaleset-delete", status: 500, count: 1 }; // GARM's inverted delete (§5)
   }

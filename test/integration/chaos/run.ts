@@ -10,7 +10,7 @@ import { type Engine, type OperationResult, type ResourceDecl, ref } from "../..
 import { engineForGarm } from "../../support/engine-for-garm";
 import { type Simulator, startSimulator } from "../../support/simulator";
 import { providerInputs } from "../garm-provider/provider-inputs";
-import { type Fault, LABEL_SETS, PROVIDERS, type ProgramModel, type Step, programAfter } from "./plan";
+import { type Fault, LABEL_SETS, PROVIDERS, type ProgramModel, type ScaleSetSpec, type Step, programAfter } from "./plan";
 
 export interface Violation {
   /** 1-based step index, or "converge". */
@@ -43,6 +43,8 @@ class Failed extends Error {
 
 interface World {
   readonly sim: Simulator;
+  /** Called with every simulator log line. */
+  onSimLine?: (line: string) => void;
   readonly engine: Engine;
   readonly host: { url: string; executable: string; configFile: string };
 }
@@ -131,6 +133,19 @@ function armFaults(world: World, faults: readonly Fault[], stats: RunStats, proc
       case "lose":
         sim.loseNextResponse(fault.method, new RegExp(fault.path));
         break;
+      case "lose-then-outage":
+        sim.loseNextResponse(fault.method, new RegExp(fault.path));
+        world.onSimLine = (line) => {
+          if (!line.startsWith(`lost the answer to ${fault.method}`)) return;
+          world.onSimLine = undefined;
+          outage = true;
+          sim.stopServing("drop");
+          later(fault.forMs, async () => {
+            outage = false;
+            await sim.resumeServing();
+          });
+        };
+        break;
       case "github":
         sim.failNextGitHub(fault.op, fault.status, fault.count);
         break;
@@ -159,6 +174,7 @@ function armFaults(world: World, faults: readonly Fault[], stats: RunStats, proc
     }
   }
   return async () => {
+    world.onSimLine = undefined;
     for (const t of timers) clearTimeout(t);
     if (outage) await sim.resumeServing();
     disarm(sim);
@@ -217,6 +233,32 @@ function checkInvariants(world: World, at: number | "converge", busyDuringStep: 
   }
 }
 
+const expectedName = (key: string, spec: ScaleSetSpec) => liveName(`ci-${key}`, LABEL_SETS[spec.labels], PROVIDERS[spec.provider], spec.naming);
+
+/** How GARM's copy of one declared scale set differs from the program, or undefined when it matches. */
+function scaleSetMismatch(sim: Simulator, key: string, spec: ScaleSetSpec): string | undefined {
+  const live = sim.scaleSets();
+  const name = expectedName(key, spec);
+  const s = live.find((x) => x.name === name);
+  if (!s) return `${key}: GARM has no scale set ${name} (it has ${live.map((x) => x.name).join(", ") || "none"})`;
+  const got = { enabled: s.enabled, maxRunners: s.maxRunners, minIdleRunners: s.minIdleRunners, providerName: s.providerName };
+  const want = { enabled: true, maxRunners: spec.maxRunners, minIdleRunners: spec.minIdleRunners, providerName: PROVIDERS[spec.provider] };
+  if (JSON.stringify(got) !== JSON.stringify(want)) return `${key}: GARM holds ${JSON.stringify(got)}, the program wants ${JSON.stringify(want)}`;
+  return undefined;
+}
+
+/** How GARM differs from the program's scale sets, or undefined when it holds exactly them, as declared. */
+function mismatch(sim: Simulator, program: ProgramModel): string | undefined {
+  for (const [key, spec] of Object.entries(program)) {
+    const differs = scaleSetMismatch(sim, key, spec);
+    if (differs) return differs;
+  }
+  const names = Object.entries(program).map(([key, spec]) => expectedName(key, spec));
+  const extra = sim.scaleSets().filter((s) => !names.includes(s.name));
+  if (extra.length) return `GARM also has ${extra.map((s) => `${s.name} (id ${s.id})`).join(", ")}, which no resource declares`;
+  return undefined;
+}
+
 async function converge(world: World, program: ProgramModel, stats: RunStats, trace: string[]): Promise<void> {
   const { sim, engine } = world;
   const fail: (invariant: string, detail: string) => never = (invariant, detail) => {
@@ -231,6 +273,18 @@ async function converge(world: World, program: ProgramModel, stats: RunStats, tr
 
   const describe = (r: OperationResult) => (r.ok ? "ok" : `failed: ${JSON.stringify(r.errors)} ${JSON.stringify(r.checkFailures)}`);
   const decls = declarations(world, program);
+  // Before anything repairs it: a preview that plans nothing must mean GARM already matches the program.
+  stats.checks++;
+  const first = await engine.preview(decls);
+  stats.operations++;
+  const planned = first.steps.filter((s) => s.op !== "same");
+  trace.push(`converge first preview: ${planned.length ? planned.map((s) => `${s.op} ${s.name}`).join(", ") : "no changes"}`);
+  for (const [key, spec] of Object.entries(program)) {
+    if (!first.steps.some((s) => s.name === key && s.op === "same")) continue;
+    const differs = scaleSetMismatch(sim, key, spec);
+    if (differs) fail("a preview that plans no change for a scale set means GARM matches the program", differs);
+  }
+
   stats.checks++;
   const refresh = await engine.refresh();
   stats.operations++;
@@ -251,21 +305,8 @@ async function converge(world: World, program: ProgramModel, stats: RunStats, tr
   if (!preview.ok || changed.length) fail("a no-change preview passes after convergence", `preview plans ${changed.map((s) => `${s.op} ${s.name}`).join(", ")} ${describe(preview)}`);
 
   stats.checks++;
-  const live = sim.scaleSets();
-  const wanted = Object.entries(program).map(([key, spec]) => ({
-    key,
-    spec,
-    name: liveName(`ci-${key}`, LABEL_SETS[spec.labels], PROVIDERS[spec.provider], spec.naming),
-  }));
-  for (const { key, spec, name } of wanted) {
-    const s = live.find((x) => x.name === name);
-    if (!s) fail("GARM matches the program after convergence", `${key}: GARM has no scale set ${name} (it has ${live.map((x) => x.name).join(", ")})`);
-    const got = { enabled: s.enabled, maxRunners: s.maxRunners, minIdleRunners: s.minIdleRunners, providerName: s.providerName };
-    const want = { enabled: true, maxRunners: spec.maxRunners, minIdleRunners: spec.minIdleRunners, providerName: PROVIDERS[spec.provider] };
-    if (JSON.stringify(got) !== JSON.stringify(want)) fail("GARM matches the program after convergence", `${key}: GARM holds ${JSON.stringify(got)}, the program wants ${JSON.stringify(want)}`);
-  }
-  const extra = live.filter((s) => !wanted.some((w) => w.name === s.name));
-  if (extra.length) fail("GARM matches the program after convergence", `GARM also has ${extra.map((s) => `${s.name} (id ${s.id})`).join(", ")}, which no resource declares`);
+  const differs = mismatch(sim, program);
+  if (differs) fail("GARM matches the program after convergence", differs);
 
   stats.checks++;
   const destroy = await engine.destroy();
@@ -282,8 +323,10 @@ export async function runSteps(steps: readonly Step[]): Promise<RunResult> {
   const configFile = path.join(dir, "config.toml");
   await fs.writeFile(executable, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
   await fs.writeFile(configFile, "# GARM config of a chaos run\n", { mode: 0o600 });
-  const sim = await startSimulator({ garmConfigPath: configFile, tickMs: 25, consolidationMs: 300 });
+  const lines: { to?: (line: string) => void } = {};
+  const sim = await startSimulator({ garmConfigPath: configFile, tickMs: 25, consolidationMs: 300, log: (line) => lines.to?.(line) });
   const world: World = { sim, engine: engineForGarm(sim, "chaos"), host: { url: sim.url, executable, configFile } };
+  lines.to = (line) => world.onSimLine?.(line);
   const stats: RunStats = { operations: 0, faults: 0, checks: 0 };
   const trace: string[] = [];
   try {
