@@ -242,7 +242,7 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
           deps.log.warn(`GarmScaleSet ${name}: the create's answer was lost, but GARM has the scale set (id ${landed.id}); using it`);
           return landed;
         }
-        if (attempt === 2) throw unconfirmedCreate(inputs, entity, name, heldBefore, props, err);
+        if (attempt === 2) throw unconfirmedCreate(inputs, entity, name, heldBefore, props, err, "so did sending it again after it was not found");
       }
     }
   }
@@ -272,10 +272,11 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
     heldBefore: boolean,
     props: Record<string, unknown>,
     cause: unknown,
+    confirming = "looking it up failed too",
   ): Error {
     const message =
-      `GarmScaleSet ${name}: the create request reached GARM but its answer was lost, so GARM may or may not have created it, ` +
-      `and looking it up failed too (${briefly(cause)}). Pulumi records it as ${unconfirmedId(name)}: the next \`pulumi up\` looks ` +
+      `GarmScaleSet ${name}: the connection to GARM broke after the create request was sent, so GARM may or may not have ` +
+      `created it, and ${confirming} (${briefly(cause)}). Pulumi records it as ${unconfirmedId(name)}: the next \`pulumi up\` looks ` +
       `it up by name under ${entityLabel(entity)} and uses it if this create made it, or creates it if it is absent; ` +
       "`pulumi destroy` deletes it if this create made it";
     return Object.assign(new Error(message), {
