@@ -11,7 +11,7 @@ import { briefly } from "./brief-error";
 import { checkScaleSetInputs } from "./check";
 import { changedFields, diffScaleSet, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
-import { fieldsToRestore, liveReader, restoreLine, withDrainedFields } from "./drained";
+import { fieldsToRestore, isDrained, liveReader, restoreLine, withDrainedFields } from "./drained";
 import { entityLabel, resolveEntity } from "./entity";
 import { canonicalJson, parseExtraSpecs } from "./extra-specs";
 import type { CheckedInputs } from "./inputs";
@@ -226,7 +226,7 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
         // GitHub refuses a second scale set with this name in the runner group (§8); say which one holds it.
         if (isGarmError(err, "bad-request") || isGarmError(err, "conflict")) {
           const holder = await findByName(client, entity, name).catch(() => undefined);
-          if (holder) throw alreadyExists(name, where, holder.id, false);
+          if (holder) throw isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder.id, false);
         }
         if (!isGarmError(err) || !err.outcomeUnknown) throw err;
         // The POST may have gone through without its answer reaching us: look before creating again (a failed create
@@ -262,6 +262,17 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
     return new Error(
       `a scale set named ${name} already exists under ${where} (GARM id ${id})${before}: set adoptExisting: true to manage it with this ` +
         "resource, or choose another name",
+    );
+  }
+
+  /** The name is held by a scale set a stopped delete left disabled: adopting it would not help (see the message). */
+  function nameHeldByRetiring(name: string, where: string, id: number): Error {
+    return new Error(
+      `a scale set named ${name} already exists under ${where} (GARM id ${id}), disabled at 0 runners as a delete that ` +
+        "stopped part-way leaves it: probably an earlier generation of this scale set whose drain is still waiting for busy " +
+        "runners. Pulumi retries that delete only after this create, so this create cannot take the name: go back to the " +
+        "labels and provider the scale set has now for one `pulumi up` (it finishes that delete once the jobs are done), " +
+        "then make this change again",
     );
   }
 
