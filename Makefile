@@ -44,11 +44,13 @@ schema: build
 bench: build
 	node dist/bench/run.js
 
-# Runs examples/quickstart with the real Pulumi CLI against the in-process GARM simulator (no GARM, GitHub or cloud):
-# preview, up, a label change, destroy. tools.sh is idempotent and returns at once when the CLI is on PATH or cached, so
-# only a fresh machine pays for building it.
+# Runs the examples/quickstart project as a user does (package installed from its npm tarball, `pulumi` run from the
+# project directory with the real Node language host) against the in-process GARM simulator (no GARM, GitHub or cloud):
+# preview, up, a label change, destroy. tools.sh is idempotent and returns at once when the CLI and the host are on PATH
+# or cached, so only a fresh machine pays for building them.
 demo: build
 	@scripts/tools.sh pulumi >/dev/null
+	@scripts/tools.sh nodejs >/dev/null
 	node dist/scripts/demo.js
 
 # The seeded fault campaign against the GARM simulator: `make chaos SEEDS=200 [FIRST=1] [LENGTH=8]` (make passes
@@ -57,7 +59,8 @@ demo: build
 chaos: build
 	node dist/test/integration/chaos/main.js
 
-tools:
+# setup first: the dynamic-provider plugin script placed beside the language host comes from node_modules/@pulumi/pulumi.
+tools: setup
 	scripts/tools.sh all
 
 clean:

@@ -31,7 +31,7 @@ export function readConnectionSettings(config: ConfigSource, env: NodeJS.Process
   const password = setting("password", "GARM_PASSWORD");
   if (!password) throw missing("garm:password", "GARM_PASSWORD", "pulumi config set --secret garm:password <password>");
   const insecure = (nonEmpty(config.get("garm:insecure")) ?? nonEmpty(env.GARM_INSECURE) ?? "false").toLowerCase() === "true";
-  checkUrl(url, insecure);
+  checkUrl(url, insecure, nonEmpty(config.get("garm:url")) ? "garm:url" : "GARM_URL");
   const caCertFile = nonEmpty(config.get("garm:caCertFile")) ?? nonEmpty(env.GARM_CA_CERT_FILE);
   return { url: url.replace(/\/+$/, ""), username, password, caCert: caCertFile ? readCaCert(caCertFile) : undefined };
 }
@@ -45,7 +45,7 @@ function missing(key: string, envName: string, command: string): ConnectionSetti
   return new ConnectionSettingsError(`${key} is not set: run \`${command}\` (or set ${envName} for the pulumi process)`);
 }
 
-function checkUrl(url: string, insecure: boolean): void {
+function checkUrl(url: string, insecure: boolean, source: string): void {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -57,6 +57,12 @@ function checkUrl(url: string, insecure: boolean): void {
   }
   if (parsed.username || parsed.password) {
     throw new ConnectionSettingsError("garm:url must not carry credentials: use garm:username and garm:password");
+  }
+  // The client appends /api/v1 itself; with it in the URL every request misses GARM's routes (garm-api.md §1.1).
+  if (/\/api\/v1\/*$/.test(parsed.pathname)) {
+    const base = url.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
+    const fix = source === "garm:url" ? `run \`pulumi config set garm:url ${base}\`` : `set ${source}=${base}`;
+    throw new ConnectionSettingsError(`${source} "${url}" ends in /api/v1, which pulumi-garm adds itself: give GARM's base URL, ${fix}`);
   }
   // The password and the JWT would cross the network in clear text.
   if (parsed.protocol === "http:" && !LOOPBACK.test(parsed.hostname) && !insecure) {

@@ -23,3 +23,40 @@ export function formatDuration(ms: number): string {
   if (h < 48) return `${h}h${String(m % 60).padStart(2, "0")}m`;
   return `${Math.floor(h / 24)}d${String(h % 24).padStart(2, "0")}h`;
 }
+
+/** How often an unchanged drain or wait says it is still at it. */
+export const REMINDER_MS = 120_000;
+
+/**
+ * Prints a line only when what it reports changes, or as a reminder once `reminderMs` has passed without a line, so a
+ * wait that polls every few seconds prints one line per change, not one per poll. `key` is what the line reports,
+ * without what changes on every poll (ages, time left).
+ */
+export class ChangeLog {
+  private lastKey: string | undefined;
+  private lastAt = 0;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly now: () => number,
+    private readonly reminderMs = REMINDER_MS,
+  ) {}
+
+  /** `line(reminder)`: the text, told whether it repeats an unchanged state. */
+  info(key: string, line: (reminder: boolean) => string): void {
+    this.emit("info", key, line);
+  }
+
+  warn(key: string, line: (reminder: boolean) => string): void {
+    this.emit("warn", key, line);
+  }
+
+  private emit(level: keyof Logger, key: string, line: (reminder: boolean) => string): void {
+    const now = this.now();
+    const changed = key !== this.lastKey;
+    if (!changed && now - this.lastAt < this.reminderMs) return;
+    this.lastKey = key;
+    this.lastAt = now;
+    this.log[level](line(!changed));
+  }
+}

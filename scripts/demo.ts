@@ -1,13 +1,16 @@
-// `make demo`: runs examples/quickstart with the real Pulumi CLI (local file backend, offline) against the GARM
-// simulator started in this process, through preview, up, a label change and destroy, and prints one line per step
-// saying what happened and why, with the relevant lines of Pulumi's own output. No GARM, GitHub or cloud needed.
-// Usage: node dist/scripts/demo.js [--verbose]   (--verbose streams Pulumi's full output; PULUMI_GARM_DEMO_KEEP=1 keeps
-// the temp directory: GARM config file, Pulumi state).
+// `make demo`: runs the examples/quickstart project as a user does: the package packed with `npm pack` and installed from
+// the tarball into a copy of the project, then the real `pulumi` CLI (local file backend, offline, real Node language
+// host) from that directory, against the GARM simulator started in this process: preview, up, a label change, destroy.
+// It prints one line per step saying what happened and why, with the relevant lines of Pulumi's own output, and keeps
+// the full transcript (every command and its output) in a file. No GARM, GitHub or cloud needed.
+// Usage: node dist/scripts/demo.js [--verbose]   (--verbose also prints Pulumi's full output; PULUMI_GARM_DEMO_KEEP=1
+// keeps the temp directories: GARM config file, the project copy, Pulumi state).
 import { execFileSync } from "node:child_process";
-import { type ExampleConfig } from "../examples/config";
-import { program } from "../examples/quickstart";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { liveName as expectedLiveName } from "../provider/scaleset/naming";
-import { type PulumiOp, type RunPulumiResult, locatePulumi, runPulumi } from "../test/support/pulumi-cli";
+import { locateLanguageHost, locatePulumi } from "../test/support/pulumi-cli";
+import { type CliResult, PulumiProject, REPO_ROOT, packOnce } from "../test/support/pulumi-cli/project";
 import { INITIAL_GARM_CONFIG, type SimulatedHost, startSimulatedHost, waitFor } from "./demo/host";
 import { diagnosticsErrors, formatCalls, formatStep, pulumiLines, resourceSteps, summarizeCalls } from "./demo/transcript";
 
@@ -20,7 +23,7 @@ const EXTRA_LABEL = "large";
 class DemoFailure extends Error {
   constructor(
     message: string,
-    readonly run?: RunPulumiResult,
+    readonly run?: CliResult,
   ) {
     super(message);
   }
@@ -31,7 +34,7 @@ const detail = (line: string) => console.log(`      ${line}`);
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 /** Pulumi's finished resource rows and the provider's messages, indented under the step's line. */
-function showPulumi(run: RunPulumiResult): void {
+function showPulumi(run: CliResult): void {
   for (const line of pulumiLines(run.stdout)) detail(`pulumi | ${line}`);
 }
 
@@ -47,37 +50,48 @@ async function main(): Promise<void> {
   const started = Date.now();
   const pulumiBin = locatePulumi(); // throws "run make tools" when the CLI is missing
   const version = execFileSync(pulumiBin.command, ["version"], { encoding: "utf8", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } }).trim();
+  const hostDir = locateLanguageHost(); // likewise for the Node language host
+  const transcriptPath = path.join(REPO_ROOT, "dist", "demo-transcript.txt");
+  const transcript: string[] = [];
   const host = await startSimulatedHost({ prefix: "pulumi-garm-demo-" });
+  let project: PulumiProject | undefined;
   // Ctrl-C mid-run: the CLI child gets the signal too; leave no temp directory behind.
   process.once("SIGINT", () => {
+    project?.close({ keep });
     void host.close({ keep }).finally(() => process.exit(130));
   });
   let failed = false;
   const timings: string[] = [];
   try {
-    say(`pulumi-garm demo: examples/quickstart with Pulumi CLI ${version} (${pulumiBin.command}), local file backend`);
-    say(`  GARM simulator at ${host.sim.url} (in-process), GARM config file ${host.cfg.garmConfigPath}`);
+    say(`pulumi-garm demo: the examples/quickstart project with Pulumi CLI ${version} (${pulumiBin.command}), local file backend`);
+    say(`  Node language host from ${hostDir}; GARM simulator at ${host.sim.url} (in-process), GARM config file ${host.garmConfigPath}`);
 
-    const run = async (n: number, op: PulumiOp, cfg: ExampleConfig): Promise<RunPulumiResult> => {
+    const installStarted = Date.now();
+    project = await PulumiProject.fromExample({ example: "quickstart", tarball: await packOnce(), prefix: "pulumi-garm-demo-project-" });
+    const p = project;
+    say(`[0/${STEPS}] npm pack, then npm install of the tarball into a copy of examples/quickstart (${secs(Date.now() - installStarted)}): ${p.dir}`);
+    const record = (r: CliResult) => {
+      transcript.push(`$ pulumi ${r.args.join(" ")}    # exit ${r.code}, ${secs(r.durationMs)}`, r.stdout, r.stderr);
+      if (verbose) process.stdout.write(`${r.stdout}${r.stderr}`);
+    };
+    const cli = async (n: number, args: string[]): Promise<CliResult> => {
       host.sim.clearRequests();
-      const r = await runPulumi({
-        workDir: host.pulumiDir,
-        stackName: "demo",
-        projectName: "pulumi-garm-demo",
-        program: program(cfg),
-        config: host.stackConfig,
-        op,
-        onOutput: verbose ? (s) => process.stdout.write(s) : undefined,
-      });
-      timings.push(`${op} ${secs(r.durationMs)}`);
-      if (!r.exitOk) throw new DemoFailure(`[${n}/${STEPS}] pulumi ${op} failed`, r);
+      const r = await p.cli(args, { expectOk: false });
+      record(r);
+      timings.push(`${args[0]} ${secs(r.durationMs)}`);
+      if (r.code !== 0) throw new DemoFailure(`[${n}/${STEPS}] pulumi ${args.join(" ")} failed (exit ${r.code})`, r);
       return r;
     };
-    const base: ExampleConfig = { ...host.cfg };
-    const changed: ExampleConfig = { ...host.cfg, extraLabels: [EXTRA_LABEL] };
+    const outputs = async (): Promise<Record<string, unknown>> => {
+      const o = await p.outputs();
+      transcript.push("$ pulumi stack output --json --show-secrets", JSON.stringify(o, null, 2));
+      return o;
+    };
+    await p.initStack("demo", host.stackConfig);
+    transcript.push(`$ pulumi stack init demo`, `$ pulumi config set ... (garm:url ${host.sim.url}, garm:username, garm:password as a secret, providerExecutable, garmConfigPath, restartCommand)`);
 
     // 1. preview: check and diff only; the provider must not touch GARM.
-    const preview = await run(1, "preview", base);
+    const preview = await cli(1, ["preview"]);
     const toCreate = resourceSteps(preview.stdout).filter((s) => s.op === "create");
     const previewCalls = summarizeCalls(host.sim.requests());
     if (previewCalls.writes.length > 0) throw new DemoFailure(`[1/${STEPS}] preview changed GARM: ${previewCalls.writes.join(", ")}`);
@@ -89,10 +103,11 @@ async function main(): Promise<void> {
 
     // 2. up: the provider entry first (the scale set takes its name as an input), then the scale set.
     const restartsBefore = host.restarts();
-    const up = await run(2, "up", base);
+    const up = await cli(2, ["up", "--yes"]);
     const upCalls = summarizeCalls(host.sim.requests());
-    const firstId = Number(up.outputs.scaleSetId);
-    const firstName = String(up.outputs.liveName);
+    const upOutputs = await outputs();
+    const firstId = Number(upOutputs.scaleSetId);
+    const firstName = String(upOutputs.liveName);
     const firstSet = host.sim.scaleSets().find((s) => s.id === firstId);
     if (!firstSet || firstSet.name !== firstName) throw new DemoFailure(`[2/${STEPS}] GARM has no scale set ${firstName} (id ${firstId}) after up`);
     if (!host.sim.providers().some((p) => p.name === "fake")) throw new DemoFailure(`[2/${STEPS}] GARM does not list provider "fake" after up`);
@@ -108,7 +123,9 @@ async function main(): Promise<void> {
     // 3. label change, preview: a replacement, because GitHub cannot change a scale set's labels.
     const newLabels = [...BASE_LABELS, EXTRA_LABEL];
     const nextName = expectedLiveName("ci-small", newLabels, "fake", "hashed");
-    const preview2 = await run(3, "preview", changed);
+    const setLabel = await p.cli(["config", "set", "--path", "extraLabels[0]", EXTRA_LABEL]);
+    record(setLabel);
+    const preview2 = await cli(3, ["preview"]);
     const replaced = resourceSteps(preview2.stdout).filter((s) => s.op === "replace");
     const preview2Calls = summarizeCalls(host.sim.requests());
     if (replaced.length !== 1 || replaced[0].type !== "GarmScaleSet") {
@@ -123,11 +140,12 @@ async function main(): Promise<void> {
 
     // 4. label change, up: create the new generation, then disable, drain and delete the old one.
     const restartsBefore4 = host.restarts();
-    const up2 = await run(4, "up", changed);
+    const up2 = await cli(4, ["up", "--yes"]);
     const log = host.sim.requests();
     const up2Calls = summarizeCalls(log);
-    const secondId = Number(up2.outputs.scaleSetId);
-    const secondName = String(up2.outputs.liveName);
+    const up2Outputs = await outputs();
+    const secondId = Number(up2Outputs.scaleSetId);
+    const secondName = String(up2Outputs.liveName);
     const created = log.findIndex((r) => r.method === "POST" && r.path.endsWith("/scalesets"));
     const retired = log.findIndex((r) => r.method === "PUT" && r.path.endsWith(`/scalesets/${firstId}`));
     if (secondName !== nextName || !host.sim.scaleSets().some((s) => s.id === secondId)) {
@@ -148,7 +166,7 @@ async function main(): Promise<void> {
 
     // 5. destroy: dependents first, so the scale set is drained while its provider still exists.
     const restartsBefore5 = host.restarts();
-    const destroy = await run(5, "destroy", changed);
+    const destroy = await cli(5, ["destroy", "--yes"]);
     const destroyCalls = summarizeCalls(host.sim.requests());
     const left = host.sim.scaleSets().length;
     const providersLeft = host.sim.providers().map((p) => p.name);
@@ -170,6 +188,10 @@ async function main(): Promise<void> {
     failed = true;
     throw err;
   } finally {
+    fs.mkdirSync(path.dirname(transcriptPath), { recursive: true });
+    fs.writeFileSync(transcriptPath, `${transcript.join("\n")}\n`);
+    console.log(`full transcript (every pulumi command and its output): ${path.relative(process.cwd(), transcriptPath)}`);
+    project?.close({ keep });
     await host.close({ keep });
     if (keep) console.error(`kept ${host.dir}${failed ? " (the demo failed)" : ""}`);
   }
@@ -182,7 +204,7 @@ main().catch((err: unknown) => {
     const text = `${err.run.stdout}\n${err.run.stderr}`;
     const errors = diagnosticsErrors(text);
     for (const line of errors) console.error(`  ${line}`);
-    if (errors.length === 0 && err.run.error) console.error(`  ${err.run.error.message.split("\n").slice(0, 8).join("\n  ")}`);
+    if (errors.length === 0) console.error(`  ${err.run.stderr.trim().split("\n").slice(0, 8).join("\n  ")}`);
     console.error("  what Pulumi did before it stopped:");
     for (const line of pulumiLines(err.run.stdout)) console.error(`    pulumi | ${line}`);
   } else if (!(err instanceof DemoFailure) && e.stack) {

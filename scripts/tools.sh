@@ -3,10 +3,11 @@
 # outside the checkout. Idempotent: a tool already built at the pinned version is left alone.
 #   GARM v0.2.1      -> $CACHE/garm-v0.2.1/garm          (garm-api.md §12: wrapper module repeats GARM's replace line)
 #   Pulumi v3.248.0  -> $CACHE/pulumi-v3.248.0/bin/pulumi (pulumi-dynamic-providers.md §7)
-# The Node language host (module github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3) is not served by
-# the Go module proxy ("403 This module version is not available"), so programs run through the Automation API's
-# inline mode: the real CLI drives the engine and talks to an in-process language server; no host binary is needed.
-# Usage: scripts/tools.sh [garm|pulumi|all]   (prints the bin directories it made ready)
+#   Node language host -> $CACHE/pulumi-language-nodejs-v3.68.0/bin/pulumi-language-nodejs, beside the dynamic-provider
+#                       plugin script pulumi-resource-pulumi-nodejs from @pulumi/pulumi, both also linked into the
+#                       cached CLI's bin directory, so `pulumi` from there runs projects from their directories.
+#                       A pulumi-language-nodejs already on PATH (a user's Pulumi install) is used as it is.
+# Usage: scripts/tools.sh [garm|pulumi|nodejs|all]   (prints the bin directories it made ready)
 set -euo pipefail
 
 CACHE="${PULUMI_GARM_CACHE:-$HOME/.cache/pulumi-garm}"
@@ -88,9 +89,67 @@ GO
   echo "$dir/bin"
 }
 
+# Releases after v3.68.0 moved the host into a module of its own (github.com/pulumi/pulumi/sdk/nodejs/cmd/
+# pulumi-language-nodejs/v3), which the Go module proxy refuses to serve ("403 This module version is not available");
+# v3.68.0 is the last release where it is a package of the sdk/v3 module. It speaks the same language-host protocol the
+# current CLI uses for `pulumi up` from a project directory (see README, "The Node language host").
+NODEJS_HOST_VERSION=v3.68.0
+
+build_nodejs_host() {
+  local here; here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  local shim_src="$here/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+  if command -v pulumi-language-nodejs >/dev/null; then
+    dirname "$(command -v pulumi-language-nodejs)"; return
+  fi
+  local dir="$CACHE/pulumi-language-nodejs-$NODEJS_HOST_VERSION"
+  if [[ ! -x "$dir/bin/pulumi-language-nodejs" ]]; then
+    need_go
+    log "building the Node language host $NODEJS_HOST_VERSION into $dir (first time only; takes a few minutes)"
+    local src="$dir/src"
+    mkdir -p "$src" "$dir/bin"
+    # sdk/v3's go.mod pins golang.org/x/text with a replace line; a replace only applies in the main module, so it is
+    # repeated here to build what that release built.
+    cat >"$src/go.mod" <<MOD
+module pulumi-garm.local/pulumi-language-nodejs-build
+
+go 1.18
+
+require github.com/pulumi/pulumi/sdk/v3 $NODEJS_HOST_VERSION
+
+replace golang.org/x/text => golang.org/x/text v0.3.6
+MOD
+    cat >"$src/tools.go" <<'GO'
+//go:build tools
+
+package tools
+
+import _ "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs"
+GO
+    (cd "$src" && GOFLAGS=-mod=mod go mod tidy)
+    local ld="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$NODEJS_HOST_VERSION"
+    (cd "$src" && GOFLAGS=-mod=mod go build -ldflags "$ld" -o "$dir/bin/pulumi-language-nodejs.tmp" \
+        github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
+    mv "$dir/bin/pulumi-language-nodejs.tmp" "$dir/bin/pulumi-language-nodejs"
+  fi
+  # The CLI runs a dynamic provider through this script, found on PATH; it resolves @pulumi/pulumi from the program's
+  # directory, so one copy serves every project.
+  if [[ ! -x "$dir/bin/pulumi-resource-pulumi-nodejs" ]]; then
+    [[ -f "$shim_src" ]] || { log "$shim_src is missing; run \`make setup\` first"; exit 1; }
+    install -m 0755 "$shim_src" "$dir/bin/pulumi-resource-pulumi-nodejs"
+  fi
+  # Next to the cached CLI, the CLI takes both as its bundled plugins; found elsewhere on PATH, it warns on every run.
+  local cli_bin="$CACHE/pulumi-v$PULUMI_VERSION/bin"
+  if [[ -x "$cli_bin/pulumi" ]]; then
+    ln -sfn "$dir/bin/pulumi-language-nodejs" "$cli_bin/pulumi-language-nodejs"
+    ln -sfn "$dir/bin/pulumi-resource-pulumi-nodejs" "$cli_bin/pulumi-resource-pulumi-nodejs"
+  fi
+  echo "$dir/bin"
+}
+
 case "${1:-all}" in
   garm) build_garm ;;
   pulumi) build_pulumi ;;
-  all) build_garm; build_pulumi ;;
-  *) log "usage: $0 [garm|pulumi|all]"; exit 2 ;;
+  nodejs) build_nodejs_host ;;
+  all) build_garm; build_pulumi; build_nodejs_host ;;
+  *) log "usage: $0 [garm|pulumi|nodejs|all]"; exit 2 ;;
 esac

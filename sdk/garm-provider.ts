@@ -33,6 +33,8 @@ export class GarmProvider extends pulumi.dynamic.Resource {
   declare readonly stateVersion: pulumi.Output<number>;
 
   constructor(name: string, args: GarmProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    super(garmProviderProvider, name, { stateVersion: undefined, ...args }, opts, "garm", "GarmProvider");
+    // Recorded in the block, so another stack or resource cannot take over a GARM provider of the same name.
+    const owner = { project: pulumi.getProject(), stack: pulumi.getStack(), resource: name };
+    super(garmProviderProvider, name, { stateVersion: undefined, ...args, owner }, opts, "garm", "GarmProvider");
   }
 }

@@ -2,8 +2,11 @@
 // only reads), and applies defaults.
 import * as path from "node:path";
 import { handWrittenProviderNames } from "./garm-config";
+import { readBlockOwner } from "./managed-block";
+import { describeOwner, foreignOwner, TAKE_OVER_HINT } from "./ownership";
 import {
   INTERFACE_VERSIONS,
+  ownerOf,
   PROVIDER_NAME_PATTERN,
   UNKNOWN,
   withDefaults,
@@ -94,6 +97,13 @@ const rules: Record<string, Rule> = {
           property: "restartCommand",
           reason: `restartCommand ${show(v)} is empty: expected a shell command that restarts GARM, e.g. "systemctl restart garm"`,
         },
+  owner: ({ owner: v }) =>
+    v === undefined || v === null || ownerOf(v) || containsUnknownValue(v)
+      ? undefined
+      : {
+          property: "owner",
+          reason: `owner ${show(v)} is not an owner: expected {project, stack, resource} as strings (the SDK sets it)`,
+        },
   restartTimeoutSeconds: ({ restartTimeoutSeconds: v }) =>
     typeof v === "number" && Number.isInteger(v) && v > 0
       ? undefined
@@ -102,6 +112,10 @@ const rules: Record<string, Rule> = {
           reason: `restartTimeoutSeconds ${show(v)} is not a positive whole number of seconds: expected e.g. 60`,
         },
 };
+
+function containsUnknownValue(v: unknown): boolean {
+  return typeof v === "object" && v !== null && Object.values(v).some((x) => x === UNKNOWN);
+}
 
 /** Runs every field rule on `news` (defaults applied), skipping fields whose value is not known yet. */
 export function fieldFailures(inputs: Record<string, unknown>): CheckFailure[] {
@@ -117,10 +131,14 @@ export function fieldFailures(inputs: Record<string, unknown>): CheckFailure[] {
 }
 
 /**
- * Refuses a name already defined by a hand-written `[[provider]]` entry: GARM would refuse to start with the
- * duplicate (garm-api.md §9.1), and only after the restart.
+ * Refuses a name already defined by a hand-written `[[provider]]` entry (GARM would refuse to start with the
+ * duplicate, garm-api.md §9.1, and only after the restart), or by another owner's managed block.
  */
-async function collisionFailure(inputs: Record<string, unknown>, ctx: CheckContext): Promise<CheckFailure | undefined> {
+async function collisionFailure(
+  inputs: Record<string, unknown>,
+  olds: Record<string, unknown>,
+  ctx: CheckContext,
+): Promise<CheckFailure | undefined> {
   const { name, garmConfigPath } = inputs;
   if (typeof name !== "string" || name === UNKNOWN || typeof garmConfigPath !== "string" || garmConfigPath === UNKNOWN) {
     return undefined;
@@ -132,22 +150,48 @@ async function collisionFailure(inputs: Record<string, unknown>, ctx: CheckConte
     return undefined;
   }
   const handWritten = handWrittenProviderNames(text);
-  if (!handWritten?.includes(name)) return undefined;
+  if (!handWritten?.includes(name)) return ownerFailure(text, name, garmConfigPath, inputs, olds);
   return {
     property: "name",
     reason: `name "${name}" is already used by a hand-written [[provider]] entry in ${garmConfigPath} (outside pulumi-garm's managed blocks): expected a name no other entry uses; remove or rename that entry, or choose another name`,
   };
 }
 
-/** check(): field rules, then the collision rule when the fields it needs are valid. */
+function ownerFailure(
+  text: string,
+  name: string,
+  file: string,
+  inputs: Record<string, unknown>,
+  olds: Record<string, unknown>,
+): CheckFailure | undefined {
+  if (inputs.owner === UNKNOWN || containsUnknownValue(inputs.owner)) return undefined;
+  let recorded;
+  try {
+    recorded = readBlockOwner(text, name, file);
+  } catch {
+    return undefined; // a broken block: create and update report it with the remedy
+  }
+  const holder = foreignOwner(recorded, ownerOf(inputs.owner), ownerOf(olds.owner));
+  if (!holder) return undefined;
+  return {
+    property: "name",
+    reason: `name "${name}" is already managed in ${file} by ${describeOwner(holder)}: expected a name no other GarmProvider manages; ${TAKE_OVER_HINT}`,
+  };
+}
+
+/**
+ * check(): field rules, then the collision rules when the fields they need are valid. `olds` are the resource's
+ * previous inputs: the block may still record their owner.
+ */
 export async function checkGarmProvider(
   news: Record<string, unknown>,
   ctx: CheckContext,
+  olds: Record<string, unknown> = {},
 ): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
   const inputs = withDefaults(news);
   const failures = fieldFailures(inputs);
-  if (!failures.some((f) => f.property === "name" || f.property === "garmConfigPath")) {
-    const collision = await collisionFailure(inputs, ctx);
+  if (!failures.some((f) => f.property === "name" || f.property === "garmConfigPath" || f.property === "owner")) {
+    const collision = await collisionFailure(inputs, olds, ctx);
     if (collision) failures.push(collision);
   }
   return { inputs, failures };

@@ -19,6 +19,8 @@ export const COMPARED_FIELDS = [
   "interfaceVersion",
   "restartCommand",
   "restartTimeoutSeconds",
+  // Recorded in the block's marker: a renamed stack or resource rewrites it (without restarting GARM).
+  "owner",
 ] as const;
 
 export interface GarmProviderDiff {
@@ -36,7 +38,8 @@ export function diffGarmProvider(olds: Record<string, unknown>, news: Record<str
   // and then delete it again from the very same file.
   const moved = (f: string) => f !== "garmConfigPath" || containsUnknown(after[f]) || !sameFile(before[f], after[f]);
   return {
-    changes: changed.length > 0,
+    // A block GARM never confirmed needs an update that restarts GARM, even when nothing else changed.
+    changes: changed.length > 0 || before.confirmed === false,
     replaces: changed.filter((f) => (REPLACE_FIELDS as readonly string[]).includes(f) && moved(f)),
     // The new block goes in (and GARM restarts with both) before the old one is removed, so scale sets moving to the
     // new provider are never without one.
@@ -44,8 +47,11 @@ export function diffGarmProvider(olds: Record<string, unknown>, news: Record<str
   };
 }
 
-/** Whether two paths name one file; paths that do not resolve are compared as written. */
-function sameFile(a: unknown, b: unknown): boolean {
+/**
+ * Whether two garmConfigPath values name one file; paths that do not resolve are compared as written. diff and update
+ * both decide with this, so an update diff planned is never refused as a replacement.
+ */
+export function sameFile(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "string" || typeof b !== "string") return false;
   try {

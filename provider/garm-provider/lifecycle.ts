@@ -3,11 +3,13 @@
 import { promises as fs } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { checkGarmProvider, type CheckFailure } from "./checks";
+import { describeCommand } from "./command-text";
 import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
-import { diffGarmProvider, type GarmProviderDiff } from "./diff";
+import { diffGarmProvider, sameFile, type GarmProviderDiff } from "./diff";
 import { handWrittenProviderNames, verifyEdit } from "./garm-config";
 import { describeUsers, providerUsers, type UsageSource } from "./guard";
-import { readBlock, removeBlock, upsertBlock } from "./managed-block";
+import { readBlock, readBlockOwner, removeBlock, upsertBlock } from "./managed-block";
+import { describeOwner, foreignOwner, TAKE_OVER_HINT } from "./ownership";
 import {
   blockSpecOf,
   migrateState,
@@ -15,6 +17,7 @@ import {
   withDefaults,
   type GarmProviderInputs,
   type GarmProviderOutputs,
+  type GarmProviderOwner,
   type ProviderBlockSpec,
 } from "./schema";
 import { waitForProviders, type ProviderExpectation, type ProviderListing } from "./wait";
@@ -67,9 +70,11 @@ export async function inspectLocalFile(file: string, mustBeExecutable: boolean):
 
 function inputsOf(raw: Record<string, unknown>): GarmProviderInputs {
   const o = migrateState(withDefaults(raw));
-  const { stateVersion: _ignored, ...inputs } = o;
+  const { stateVersion: _ignored, confirmed: _unused, ...inputs } = o;
   return inputs;
 }
+
+const PROVIDER_KEY = "__provider";
 
 function one(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -85,16 +90,23 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     const problems = [await inspect(inputs.executable, true)];
     if (inputs.configFile) problems.push(await inspect(inputs.configFile, false));
     const found = problems.filter((p): p is string => p !== undefined);
+    // GARM exits at start when a provider executable is missing (garm-api.md §9.1).
     if (found.length > 0) {
       throw new Error(
-        `GarmProvider "${inputs.name}": not writing ${inputs.garmConfigPath} because ${found.join("; ")}; GARM refuses to start with a provider whose files are missing (garm-api.md §9.1). Install them first, then run pulumi up again`,
+        `GarmProvider "${inputs.name}": not writing ${inputs.garmConfigPath} because ${found.join("; ")}; GARM refuses to start with a provider whose files are missing. Install them first, then run pulumi up again`,
       );
     }
   }
 
-  async function writeBlock(inputs: GarmProviderInputs): Promise<boolean> {
+  /**
+   * Writes the block for `inputs`, recording `inputs.owner` in it. `previousOwner` (the resource's owner before this
+   * update) may also own the block. Returns whether the file changed and whether what GARM reads from the block did.
+   * @throws when the block belongs to another owner, or a hand-written entry uses the name; the file is unchanged.
+   */
+  async function writeBlock(inputs: GarmProviderInputs, previousOwner?: GarmProviderOwner): Promise<{ written: boolean; garmChanged: boolean }> {
     const spec = blockSpecOf(inputs);
     const file = inputs.garmConfigPath;
+    let garmChanged = true;
     const result = await editConfigFile(
       file,
       (text) => {
@@ -103,12 +115,19 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
             `GarmProvider "${spec.name}": ${file} already defines provider "${spec.name}" by hand (outside pulumi-garm's managed blocks); remove or rename that entry, or choose another name. The file is unchanged`,
           );
         }
-        return upsertBlock(text, spec, file);
+        const holder = foreignOwner(readBlockOwner(text, spec.name, file), inputs.owner, previousOwner);
+        if (holder) {
+          throw new Error(
+            `GarmProvider "${spec.name}": the block of provider "${spec.name}" in ${file} belongs to ${describeOwner(holder)}; not overwriting it: ${TAKE_OVER_HINT}. The file is unchanged`,
+          );
+        }
+        garmChanged = !isDeepStrictEqual(readBlock(text, spec.name, file), spec);
+        return upsertBlock(text, spec, file, inputs.owner);
       },
       (before, after) => verifyEdit(before, after, spec.name, spec, file),
       deps.editOptions,
     );
-    return result.changed;
+    return { written: result.changed, garmChanged };
   }
 
   /** Restarts GARM (shared with other changes) and waits until GET /providers shows `want`. */
@@ -124,35 +143,51 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     return { name: spec.name, present: true, description: spec.description };
   }
 
-  async function applyWritten(inputs: GarmProviderInputs, verb: string): Promise<void> {
+  /**
+   * Restarts GARM for a block just written and waits for it.
+   * @throws a partial failure (an error carrying `id` and `properties`) when GARM does not confirm the block: Pulumi
+   * then records the resource, unconfirmed, so the next up restarts GARM again and destroy can remove the block.
+   */
+  async function applyWritten(raw: Record<string, unknown>, id: string, inputs: GarmProviderInputs, verb: string): Promise<void> {
     try {
       await applyAndWait(inputs, presentWant(blockSpecOf(inputs)));
     } catch (e) {
-      throw new Error(
-        `GarmProvider "${inputs.name}": the ${verb} block is written to ${inputs.garmConfigPath}, but GARM has not confirmed it: ${one(e)}. GARM runs with the providers it had before, or is stopped if the restart stopped it; the file already holds the new block. Fix the cause and run pulumi up again: it rewrites the same block and restarts GARM once more`,
-      );
+      const message = `GarmProvider "${inputs.name}": the ${verb} block is written to ${inputs.garmConfigPath}, but GARM has not confirmed it: ${one(e)}. GARM runs with the providers it had before, or is stopped if the restart stopped it. Pulumi keeps the resource with its block: fix the cause and run pulumi up again, which restarts GARM once more, or remove the resource (or run pulumi destroy) to take the block out`;
+      const properties: Record<string, unknown> = { ...outputsOf(inputs), confirmed: false };
+      // The serialized provider must stay with the outputs, or Pulumi cannot call delete or read on them.
+      if (raw[PROVIDER_KEY] !== undefined) properties[PROVIDER_KEY] = raw[PROVIDER_KEY];
+      throw Object.assign(new Error(message), { id, properties, reasons: [message] });
     }
   }
 
-  async function refuseWhileUsed(name: string): Promise<void> {
+  /**
+   * Refuses while GARM has scale sets or pools naming the provider, or cannot be asked. A block GARM never confirmed
+   * (`unconfirmed`) may be removed while GARM cannot be asked: GARM may be down because of that very block.
+   */
+  async function refuseWhileUsed(name: string, unconfirmed = false): Promise<void> {
     let users;
     try {
       users = await providerUsers(name, deps.garm());
     } catch (e) {
+      if (unconfirmed) {
+        say(name, `GARM cannot be asked which scale sets use the provider (${one(e)}); removing its block anyway, because GARM never confirmed loading it and may be down because of it`);
+        return;
+      }
       throw new Error(
-        `GarmProvider "${name}": not removing it because GARM cannot be asked which scale sets and pools use it (${one(e)}); a provider removed under a scale set leaves it undrainable (garm-api.md §9.3). The provider stays; Pulumi will retry the delete on the next run`,
+        `GarmProvider "${name}": not removing it because GARM cannot be asked which scale sets and pools use it (${one(e)}); a provider removed under a scale set leaves it undrainable, because GARM can no longer delete its runners. The provider stays; Pulumi will retry the delete on the next run`,
       );
     }
+    // A scale set whose provider is gone cannot be drained: its runners stay pending_delete (garm-api.md §9.3).
     if (users.length > 0) {
       throw new Error(
-        `GarmProvider "${name}": not removing it while GARM still has ${users.length} scale set(s)/pool(s) using it: ${describeUsers(users)}. Delete them or move them to another provider first; GARM cannot drain a scale set whose provider is gone (garm-api.md §9.3). The provider stays; Pulumi will retry the delete on the next run`,
+        `GarmProvider "${name}": not removing it while GARM still has ${users.length} scale set(s)/pool(s) using it: ${describeUsers(users)}. Delete them or move them to another provider first; GARM cannot drain a scale set whose provider is gone. The provider stays; Pulumi will retry the delete on the next run`,
       );
     }
   }
 
   return {
-    async check(_olds, news) {
-      return checkGarmProvider(news, { readConfig: readConfigText });
+    async check(olds, news) {
+      return checkGarmProvider(news, { readConfig: readConfigText }, olds);
     },
 
     async diff(_id, olds, news) {
@@ -162,31 +197,32 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     async create(raw) {
       const inputs = inputsOf(raw);
       await preflight(inputs);
-      const changed = await writeBlock(inputs);
+      const { written: changed } = await writeBlock(inputs);
       say(
         inputs.name,
         `${changed ? "added its block to" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`,
       );
-      await applyWritten(inputs, "new");
+      await applyWritten(raw, inputs.name, inputs, "new");
       return { id: inputs.name, outs: outputsOf(inputs) };
     },
 
-    async update(_id, rawOlds, rawNews) {
+    async update(id, rawOlds, rawNews) {
       const olds = migrateState(rawOlds);
       const inputs = inputsOf(rawNews);
-      if (olds.name !== inputs.name || olds.garmConfigPath !== inputs.garmConfigPath) {
+      if (olds.name !== inputs.name || !sameFile(olds.garmConfigPath, inputs.garmConfigPath)) {
         throw new Error(
           `GarmProvider "${olds.name}": name or garmConfigPath changed in an update; these need a replacement, which diff should have reported. Nothing was changed`,
         );
       }
       const blockChanged = !isDeepStrictEqual(blockSpecOf(olds), blockSpecOf(inputs));
       if (blockChanged) await preflight(inputs);
-      const written = await writeBlock(inputs);
-      // Restart when what GARM loads changed; also when the file already held it, which is the retry of an update
-      // whose restart failed.
-      if (blockChanged || written) {
-        say(inputs.name, `updated its block in ${inputs.garmConfigPath}; GARM restarts to load it`);
-        await applyWritten(inputs, "updated");
+      const { written, garmChanged } = await writeBlock(inputs, olds.owner);
+      // Restart when what GARM loads changed, when the file held something else (edited by hand), and when GARM
+      // never confirmed the block (the retry of a create or update whose restart failed). An owner change alone
+      // rewrites a comment GARM does not read.
+      if (blockChanged || garmChanged || olds.confirmed === false) {
+        say(inputs.name, `${written ? "updated its block in" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`);
+        await applyWritten(rawNews, id, inputs, "updated");
       }
       return { outs: outputsOf(inputs) };
     },
@@ -206,10 +242,19 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
         await finishEarlierDelete(props, handWritten);
         return;
       }
-      await refuseWhileUsed(name);
+      const holder = foreignOwner(readBlockOwner(text, name, file), props.owner);
+      if (holder) {
+        say(name, `its block in ${file} belongs to ${describeOwner(holder)}; leaving it there and removing only this resource from the stack`);
+        return;
+      }
+      await refuseWhileUsed(name, props.confirmed === false);
       await editConfigFile(
         file,
-        (t) => removeBlock(t, name, file),
+        (t) => {
+          const taker = foreignOwner(readBlockOwner(t, name, file), props.owner);
+          if (taker) throw new Error(`GarmProvider "${name}": its block in ${file} was taken over by ${describeOwner(taker)} meanwhile; not removing it. Run pulumi up or destroy again`);
+          return removeBlock(t, name, file);
+        },
         (before, after) => verifyEdit(before, after, name, undefined, file),
         deps.editOptions,
       );
@@ -236,7 +281,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       }
       const outs: GarmProviderOutputs = { ...props, ...block };
       if (!block.configFile) delete outs.configFile;
-      const { stateVersion: _v, ...inputs } = outs;
+      const { stateVersion: _v, confirmed: _c, ...inputs } = outs;
       return { id, props: outs, inputs };
     },
   };
@@ -264,7 +309,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       return;
     }
     await refuseWhileUsed(name);
-    say(name, `its block is already gone from ${props.garmConfigPath} but GARM still runs the provider; restarting GARM with \`${props.restartCommand}\``);
+    say(name, `its block is already gone from ${props.garmConfigPath} but GARM still runs the provider; restarting GARM with ${describeCommand(props.restartCommand)}`);
     try {
       await applyAndWait(props, { name, present: false });
     } catch (e) {

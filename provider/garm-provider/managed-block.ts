@@ -1,10 +1,12 @@
 // Pure text editing of pulumi-garm's managed [[provider]] blocks inside GARM's config file; every byte outside the
 // blocks is kept as it was.
 import * as toml from "smol-toml";
-import { INTERFACE_VERSIONS, type InterfaceVersion, type ProviderBlockSpec } from "./schema";
+import { INTERFACE_VERSIONS, ownerOf, type GarmProviderOwner, type InterfaceVersion, type ProviderBlockSpec } from "./schema";
 
 const BEGIN_RE = /^# BEGIN pulumi-garm provider "([^"]*)"[ \t]*\r?$/;
 const END_RE = /^# END pulumi-garm provider "([^"]*)"[ \t]*\r?$/;
+const OWNER_PREFIX = "# pulumi-garm owner: ";
+const OWNER_RE = /^# pulumi-garm owner: (.*?)[ \t]*\r?$/m;
 
 export function beginMarker(name: string): string {
   return `# BEGIN pulumi-garm provider "${name}"`;
@@ -91,10 +93,14 @@ function tomlValue(value: string | string[]): string {
   return line.slice("v = ".length).replace(/\n$/, "");
 }
 
-/** Renders the managed block for `spec`, markers included, each line ended with `eol`. */
-export function renderBlock(spec: ProviderBlockSpec, eol = "\n"): string {
+/**
+ * Renders the managed block for `spec`, markers included, each line ended with `eol`. The owner, when given, goes on
+ * a comment line of its own (JSON, so any resource name stays on one line).
+ */
+export function renderBlock(spec: ProviderBlockSpec, eol = "\n", owner?: GarmProviderOwner): string {
   const lines = [
     beginMarker(spec.name),
+    ...(owner ? [OWNER_PREFIX + JSON.stringify({ project: owner.project, stack: owner.stack, resource: owner.resource })] : []),
     "# Managed by pulumi-garm (GarmProvider); edits inside this block are overwritten.",
     "[[provider]]",
     `name = ${tomlValue(spec.name)}`,
@@ -114,9 +120,9 @@ export function renderBlock(spec: ProviderBlockSpec, eol = "\n"): string {
  * Returns `text` with the block for `spec.name` replaced in place, or appended at the end of the file when absent.
  * Appending at the end keeps a new `[[provider]]` from being read as part of whatever table precedes it.
  */
-export function upsertBlock(text: string, spec: ProviderBlockSpec, file?: string): string {
+export function upsertBlock(text: string, spec: ProviderBlockSpec, file?: string, owner?: GarmProviderOwner): string {
   const eol = lineEnding(text);
-  const block = renderBlock(spec, eol);
+  const block = renderBlock(spec, eol, owner);
   const existing = findBlocks(text, file).find((b) => b.name === spec.name);
   if (existing) return text.slice(0, existing.start) + block + text.slice(existing.end);
   const head = text === "" || text.endsWith("\n") ? text : text + eol;
@@ -175,6 +181,30 @@ export function readBlock(text: string, name: string, file = "the GARM config fi
   };
   if (typeof ext.config_file === "string" && ext.config_file) spec.configFile = ext.config_file;
   return spec;
+}
+
+/**
+ * The owner recorded in the block for `name`; undefined when there is no such block or it records none (written
+ * before owners were recorded).
+ * @throws ManagedBlockError when the owner line was edited into something unreadable.
+ */
+export function readBlockOwner(text: string, name: string, file = "the GARM config file"): GarmProviderOwner | undefined {
+  const loc = findBlocks(text, file).find((b) => b.name === name);
+  if (!loc) return undefined;
+  const m = OWNER_RE.exec(text.slice(loc.start, loc.end));
+  if (!m) return undefined;
+  let owner: GarmProviderOwner | undefined;
+  try {
+    owner = ownerOf(JSON.parse(m[1]));
+  } catch {
+    owner = undefined;
+  }
+  if (!owner) {
+    throw new ManagedBlockError(
+      `${file} line ${loc.line}: the owner line of provider "${name}"'s managed block is not readable; restore it as {"project":…,"stack":…,"resource":…}, or delete the line to let the next GarmProvider of that name take the block over`,
+    );
+  }
+  return owner;
 }
 
 function firstLine(e: unknown): string {

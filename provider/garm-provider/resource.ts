@@ -1,6 +1,7 @@
 // GarmProvider as Pulumi calls it: the lifecycle wired to the real config file, shell, clock and GARM client.
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../connection";
+import { markingGarmRestarts } from "../garm/restart-window";
 import { makeGarmProviderImpl } from "./lifecycle";
 import { RestartCoordinator, runShellCommand } from "./restart";
 
@@ -8,7 +9,7 @@ const log = (line: string) => console.log(line);
 
 // One coordinator per provider process: Pulumi runs every operation of an update in this one process, so changes
 // made together share one restart.
-const restarts = new RestartCoordinator({ run: runShellCommand, log });
+const restarts = new RestartCoordinator({ run: markingGarmRestarts(runShellCommand), log });
 
 const impl = makeGarmProviderImpl({
   garm: () => garmClient(),

@@ -1,67 +1,18 @@
 // Runs GARM's restart command once for all provider changes made together (GARM reads providers only at start,
-// garm-api.md §9.2), and runs shell commands with a time limit.
-import { spawn } from "node:child_process";
+// garm-api.md §9.2); the shell runner itself lives in shell.ts.
+import { describeCommand, maskCommandSecrets } from "./command-text";
+import { outputTail, type CommandResult, type CommandRunner } from "./shell";
 
-export interface CommandResult {
-  /** Exit code, or null when the command was ended by a signal. */
-  code: number | null;
-  signal: string | null;
-  /** Combined stdout and stderr (its tail when long). */
-  output: string;
-  timedOut: boolean;
-}
+export { outputTail, runShellCommand, type CommandResult, type CommandRunner } from "./shell";
 
-/** Runs `command` through the shell; never rejects for a failing command, only reports. */
-export type CommandRunner = (command: string, timeoutMs: number) => Promise<CommandResult>;
-
-const OUTPUT_KEEP_CHARS = 64 * 1024;
-
-/** Runs `command` with `/bin/sh -c`, killing its process group after `timeoutMs`. */
-export const runShellCommand: CommandRunner = (command, timeoutMs) =>
-  new Promise((resolve) => {
-    let output = "";
-    let timedOut = false;
-    const child = spawn("/bin/sh", ["-c", command], { stdio: ["ignore", "pipe", "pipe"], detached: true });
-    const take = (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-      if (output.length > OUTPUT_KEEP_CHARS) output = output.slice(-OUTPUT_KEEP_CHARS);
-    };
-    child.stdout.on("data", take);
-    child.stderr.on("data", take);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    }, timeoutMs);
-    child.on("error", (err) => {
-      clearTimeout(timer);
-      resolve({ code: null, signal: null, output: `${output}${err.message}`, timedOut });
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, output, timedOut });
-    });
-  });
-
-/** The last `lines` non-empty lines of `output`, trimmed, at most `maxChars` characters. */
-export function outputTail(output: string, lines = 15, maxChars = 2000): string {
-  const kept = output
-    .split(/\r?\n/)
-    .map((l) => l.trimEnd())
-    .filter((l) => l.trim() !== "")
-    .slice(-lines)
-    .join("\n");
-  return kept.length > maxChars ? `…${kept.slice(-maxChars)}` : kept;
-}
-
-/** The restart command failed; `message` carries its exit code and the tail of its output. */
+/**
+ * The restart command failed; `message` carries its exit code and the tail of its output, with the command's
+ * secret-looking words masked. The command itself is not kept: it can hold a token.
+ */
 export class RestartFailedError extends Error {
   override readonly name = "RestartFailedError";
   constructor(
-    readonly command: string,
+    command: string,
     readonly result: CommandResult,
     timeoutMs: number,
   ) {
@@ -75,9 +26,9 @@ function describeFailure(command: string, r: CommandResult, timeoutMs: number): 
     : r.code === null
       ? `was ended by signal ${r.signal ?? "unknown"}`
       : `exited with code ${r.code}`;
-  const tail = outputTail(r.output);
+  const tail = maskCommandSecrets(outputTail(r.output), command);
   // One line: Pulumi shows only the first line of an error in its progress row.
-  return `restart command \`${command}\` ${how}${tail ? `; its last output: "${tail.split("\n").join(" | ")}"` : " with no output"}`;
+  return `${describeCommand(command)} ${how}${tail ? `; its last output: "${tail.split("\n").join(" | ")}"` : " with no output"}`;
 }
 
 export interface RestartCoordinatorOptions {
@@ -150,7 +101,7 @@ export class RestartCoordinator {
     if (batch.length === 0) return;
     q.running = true;
     const timeoutMs = Math.max(...batch.map((w) => w.timeoutMs));
-    this.options.log?.(`GarmProvider: restarting GARM with \`${command}\` for ${batch.length} provider change(s) made together`);
+    this.options.log?.(`GarmProvider: restarting GARM with ${describeCommand(command)} for ${batch.length} provider change(s) made together`);
     let failure: Error | undefined;
     try {
       const result = await this.options.run(command, timeoutMs);

@@ -1,5 +1,6 @@
 // The GarmProvider input schema (documentation source for schema.json), its defaults and the state shape it writes.
 import { z } from "zod";
+import { readableStateVersion, stateStamp } from "../state-version";
 
 export { UNKNOWN } from "../unknown";
 
@@ -15,6 +16,17 @@ export const STATE_VERSION = 1;
 
 /** Provider names: also written into marker comments, so kept to a conservative identifier alphabet. */
 export const PROVIDER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** Who manages a block: the Pulumi project, stack and resource name, recorded in the block's marker comments. */
+export const ownerSchema = z
+  .object({
+    project: z.string().describe("Pulumi project name."),
+    stack: z.string().describe("Pulumi stack name."),
+    resource: z.string().describe("Pulumi resource name of the GarmProvider."),
+  })
+  .describe("The Pulumi project, stack and resource that manage a GarmProvider's block.");
+
+export type GarmProviderOwner = z.infer<typeof ownerSchema>;
 
 /** Inputs of GarmProvider. Field docs here are the single source for schema.json and the SDK args. */
 export const garmProviderInputSchema = z
@@ -57,6 +69,11 @@ export const garmProviderInputSchema = z
       .positive()
       .optional()
       .describe("Seconds to wait for the restart command and for GARM to list the change in GET /providers. Defaults to 60."),
+    owner: ownerSchema
+      .optional()
+      .describe(
+        "Who manages the block, recorded in it: another owner's block of the same name is refused. Set by the SDK from the Pulumi project, stack and resource name.",
+      ),
   })
   .describe(
     "A GARM external provider: owns one managed [[provider]] block in GARM's config file and restarts GARM to apply changes.",
@@ -73,11 +90,20 @@ export interface GarmProviderInputs {
   garmConfigPath: string;
   restartCommand: string;
   restartTimeoutSeconds: number;
+  /** Absent for states and programs from before owners were recorded. */
+  owner?: GarmProviderOwner;
 }
 
 /** Outputs stored in state: the inputs plus the state version. */
 export interface GarmProviderOutputs extends GarmProviderInputs {
   stateVersion: number;
+  /** The pulumi-garm version that wrote the state (absent in state read back by migrateState). */
+  pulumiGarmVersion?: string;
+  /**
+   * false when the block was written but GARM has not confirmed loading it (a partial create or update); the next
+   * update then restarts GARM even if nothing else changed. Absent once confirmed.
+   */
+  confirmed?: false;
 }
 
 /** What the managed block in GARM's config file holds (the GARM-facing subset of the inputs). */
@@ -118,6 +144,7 @@ export function withDefaults(raw: Record<string, unknown>): Record<string, unkno
  * without stateVersion is treated as version 1 with defaults filled in.
  */
 export function migrateState(props: Record<string, unknown>): GarmProviderOutputs {
+  readableStateVersion("GarmProvider", props, STATE_VERSION);
   const p = withDefaults(props);
   const out: GarmProviderOutputs = {
     stateVersion: STATE_VERSION,
@@ -133,13 +160,16 @@ export function migrateState(props: Record<string, unknown>): GarmProviderOutput
     restartTimeoutSeconds: Number(p.restartTimeoutSeconds ?? DEFAULT_RESTART_TIMEOUT_SECONDS),
   };
   if (typeof p.configFile === "string" && p.configFile) out.configFile = p.configFile;
+  const owner = ownerOf(p.owner);
+  if (owner) out.owner = owner;
+  if (p.confirmed === false) out.confirmed = false;
   return out;
 }
 
 /** The state written after a successful create/update/read. */
 export function outputsOf(inputs: GarmProviderInputs): GarmProviderOutputs {
   const out: GarmProviderOutputs = {
-    stateVersion: STATE_VERSION,
+    ...stateStamp(STATE_VERSION),
     name: inputs.name,
     description: inputs.description,
     executable: inputs.executable,
@@ -150,5 +180,12 @@ export function outputsOf(inputs: GarmProviderInputs): GarmProviderOutputs {
     restartTimeoutSeconds: inputs.restartTimeoutSeconds,
   };
   if (inputs.configFile) out.configFile = inputs.configFile;
+  if (inputs.owner) out.owner = { ...inputs.owner };
   return out;
+}
+
+/** `value` as an owner when it is one (three strings), else undefined. */
+export function ownerOf(value: unknown): GarmProviderOwner | undefined {
+  const parsed = ownerSchema.safeParse(value);
+  return parsed.success ? { project: parsed.data.project, stack: parsed.data.stack, resource: parsed.data.resource } : undefined;
 }

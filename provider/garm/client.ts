@@ -13,6 +13,7 @@ import {
   poolSchema,
   providerSchema,
   scaleSetSchema,
+  templateSchema,
 } from "./schemas";
 import { GarmTransport, type TransportOptions } from "./transport";
 
@@ -158,6 +159,15 @@ export class GarmClient {
     return this.expectOk(
       `DELETE /instances/${name}${search ? `?${search}` : ""}`,
       this.api.DELETE("/instances/{instanceName}", { params: { path: { instanceName: name }, query } }),
+    );
+  }
+
+  /** Templates, without their data; GARM filters by exact OS and forge type (§2.6). */
+  listTemplates(osType: string, forgeType: string) {
+    return this.expect(
+      "GET /templates",
+      this.api.GET("/templates", { params: { query: { osType, forgeType } } }),
+      z.array(templateSchema).nullable().transform((l) => l ?? []),
     );
   }
 

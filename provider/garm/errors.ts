@@ -2,7 +2,8 @@
 
 /** Closed vocabulary of what went wrong talking to GARM. */
 export type GarmErrorKind =
-  | "not-found" // 404
+  | "not-found" // 404 from GARM's handleError: the resource does not exist (§1.7)
+  | "unknown-route" // the request reached no GARM route: a 404 in any other shape, or a login that met no login handler
   | "bad-request" // 400, GARM's details say why
   | "conflict" // 409 Conflict (duplicate entity)
   | "auth-failed" // 401 Authentication failed, or a login GARM refused
@@ -17,6 +18,9 @@ export type GarmErrorKind =
 /** What a user should do about each kind; kept beside the vocabulary so every message carries its remedy. */
 const REMEDY: Record<GarmErrorKind, string> = {
   "not-found": "",
+  "unknown-route":
+    "the answer did not come from GARM's API: garm:url must be GARM's base URL without /api/v1 (e.g. https://garm.example.com:9997), " +
+    "and a proxy in front of GARM must pass /api/v1/ through unchanged; fix it with `pulumi config set garm:url <url>`",
   "bad-request": "",
   conflict: "",
   "auth-failed": "check garm:username and garm:password (pulumi config set garm:username ...; pulumi config set --secret garm:password ...)",
@@ -59,11 +63,16 @@ function describe(kind: GarmErrorKind, request: string, status: number | undefin
 /** Classifies an HTTP error answer; `body` is GARM's `{"error","details"}` when it sent one. */
 export function errorFromResponse(request: string, status: number, body: unknown): GarmApiError {
   const { label, details } = parseErrorBody(body);
-  return new GarmApiError(kindOf(status, label), request, status, label, details);
+  return new GarmApiError(kindOf(status, label, isGarmErrorBody(body)), request, status, label, details);
 }
 
-function kindOf(status: number, label: string): GarmErrorKind {
-  if (status === 404) return "not-found";
+/**
+ * GARM's handleError writes `{"error":"Not Found","details":...}` for a missing resource (§1.7). Its catch-all for
+ * an unknown route says "Not found" (§1.1), and a proxy or virtual host writes a page of its own: neither says
+ * anything about the resource.
+ */
+function kindOf(status: number, label: string, fromGarm: boolean): GarmErrorKind {
+  if (status === 404) return fromGarm && label === "Not Found" ? "not-found" : "unknown-route";
   if (status === 400) return "bad-request";
   if (status === 409) {
     if (label === "init_required") return "init-required";
@@ -79,12 +88,20 @@ function kindOf(status: number, label: string): GarmErrorKind {
   return "unexpected";
 }
 
+/** GARM's APIErrorResponse always carries both keys as strings (§1.7). */
+function isGarmErrorBody(body: unknown): boolean {
+  if (!body || typeof body !== "object") return false;
+  const { error, details } = body as { error?: unknown; details?: unknown };
+  return typeof error === "string" && typeof details === "string";
+}
+
+/** Bodies that are not GARM's JSON (a proxy's HTML page) are cut to one short line. */
 function parseErrorBody(body: unknown): { label: string; details: string } {
   if (body && typeof body === "object") {
     const { error, details } = body as { error?: unknown; details?: unknown };
     return { label: typeof error === "string" ? error : "", details: typeof details === "string" ? details : "" };
   }
-  if (typeof body === "string") return { label: body.trim().slice(0, 200), details: "" };
+  if (typeof body === "string") return { label: oneLine(body, 120), details: "" };
   return { label: "", details: "" };
 }
 
@@ -96,4 +113,9 @@ export function isTransient(err: unknown): err is GarmApiError {
 /** True when the error is a GARM answer with this kind. */
 export function isGarmError(err: unknown, kind?: GarmErrorKind): err is GarmApiError {
   return err instanceof GarmApiError && (kind === undefined || err.kind === kind);
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }

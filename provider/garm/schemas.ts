@@ -26,7 +26,8 @@ export const jobSchema = z
     updated_at: time,
   })
   .transform((j) => ({
-    id: j.scaleset_job_id || String(j.workflow_job_id ?? j.id ?? ""),
+    // GARM's own job id, the one `garm-cli job list --format json` shows; scale-set jobs have no workflow_job_id (§7.3).
+    id: j.id,
     name: j.name,
     status: j.status,
     runnerName: j.runner_name,
@@ -93,6 +94,8 @@ export const scaleSetSchema = z
     extra_specs: z.unknown().optional(),
     enable_shell: flag,
     template_id: z.number().optional(),
+    /** Only GET by id fills it (§2.1). */
+    template_name: z.string().optional(),
     scale_set_id: z.number().optional(),
     tags: z.array(z.object({ name: z.string() })).nullish(),
     instances: z.array(instanceSchema).nullish(),
@@ -123,6 +126,7 @@ export const scaleSetSchema = z
     extraSpecs: s.extra_specs,
     enableShell: s.enable_shell,
     templateId: s.template_id,
+    templateName: s.template_name,
     githubScaleSetId: s.scale_set_id ?? 0,
     labels: (s.tags ?? []).map((t) => t.name),
     instances: s.instances ?? [],
@@ -144,6 +148,12 @@ function entityOf(s: {
   if (s.enterprise_id) return { kind: "enterprise", id: s.enterprise_id, name: s.enterprise_name ?? "" };
   return undefined;
 }
+
+/** A runner install template, without its data (§2.6); `owner` is "system" for GARM's own. */
+export const templateSchema = z
+  .object({ id: z.number().int().positive(), name: text, os_type: text, forge_type: text, owner_id: text })
+  .transform((t) => ({ id: t.id, name: t.name, osType: t.os_type, forgeType: t.forge_type, owner: t.owner_id }));
+export type TemplateView = z.output<typeof templateSchema>;
 
 export const providerSchema = z
   .object({ name: text, type: text, description: text })

@@ -2,6 +2,8 @@
 // jittered exponential backoff for idempotent requests, and the GARM session (login, one re-login on expiry).
 import { Agent, fetch as undiciFetch } from "undici";
 import { GarmApiError, errorFromResponse, isTransient } from "./errors";
+import { type RestartWindow, type RestartWindows, processRestarts } from "./restart-window";
+import { GarmSession } from "./session";
 
 export interface TransportOptions {
   /** GARM base URL without /api/v1, e.g. https://garm.example:9997 */
@@ -18,6 +20,8 @@ export interface TransportOptions {
   readonly maxRetryMs?: number;
   /** Requests in flight at once toward GARM. @default 8 */
   readonly concurrency?: number;
+  /** GARM restarts this process started. @default processRestarts */
+  readonly restarts?: RestartWindows;
   /** Test seams. */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
@@ -39,6 +43,31 @@ export function isIdempotent(method: string): boolean {
 export function isRetryable(idempotent: boolean, failure: GarmApiError): boolean {
   if (failure.kind === "connection" && failure.label === "ECONNREFUSED") return true;
   return idempotent && isTransient(failure);
+}
+
+/** How often a request waiting out a GARM restart tries again, at most. */
+const RESTART_POLL_MAX_MS = 1000;
+
+/**
+ * What a request meets while GARM restarts: a refused connection (never sent, so safe for any request) or, for
+ * requests that may be repeated, a connection GARM closed as it stopped.
+ */
+export function isRestartSymptom(idempotent: boolean, failure: GarmApiError): boolean {
+  if (failure.kind !== "connection") return false;
+  if (failure.label === "ECONNREFUSED") return true;
+  return idempotent && (failure.label === "ECONNRESET" || failure.label === "EPIPE" || failure.label === "UND_ERR_SOCKET");
+}
+
+function notBackAfterRestart(failure: GarmApiError, window: RestartWindow): GarmApiError {
+  const seconds = Math.round(window.allowedMs / 100) / 10;
+  return new GarmApiError(
+    "connection",
+    failure.request,
+    undefined,
+    failure.label,
+    `GARM did not come back within ${seconds}s after the restart this run started; check that the GarmProvider's restartCommand starts GARM again, and GARM's log`,
+    failure.outcomeUnknown,
+  );
 }
 
 interface WireAnswer {
@@ -78,7 +107,8 @@ export class GarmTransport {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly now: () => number;
-  private token: Promise<string> | undefined;
+  private readonly restarts: RestartWindows;
+  private readonly session = new GarmSession(() => this.login());
   /** Counts requests sent on the wire, for benchmarks and tests. */
   requestsSent = 0;
 
@@ -91,6 +121,7 @@ export class GarmTransport {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
+    this.restarts = options.restarts ?? processRestarts;
   }
 
   get baseUrl(): string {
@@ -106,35 +137,14 @@ export class GarmTransport {
     return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers });
   };
 
-  /** Sends with the session token; on 401 `Authentication failed` logs in again once and resends (§1.5). */
+  /** Sends with the session token; on 401 `Authentication failed` resends once with the renewed token (§1.5). */
   private async authenticated(method: string, url: string, headers: Headers, body: ArrayBuffer | undefined): Promise<WireAnswer> {
-    const token = await this.session();
+    const token = await this.session.token();
     headers.set("Authorization", `Bearer ${token}`);
     const first = await this.withRetries(method, url, headers, body);
     if (first.status !== 401 || labelOf(first.body) !== "Authentication failed") return first;
-    this.forget(token);
-    headers.set("Authorization", `Bearer ${await this.session()}`);
+    headers.set("Authorization", `Bearer ${await this.session.renew(token)}`);
     return this.withRetries(method, url, headers, body);
-  }
-
-  /** One shared login for all concurrent requests of the process. */
-  private session(): Promise<string> {
-    if (!this.token) {
-      const pending = this.login();
-      this.token = pending;
-      pending.catch(() => {
-        if (this.token === pending) this.token = undefined;
-      });
-    }
-    return this.token;
-  }
-
-  private forget(token: string): void {
-    void this.token?.then((current) => {
-      if (current === token) this.token = undefined;
-    });
-    // Drop it synchronously too, so the re-login below does not reuse the expired token.
-    this.token = undefined;
   }
 
   private async login(): Promise<string> {
@@ -146,13 +156,16 @@ export class GarmTransport {
     if (answer.status === 200) {
       const token = (parseJson(answer.body) as { token?: unknown } | undefined)?.token;
       if (typeof token === "string" && token) return token;
-      throw new GarmApiError("unexpected", "POST /auth/login", 200, "no token in the answer", "");
+      throw notTheLoginRoute(url, answer.status, "no token in the answer");
     }
     const failure = errorFromResponse("POST /auth/login", answer.status, parseJson(answer.body));
-    if (answer.status === 401) {
-      // A refused login is GARM's "Not Authorized" (§1.3), not a GitHub problem.
+    if (answer.status === 401 && failure.label === "Not Authorized") {
+      // GARM's login handler refuses a bad username or password this way (§1.3); it is not a GitHub problem here.
       throw new GarmApiError("auth-failed", failure.request, 401, "GARM refused the login for this username and password", "");
     }
+    // GARM's login route never answers 404, and any other 401 comes from a route behind the token check: the request
+    // went past GARM's login route, e.g. to /api/v1/api/v1/auth/login (§1.1, §1.5).
+    if (answer.status === 404 || answer.status === 401) throw notTheLoginRoute(url, answer.status, failure.label);
     throw failure;
   }
 
@@ -165,7 +178,9 @@ export class GarmTransport {
     requestName = describeRequest(method, url),
     idempotent = isIdempotent(method),
   ): Promise<WireAnswer> {
-    const started = this.now();
+    let started = this.now();
+    let restart: RestartWindow | undefined;
+    let restartWaits = 0;
     for (let attempt = 1; ; attempt++) {
       let failure: GarmApiError;
       try {
@@ -176,6 +191,19 @@ export class GarmTransport {
       } catch (err) {
         if (!(err instanceof GarmApiError)) throw err;
         failure = err;
+        if (isRestartSymptom(idempotent, failure)) {
+          const window = restart?.state === "open" ? restart : this.restarts.current();
+          if (window) {
+            // GARM is down for a restart this process started: wait for it. Those waits leave the ordinary retry
+            // budget whole for after the restart.
+            restart = window;
+            attempt = 0;
+            started = this.now();
+            await this.sleep(Math.min(backoffDelay(++restartWaits, this.random), RESTART_POLL_MAX_MS, window.remainingMs()));
+            continue;
+          }
+          if (restart?.state === "expired") throw notBackAfterRestart(failure, restart);
+        }
         if (!isRetryable(idempotent, failure) || !this.mayRetry(attempt, started)) throw failure;
       }
       const delay = backoffDelay(attempt, this.random);
@@ -189,6 +217,7 @@ export class GarmTransport {
 
   private async send(method: string, url: string, headers: Headers, body: ArrayBuffer | undefined, requestName: string): Promise<WireAnswer> {
     this.requestsSent++;
+    const sentAt = this.restarts.sending();
     try {
       const res = await undiciFetch(url, {
         method,
@@ -200,6 +229,7 @@ export class GarmTransport {
       });
       const responseHeaders = new Headers();
       res.headers.forEach((value, key) => responseHeaders.set(key, value));
+      this.restarts.answered(sentAt);
       return { status: res.status, headers: responseHeaders, body: await res.arrayBuffer() };
     } catch (err) {
       throw wireFailure(err, method, requestName, this.timeoutMs);
@@ -220,6 +250,11 @@ function wireFailure(err: unknown, method: string, requestName: string, timeoutM
   const outcomeUnknown = method !== "GET" && !notSent;
   if (timedOut) return new GarmApiError("timeout", requestName, undefined, `no answer within ${timeoutMs} ms`, "", outcomeUnknown);
   return new GarmApiError("connection", requestName, undefined, code || "connection failed", e.cause?.message ?? "", outcomeUnknown);
+}
+
+/** A login answer that GARM's login handler does not give: garm:url (or a proxy) sends it somewhere else. */
+function notTheLoginRoute(url: string, status: number, label: string): GarmApiError {
+  return new GarmApiError("unknown-route", "POST /auth/login", status, label, `${url} is not GARM's login route`);
 }
 
 function describeRequest(method: string, url: string): string {

@@ -5,8 +5,29 @@ import type { InstanceView, JobView } from "../garm/client";
 /** leave: busy, never touched. delete: idle, plain removal. force: stuck tearing down. wait: on its way already. */
 export type RunnerAction = "leave" | "delete" | "force" | "wait";
 
+/**
+ * What a runner is doing, one value per branch of classifyRunner: busy (leave); idle or failed (delete); stuck or
+ * force-removing (force); creating, removing, stopped or unknown (wait).
+ */
+export type RunnerState = "busy" | "idle" | "failed" | "stuck" | "force-removing" | "creating" | "removing" | "stopped" | "unknown";
+
+/** The words a progress line or error uses for each state, e.g. `2 being created [...]`. */
+export const RUNNER_STATE_WORDS: Readonly<Record<RunnerState, string>> = {
+  busy: "busy",
+  idle: "idle",
+  failed: "failed",
+  stuck: "stuck",
+  "force-removing": "being force-removed",
+  creating: "being created",
+  removing: "being removed",
+  stopped: "stopped",
+  unknown: "in an unknown state",
+};
+
 export interface RunnerVerdict {
   readonly action: RunnerAction;
+  readonly state: RunnerState;
+  /** Why, in words a user can act on, e.g. `job "build" (id 88) is in_progress`. */
   readonly reason: string;
   /** The job that keeps a busy runner, when GARM knows it. */
   readonly job?: JobView;
@@ -39,32 +60,44 @@ export function classifyRunner(runner: InstanceView, jobs: readonly JobView[], n
   // A job with no timestamp could still be running: it counts as live.
   const live = aged.find((a) => a.ageMs === undefined || a.ageMs < staleAfterMs);
   if (live) {
-    return { action: "leave", reason: `job ${describeJob(live.job)} is ${live.job.status}`, job: live.job, jobAgeMs: live.ageMs };
+    const { job, ageMs } = live;
+    return { action: "leave", state: "busy", reason: `job ${describeJob(job)} is ${job.status}`, job, jobAgeMs: ageMs };
   }
   const stale = aged[0];
   if (runner.runnerStatus === "active" && !stale) {
-    return { action: "leave", reason: "runner is running a job (runner_status active)" };
+    return { action: "leave", state: "busy", reason: "running a job: GARM shows runner_status active and has no job record for it" };
   }
   const staleNote = stale ? `; its job ${describeJob(stale.job)} is older than the staleness bound` : "";
+  const statuses = `${runner.status}${runner.runnerStatus ? `/${runner.runnerStatus}` : ""}`;
   switch (runner.status) {
     case "running":
+      return { action: "delete", state: "idle", reason: `not running a job, status ${statuses}${staleNote}` };
     case "error":
-      return { action: "delete", reason: `idle (${runner.status}${runner.runnerStatus ? `/${runner.runnerStatus}` : ""})${staleNote}` };
+      return { action: "delete", state: "failed", reason: `status ${statuses}${staleNote}` };
     case "pending_force_delete":
-      return { action: "force", reason: "GARM is force-removing it" };
+      return { action: "force", state: "force-removing", reason: "GARM is force-removing it, status pending_force_delete" };
     case "pending_delete":
       return runner.providerFault
-        ? { action: "force", reason: `teardown failed in the provider: ${oneLine(runner.providerFault)}` }
-        : { action: "wait", reason: "GARM is tearing it down" };
+        ? { action: "force", state: "stuck", reason: `its provider failed to delete it: ${oneLine(runner.providerFault)}` }
+        : { action: "wait", state: "removing", reason: "GARM is tearing it down, status pending_delete" };
+    case "deleting":
+    case "deleted":
+      return { action: "wait", state: "removing", reason: `GARM is tearing it down, status ${runner.status}` };
+    case "pending_create":
+    case "creating":
+      return { action: "wait", state: "creating", reason: `GARM is creating it, status ${runner.status}; it is removed once it is up` };
+    case "stopped":
+      // GARM's DeleteRunner refuses a stopped runner (§6, step 2).
+      return { action: "wait", state: "stopped", reason: "its provider reports it stopped, and GARM removes a runner only while it is running or failed" };
     default:
-      return { action: "wait", reason: `GARM has it ${runner.status || "in an unknown state"}` };
+      return { action: "wait", state: "unknown", reason: `GARM reports status ${runner.status || "(none)"}` };
   }
 }
 
-/** `"build" (id 88)`: the workflow job's name as GitHub shows it, and GARM's job id. */
+/** `"build" (id 88)`: the workflow job's name as GitHub shows it, and GARM's numeric job id (`id` in `GET /jobs`, §3.3). */
 export function describeJob(job: JobView): string {
   const name = job.name ? `"${job.name}"` : "";
-  const id = job.id ? `(id ${job.id})` : "";
+  const id = job.id !== undefined ? `(id ${job.id})` : "";
   return [name, id].filter(Boolean).join(" ") || "(unnamed)";
 }
 

@@ -9,6 +9,7 @@ import { canonicalJson, parseExtraSpecs, sameExtraSpecs } from "./extra-specs";
 import type { CheckedInputs } from "./inputs";
 import { canonicalLabels, liveName } from "./naming";
 import type { ScaleSetOutputs } from "./state";
+import { systemTemplateName } from "./templates";
 
 /** Inputs GARM can change in place, with the key its update takes (`runner_group`, not `github-runner-group`, §3.6). */
 export const UPDATABLE = {
@@ -31,27 +32,67 @@ export type UpdatableField = keyof typeof UPDATABLE;
 /** Inputs that only this provider reads (how to drain, whether to adopt): stored, never sent to GARM. */
 const PROVIDER_OPTIONS = ["drain", "adoptExisting"] as const;
 
-/** Updatable fields whose new input differs from what GARM holds. An omitted optional input means "GARM's default". */
+/**
+ * What an omitted optional input means: GARM's default (§3.1, §4.4), so removing an input puts the default back.
+ * Inputs check fills in (osType, enabled, ...) never arrive omitted; templateId's default depends on osType.
+ */
+export const OMITTED_MEANS = {
+  runnerPrefix: "garm",
+  runnerGroup: "Default",
+  runnerBootstrapTimeout: 20,
+  extraSpecs: {},
+  enableShell: false,
+} as const satisfies Partial<Record<UpdatableField, unknown>>;
+
+function wantedValue(news: Record<string, unknown>, field: UpdatableField): unknown {
+  return news[field] ?? (OMITTED_MEANS as Partial<Record<UpdatableField, unknown>>)[field];
+}
+
+/** Updatable fields whose new input, or the default it stands for when omitted, differs from what GARM holds. */
 export function changedFields(olds: ScaleSetOutputs, news: object): UpdatableField[] {
+  const given = news as Record<string, unknown>;
   return (Object.keys(UPDATABLE) as UpdatableField[]).filter((field) => {
-    const wanted = (news as Record<string, unknown>)[field];
+    if (field === "templateId") return templateChanged(olds, given);
+    const wanted = wantedValue(given, field);
     if (wanted === undefined) return false;
     if (containsUnknown(wanted)) return true;
     const held = olds[field];
     if (field === "extraSpecs") return !sameExtraSpecs(wanted, held);
-    if (field === "runnerGroup" && typeof wanted === "string" && typeof held === "string") {
-      return wanted.toLowerCase() !== held.toLowerCase();
+    if (field === "runnerGroup" && typeof wanted === "string") {
+      return wanted.toLowerCase() !== (typeof held === "string" && held !== "" ? held : "Default").toLowerCase();
     }
     return !isDeepStrictEqual(wanted, held);
   });
 }
 
-/** The PUT body for the changed fields only; extra specs as canonical JSON (§3.7). */
-export function updateBody(news: CheckedInputs, fields: readonly UpdatableField[]): UpdateScaleSetParams {
+/**
+ * GARM keeps a scale set's template when only os_type changes (§4.1), so an OS change sends the template too: the
+ * system one for the new OS when templateId is omitted, or the pinned one, which GARM then checks against the OS.
+ */
+function templateChanged(olds: ScaleSetOutputs, news: Record<string, unknown>): boolean {
+  const { templateId, osType } = news;
+  if (containsUnknown(templateId) || containsUnknown(osType)) return true;
+  const osChanged = osType !== undefined && osType !== olds.osType;
+  if (templateId !== undefined) return osChanged || templateId !== olds.templateId;
+  if (osChanged) return true;
+  // State written before template names were kept says nothing about which template GARM holds.
+  return olds.templateName !== undefined && olds.templateName !== systemTemplateName((osType ?? olds.osType) as string);
+}
+
+/**
+ * The PUT body for the changed fields only; an omitted input sends its default; extra specs as canonical JSON (§3.7).
+ * `systemTemplateId` is GARM's system template for the new osType, needed when templateId changes but is omitted.
+ */
+export function updateBody(news: CheckedInputs, fields: readonly UpdatableField[], systemTemplateId?: number): UpdateScaleSetParams {
   const body: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = field === "extraSpecs" ? canonicalJson(parseExtraSpecs(news.extraSpecs) ?? {}) : news[field];
-    body[UPDATABLE[field]] = value;
+    if (field === "templateId" && news.templateId === undefined) {
+      if (systemTemplateId === undefined) throw new Error("updateBody: templateId is omitted and no system template id was given");
+      body[UPDATABLE[field]] = systemTemplateId;
+      continue;
+    }
+    const value = wantedValue(news as unknown as Record<string, unknown>, field);
+    body[UPDATABLE[field]] = field === "extraSpecs" ? canonicalJson(parseExtraSpecs(value) ?? {}) : value;
   }
   return body as UpdateScaleSetParams;
 }

@@ -1,11 +1,10 @@
 // Retires a scale set without failing a running job: disable, drain, delete, verify (garm-api.md Appendix B). Each
 // pass lists, classifies (classify.ts) and acts; the loop is bounded by the drain timeout, after which it fails and
 // Pulumi keeps the resource in its state (RETRY_NOTE says what the next runs do with it).
-import type { GarmClient, InstanceView } from "../garm/client";
+import type { GarmClient, InstanceView, ScaleSetView } from "../garm/client";
 import { GarmApiError, isGarmError, isTransient } from "../garm/errors";
-import { type Logger, formatDuration } from "../log";
-import { briefly } from "./brief-error";
-import { type RunnerVerdict, classifyRunner, describeJob } from "./classify";
+import { ChangeLog, type Logger, formatDuration } from "../log";
+import { RUNNER_STATE_WORDS, type RunnerState, type RunnerVerdict, classifyRunner, describeJob } from "./classify";
 import type { DrainOptions } from "./inputs";
 
 export type DrainClient = Pick<
@@ -23,7 +22,12 @@ export interface DrainDeps {
 export interface DrainTarget {
   readonly id: number;
   readonly liveName: string;
+  /** Whether GARM's scale set under `id` is this one: a database restore can give the id to another scale set. */
+  readonly owns: (view: ScaleSetView) => boolean;
 }
+
+/** How a retire ended: deleted now, gone before, or the id now names another scale set, which was left alone. */
+export type RetireOutcome = { readonly kind: "deleted" } | { readonly kind: "already-gone" } | { readonly kind: "not-ours"; readonly holder: ScaleSetView };
 
 /** The delete could not finish; the message says why and what happens next. */
 export class DrainError extends Error {
@@ -41,79 +45,126 @@ interface Classified {
   readonly verdict: RunnerVerdict;
 }
 
-/** Disables, drains and deletes the scale set, then checks it is gone. Resolves once GARM no longer has it. */
-export async function retireScaleSet(target: DrainTarget, options: DrainOptions, deps: DrainDeps): Promise<void> {
+/**
+ * Checks the id still names this scale set, then disables, drains and deletes it, and checks it is gone. Every retry
+ * waits for the poll interval within the drain timeout.
+ */
+export async function retireScaleSet(target: DrainTarget, options: DrainOptions, deps: DrainDeps): Promise<RetireOutcome> {
   const { client, log, now } = deps;
   const label = `GarmScaleSet ${target.liveName} (id ${target.id})`;
   const deadline = now() + options.timeoutSeconds * 1000;
   const staleAfterMs = options.jobStaleAfterHours * 3600_000;
-  let lastPass: Classified[] = [];
-  let outage: GarmApiError | undefined;
-
-  // Disabling stops GARM's listener and scale-up; max_runners 0 stops a stale desired count from keeping idle
-  // runners alive (§7.6, Appendix B).
-  const disable = () => client.updateScaleSet(target.id, { enabled: false, min_idle_runners: 0, max_runners: 0 });
-  try {
-    await disable();
-  } catch (err) {
-    if (isGarmError(err, "not-found")) return;
-    if (!isTransient(err)) throw err;
-    outage = err;
-  }
-  let disabled = outage === undefined;
+  const stalled: Stalled = { lastPass: [], failures: new Map() };
+  // Polls repeat what nothing changed: print per change, with a slow reminder, so many drains stay readable.
+  const progress = new ChangeLog(log, now);
+  let checked = false;
+  let disabled = false;
+  // GET by id carries the instances (§2.1): an empty scale set needs no separate list before its delete.
+  let knownEmpty = false;
 
   for (;;) {
     try {
+      if (!checked) {
+        const view = await getIfPresent(client, target.id);
+        if (view === undefined) return { kind: "already-gone" };
+        if (!target.owns(view)) return { kind: "not-ours", holder: view };
+        checked = true;
+        knownEmpty = view.instances.length === 0;
+      }
       if (!disabled) {
-        await disable();
+        // Disabling stops GARM's listener and scale-up; max_runners 0 stops a stale desired count from keeping idle
+        // runners alive (§7.6, Appendix B).
+        const gone = await disable(client, target.id);
+        if (gone) return { kind: "already-gone" };
         disabled = true;
       }
-      const runners = await client.listScaleSetInstances(target.id);
-      outage = undefined;
+      const runners = knownEmpty ? [] : await client.listScaleSetInstances(target.id);
+      knownEmpty = false;
+      stalled.outage = undefined;
       if (runners.length === 0) {
         const outcome = await deleteAndVerify(target, label, client);
-        if (outcome === "gone") return;
-        if (outcome === "enabled") {
-          disabled = false;
-          continue;
-        }
-        // "has runners": a runner appeared between the list and the delete; drain it on the next pass.
+        if (outcome.kind === "gone") return { kind: "deleted" };
+        stalled.refusal = outcome.refusal;
+        // "enabled": disable again first; "has runners": a runner appeared between the list and the delete.
+        if (outcome.kind === "enabled") disabled = false;
       } else {
+        stalled.refusal = undefined;
         const jobs = await client.listJobs();
-        lastPass = runners.map((runner) => ({ runner, verdict: classifyRunner(runner, jobs, now(), staleAfterMs) }));
-        const acted = await actOnRunners(lastPass, label, client, log);
-        log.info(progressLine(label, lastPass, acted, options, deadline - now()));
+        stalled.lastPass = runners.map((runner) => ({ runner, verdict: classifyRunner(runner, jobs, now(), staleAfterMs) }));
+        const acted = await actOnRunners(stalled.lastPass, label, client, log);
+        recordFailures(stalled, acted);
+        const pass = stalled.lastPass;
+        progress.info(`draining ${passSummary(pass, acted, false)}`, (again) => progressLine(label, pass, acted, options, deadline - now(), again));
       }
     } catch (err) {
       if (err instanceof DrainError || !isTransient(err)) throw err;
-      outage = err;
-      log.warn(`${label}: GARM is unreachable (${outage.message}); retrying in ${options.pollSeconds}s`);
+      stalled.outage = err;
+      const outage = describeOutage(err);
+      progress.warn(`outage ${outage}`, () => `${label}: ${outage}; retrying every ${options.pollSeconds}s, giving up in ${formatDuration(deadline - now())}`);
     }
     const left = deadline - now();
-    if (left <= 0) throw timeoutError(label, lastPass, outage, options);
+    if (left <= 0) throw timeoutError(label, stalled, options);
     await deps.sleep(Math.min(options.pollSeconds * 1000, left));
   }
 }
 
-type DeleteOutcome = "gone" | "enabled" | "has-runners";
+/** What kept the last passes from finishing, for the timeout message. */
+interface Stalled {
+  lastPass: Classified[];
+  /** Runner name → why its removal failed on its last attempt. */
+  failures: Map<string, string>;
+  outage?: GarmApiError;
+  /** GARM's answer to the last refused scale-set delete. */
+  refusal?: string;
+}
+
+async function getIfPresent(client: DrainClient, id: number): Promise<ScaleSetView | undefined> {
+  try {
+    return await client.getScaleSet(id);
+  } catch (err) {
+    if (isGarmError(err, "not-found")) return undefined;
+    throw err;
+  }
+}
+
+/** Resolves true when GARM no longer has the scale set. */
+async function disable(client: DrainClient, id: number): Promise<boolean> {
+  try {
+    await client.updateScaleSet(id, { enabled: false, min_idle_runners: 0, max_runners: 0 });
+    return false;
+  } catch (err) {
+    if (isGarmError(err, "not-found")) return true;
+    throw err;
+  }
+}
+
+function recordFailures(stalled: Stalled, acted: Acted): void {
+  const listed = new Set(stalled.lastPass.map((c) => c.runner.name));
+  for (const name of [...stalled.failures.keys()]) if (!listed.has(name)) stalled.failures.delete(name);
+  for (const name of [...acted.removed, ...acted.forced]) stalled.failures.delete(name);
+  for (const { name, reason } of acted.failed) stalled.failures.set(name, reason);
+}
+
+function describeOutage(err: GarmApiError): string {
+  return err.kind === "server-error" ? `GARM failed (${err.message})` : `GARM is unreachable (${err.message})`;
+}
+
+type DeleteOutcome = { kind: "gone" } | { kind: "enabled" | "has-runners"; refusal: string };
 
 async function deleteAndVerify(target: DrainTarget, label: string, client: DrainClient): Promise<DeleteOutcome> {
   try {
     await client.deleteScaleSet(target.id);
   } catch (err) {
     if (isGarmError(err, "bad-request")) {
-      if (/has runners|with runners/.test(err.details)) return "has-runners";
-      if (/is enabled/.test(err.details)) return "enabled";
+      if (/has runners|with runners/.test(err.details)) return { kind: "has-runners", refusal: err.message };
+      if (/is enabled/.test(err.details)) return { kind: "enabled", refusal: err.message };
     }
     // A 404 from DELETE can come from GARM's token step while the scale set still exists (§5): verify below.
     if (!isGarmError(err, "not-found")) throw err;
   }
-  try {
-    await client.getScaleSet(target.id);
-  } catch (err) {
-    if (isGarmError(err, "not-found")) return "gone";
-    throw err;
-  }
+  const left = await getIfPresent(client, target.id);
+  // An id given to another scale set right after this one went is not this one.
+  if (left === undefined || !target.owns(left)) return { kind: "gone" };
   // GARM answers 200 and keeps the scale set when its GitHub call fails (§5).
   throw new DrainError(
     `${label}: GARM answered the delete with success but still has the scale set; GARM does this when its call to ` +
@@ -125,7 +176,7 @@ async function deleteAndVerify(target: DrainTarget, label: string, client: Drain
 interface Acted {
   removed: string[];
   forced: string[];
-  failed: string[];
+  failed: { name: string; reason: string }[];
 }
 
 async function actOnRunners(pass: readonly Classified[], label: string, client: DrainClient, log: Logger): Promise<Acted> {
@@ -137,11 +188,17 @@ async function actOnRunners(pass: readonly Classified[], label: string, client: 
       await removeRunner(runner.name, forceRemove, label, client, log);
       (forceRemove ? acted.forced : acted.removed).push(runner.name);
     } catch (err) {
-      if (isTransient(err)) throw err;
-      acted.failed.push(`${runner.name} (${(err as Error).message})`);
+      // One runner's failure, even a 5xx, is that runner's; only losing GARM itself ends the pass.
+      if (!isRunnerFailure(err)) throw err;
+      acted.failed.push({ name: runner.name, reason: err.message });
     }
   }
   return acted;
+}
+
+/** A failed call about one runner, as opposed to GARM being unreachable or refusing our credentials. */
+function isRunnerFailure(err: unknown): err is GarmApiError {
+  return isGarmError(err) && !["connection", "auth-failed", "init-required", "urls-required"].includes(err.kind);
 }
 
 /** One runner removal. Only called for runners classified as not busy. */
@@ -162,38 +219,69 @@ async function removeRunner(name: string, forceRemove: boolean, label: string, c
   }
 }
 
-function progressLine(label: string, pass: readonly Classified[], acted: Acted, options: DrainOptions, leftMs: number): string {
-  const busy = pass.filter((c) => c.verdict.action === "leave");
-  const waiting = pass.filter((c) => c.verdict.action === "wait");
-  const parts = [
-    busy.length ? `${busy.length} busy [${busy.map(describeBusy).join(", ")}]` : "",
-    acted.removed.length ? `removing ${acted.removed.length} idle [${acted.removed.join(", ")}]` : "",
-    acted.forced.length ? `force-removing ${acted.forced.length} stuck [${acted.forced.join(", ")}]` : "",
-    waiting.length ? `${waiting.length} tearing down [${waiting.map((c) => `${c.runner.name} ${c.runner.status}`).join(", ")}]` : "",
-    acted.failed.length ? `could not remove [${acted.failed.join("; ")}]` : "",
-  ].filter(Boolean);
-  return `${label}: draining: ${parts.join("; ")}; next check in ${options.pollSeconds}s, giving up in ${formatDuration(leftMs)}`;
+/** The order runner states appear in a progress line: what holds the drain first. */
+const STATE_ORDER: readonly RunnerState[] = ["busy", "idle", "failed", "stuck", "force-removing", "creating", "removing", "stopped", "unknown"];
+
+/** What this pass found and did, e.g. `1 busy [...]; 1 being created [garm-x pending_create]`; ages only `withAges`. */
+function passSummary(pass: readonly Classified[], acted: Acted, withAges: boolean): string {
+  const failed = new Set(acted.failed.map((f) => f.name));
+  const parts = STATE_ORDER.map((state) => {
+    const group = pass.filter((c) => c.verdict.state === state && !failed.has(c.runner.name));
+    if (group.length === 0) return "";
+    return `${STATE_VERB[state] ?? ""}${group.length} ${RUNNER_STATE_WORDS[state]} [${group.map((c) => describeRunner(c, withAges)).join(", ")}]`;
+  });
+  if (acted.failed.length) parts.push(`could not remove [${acted.failed.map((f) => `${f.name} (${f.reason})`).join("; ")}]`);
+  return parts.filter(Boolean).join("; ");
 }
 
-function describeBusy({ runner, verdict }: Classified): string {
+/** What this pass does to the runners in a state it acts on; GARM already force-removes a pending_force_delete one. */
+const STATE_VERB: Readonly<Partial<Record<RunnerState, string>>> = { idle: "removing ", failed: "removing ", stuck: "force-removing " };
+
+function progressLine(label: string, pass: readonly Classified[], acted: Acted, options: DrainOptions, leftMs: number, reminder: boolean): string {
+  const still = reminder ? "still " : "";
+  return `${label}: ${still}draining: ${passSummary(pass, acted, true)}; checking every ${options.pollSeconds}s, giving up in ${formatDuration(leftMs)}`;
+}
+
+function describeRunner(c: Classified, withAges: boolean): string {
+  switch (c.verdict.state) {
+    case "busy":
+      return describeBusy(c, withAges);
+    case "creating":
+    case "removing":
+    case "unknown":
+      return c.runner.status ? `${c.runner.name} ${c.runner.status}` : c.runner.name;
+    default:
+      return c.runner.name;
+  }
+}
+
+function describeBusy({ runner, verdict }: Classified, withAge = true): string {
   if (!verdict.job) return `${runner.name}: ${verdict.reason}`;
-  const age = verdict.jobAgeMs === undefined ? "" : ` for ${formatDuration(verdict.jobAgeMs)}`;
+  const age = verdict.jobAgeMs === undefined || !withAge ? "" : ` for ${formatDuration(verdict.jobAgeMs)}`;
   return `${runner.name}: job ${describeJob(verdict.job)} ${verdict.job.status}${age}`;
 }
 
-function timeoutError(label: string, pass: readonly Classified[], outage: GarmApiError | undefined, options: DrainOptions): DrainError {
+function timeoutError(label: string, stalled: Stalled, options: DrainOptions): DrainError {
   const after = `after ${formatDuration(options.timeoutSeconds * 1000)}`;
-  if (outage) {
-    return new DrainError(`${label}: could not finish draining ${after}: GARM is unreachable (${briefly(outage)}). ${RETRY_NOTE}.`);
+  if (stalled.outage) {
+    return new DrainError(`${label}: could not finish draining ${after}: ${describeOutage(stalled.outage)}. ${RETRY_NOTE}.`);
   }
+  const pass = stalled.lastPass;
   const busy = pass.filter((c) => c.verdict.action === "leave");
   const others = pass.filter((c) => c.verdict.action !== "leave");
   const busyText = busy.length
-    ? `${busy.length} runner${busy.length === 1 ? " is" : "s are"} still busy: ${busy.map(describeBusy).join(", ")}`
+    ? `${busy.length} runner${busy.length === 1 ? " is" : "s are"} still busy: ${busy.map((c) => describeBusy(c)).join(", ")}`
     : "";
-  const otherText = others.length ? `${others.length} still tearing down: ${others.map((c) => `${c.runner.name} (${c.verdict.reason})`).join(", ")}` : "";
+  const why = (c: Classified) => {
+    const failure = stalled.failures.get(c.runner.name);
+    return failure ? `could not remove: ${failure}` : c.verdict.reason;
+  };
+  const otherText = others.length
+    ? `${others.length} not removed yet: ${others.map((c) => `${c.runner.name} (${RUNNER_STATE_WORDS[c.verdict.state]}: ${why(c)})`).join(", ")}`
+    : "";
+  const refusalText = stalled.refusal ? `GARM refused the delete: ${stalled.refusal}` : "";
   return new DrainError(
-    `${label}: not deleted ${after}: ${[busyText, otherText].filter(Boolean).join("; ")}. The scale set stays disabled and ` +
+    `${label}: not deleted ${after}: ${[refusalText, busyText, otherText].filter(Boolean).join("; ")}. The scale set stays disabled and ` +
       `running jobs are not interrupted. ${RETRY_NOTE}; raise drain.timeoutSeconds to wait longer in one run.`,
   );
 }

@@ -2,7 +2,7 @@
 // old scale set right after the new one is created (create-before-delete), and GARM needs a while to boot runners.
 import type { GarmClient } from "../garm/client";
 import { isTransient } from "../garm/errors";
-import { type Logger, formatDuration } from "../log";
+import { ChangeLog, type Logger, formatDuration } from "../log";
 
 export interface ReadinessDeps {
   readonly client: Pick<GarmClient, "listScaleSetInstances">;
@@ -28,6 +28,7 @@ export async function waitForRunners(
   deps: ReadinessDeps,
 ): Promise<boolean> {
   const deadline = deps.now() + timeoutMs;
+  const progress = new ChangeLog(deps.log, deps.now);
   for (;;) {
     let up = 0;
     try {
@@ -43,7 +44,9 @@ export async function waitForRunners(
       );
       return false;
     }
-    deps.log.info(`${label}: waiting for ${wanted - up} more runner(s) to come online before the previous generation is retired (up to ${formatDuration(left)})`);
+    progress.info(`waiting for ${wanted - up}`, () =>
+      `${label}: waiting for ${wanted - up} more runner(s) to come online before the previous generation is retired (up to ${formatDuration(left)})`,
+    );
     await deps.sleep(Math.min(pollMs, left));
   }
 }

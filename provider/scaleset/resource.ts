@@ -1,6 +1,7 @@
 // GarmScaleSet's dynamic-provider methods: check and diff are pure; create, read, update and delete talk to GARM
 // through the process-wide client.
 import type * as pulumi from "@pulumi/pulumi";
+import { isDeepStrictEqual } from "node:util";
 import { configure, garmClient } from "../connection";
 import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../garm/client";
 import { isGarmError } from "../garm/errors";
@@ -9,15 +10,16 @@ import { type Logger, consoleLogger } from "../log";
 import { withoutProviderKey } from "../unknown";
 import { briefly } from "./brief-error";
 import { checkScaleSetInputs } from "./check";
-import { changedFields, diffScaleSet, updateBody } from "./diff";
+import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
 import { fieldsToRestore, isDrained, liveReader, restoreLine, withDrainedFields } from "./drained";
 import { entityLabel, resolveEntity } from "./entity";
 import { canonicalJson, parseExtraSpecs } from "./extra-specs";
 import type { CheckedInputs } from "./inputs";
-import { isOtherGeneration, liveName } from "./naming";
+import { canonicalLabels, isOtherGeneration, liveName } from "./naming";
 import { waitForRunners } from "./readiness";
-import { type ResolvedEntity, type ScaleSetOutputs, readOutputs, storedEntity, toOutputs } from "./state";
+import { systemTemplateId } from "./templates";
+import { type ResolvedEntity, type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, storedEntity, toOutputs } from "./state";
 import { garmIdOf, settle, unconfirmedId, unconfirmedOutputs } from "./unconfirmed";
 
 /** Collaborators, replaceable in tests. */
@@ -157,6 +159,10 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
       }
       try {
         const view = await client.getScaleSet(garmId);
+        if (!isSameScaleSet(olds, view)) {
+          deps.log.warn(`GarmScaleSet ${olds.liveName} (id ${garmId}): ${describeHolder(view)}, not this one; dropping this one from the stack as gone`);
+          return {};
+        }
         const { nameHeldBeforeCreate: _settled, ...kept } = olds as ScaleSetOutputs & { nameHeldBeforeCreate?: boolean };
         // GARM's id becomes the resource id again where an unconfirmed create had left its marker.
         return { id: String(view.id), props: { ...kept, ...toOutputs(olds, view, storedEntity(olds)), __provider: props?.__provider } };
@@ -173,14 +179,16 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
       if (garmId === undefined) return { outs: await settleCreate(id, stored, newProps) };
       const news = inputsOf(newProps);
       const client = deps.client();
+      const live = await client.getScaleSet(garmId);
       // A delete that stopped part-way left GARM disabled at 0 runners; the state does not know (drained.ts).
-      const olds = withDrainedFields(stored, await client.getScaleSet(garmId));
+      const olds = isSameScaleSet(stored, live) ? withDrainedFields(stored, live) : stored;
       const fields = changedFields(olds, news);
       if (fields.length === 0) {
         // Only provider-side options (drain, adoptExisting) changed: nothing to tell GARM.
         return { outs: { ...olds, drain: news.drain, adoptExisting: news.adoptExisting } };
       }
-      await client.updateScaleSet(garmId, updateBody(news, fields));
+      refuseIfNotOurs(olds, live);
+      await sendUpdate(client, garmId, news, fields);
       return { outs: await readBack(client, news, garmId, storedEntity(olds)) };
     },
 
@@ -196,13 +204,22 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
         }
         garmId = found.view.id;
       }
-      await retireScaleSet({ id: garmId, liveName: olds.liveName ?? olds.name }, olds.drain, {
-        client: deps.client(),
-        log: deps.log,
-        now: deps.now,
-        sleep: deps.sleep,
-      });
-      deps.log.info(`GarmScaleSet ${olds.liveName} (id ${garmId}): deleted from GARM`);
+      const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view) };
+      const outcome = await retireScaleSet(target, olds.drain, { client: deps.client(), log: deps.log, now: deps.now, sleep: deps.sleep });
+      const label = `GarmScaleSet ${target.liveName} (id ${garmId})`;
+      switch (outcome.kind) {
+        case "deleted":
+          deps.log.info(`${label}: deleted from GARM`);
+          break;
+        case "already-gone":
+          deps.log.info(`${label}: already gone from GARM`);
+          break;
+        case "not-ours":
+          deps.log.warn(
+            `${label}: ${describeHolder(outcome.holder)}, not this one; treating this one as already deleted and leaving that one alone`,
+          );
+          break;
+      }
     },
   };
 
@@ -342,6 +359,21 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
     });
   }
 
+  /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType. */
+  async function sendUpdate(client: GarmClient, id: number, news: CheckedInputs, fields: UpdatableField[]): Promise<void> {
+    const systemTemplate = fields.includes("templateId") && news.templateId === undefined ? await systemTemplateId(client, news.osType) : undefined;
+    await client.updateScaleSet(id, updateBody(news, fields, systemTemplate));
+  }
+
+  /** Throws, before anything is changed, when the id now names another scale set (a database restore reuses ids). */
+  function refuseIfNotOurs(olds: ScaleSetOutputs, view: ScaleSetView): void {
+    if (isSameScaleSet(olds, view)) return;
+    throw new Error(
+      `GarmScaleSet ${olds.liveName} (id ${view.id}): ${describeHolder(view)}, not this one; nothing was changed. ` +
+        "Run `pulumi refresh` to drop this one from the stack, then `pulumi up` creates it again",
+    );
+  }
+
   /** Brings an adopted scale set's updatable fields to the inputs. Labels cannot change (§4.2): refuse a mismatch. */
   async function updateToMatch(client: GarmClient, inputs: CheckedInputs, existing: ScaleSetView, entity: ResolvedEntity) {
     const full = await client.getScaleSet(existing.id);
@@ -351,9 +383,17 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
         `cannot adopt scale set ${full.name} (id ${full.id}): it uses provider ${full.providerName}, not ${inputs.providerName}`,
       );
     }
+    const held = canonicalLabels(full.labels);
+    const wanted = canonicalLabels(inputs.labels);
+    if (!isDeepStrictEqual(held, wanted)) {
+      throw new Error(
+        `cannot adopt scale set ${full.name} (id ${full.id}): its labels are [${held.join(", ")}], not [${wanted.join(", ")}] as the ` +
+          "labels input says, and GARM cannot change labels in place; set labels to match it, or choose another name",
+      );
+    }
     const fields = changedFields(current, inputs);
     if (fields.length === 0) return current;
-    await client.updateScaleSet(full.id, updateBody(inputs, fields));
+    await sendUpdate(client, full.id, inputs, fields);
     return readBack(client, inputs, full.id, entity);
   }
 }

@@ -1,6 +1,7 @@
 // What a GarmScaleSet keeps in Pulumi state, and how older state shapes are read. The implementation reads every
 // shape it ever wrote, since Pulumi calls it with stored outputs for refresh, pending deletes and destroy.
 import type { EntityKind, ScaleSetView } from "../garm/client";
+import { type StateStamp, readableStateVersion, stateStamp } from "../state-version";
 import type { CheckedInputs } from "./inputs";
 import { DRAIN_DEFAULTS } from "./inputs";
 import { canonicalLabels } from "./naming";
@@ -16,8 +17,7 @@ export interface ResolvedEntity {
 }
 
 /** Outputs: the inputs, overlaid with the scale set as GARM holds it. */
-export interface ScaleSetOutputs extends CheckedInputs {
-  stateVersion: number;
+export interface ScaleSetOutputs extends CheckedInputs, StateStamp {
   /** GARM's id; also the Pulumi id. Never GitHub's scale_set_id, which GARM may change (garm-api.md §4.5). */
   scaleSetId: number;
   liveName: string;
@@ -34,12 +34,14 @@ export interface ScaleSetOutputs extends CheckedInputs {
   extraSpecs?: Record<string, unknown>;
   enableShell: boolean;
   templateId?: number;
+  /** GARM's name of the template, e.g. github_linux; absent in state written before it was kept. */
+  templateName?: string;
 }
 
 export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: ResolvedEntity): ScaleSetOutputs {
   const outputs: ScaleSetOutputs = {
     ...inputs,
-    stateVersion: STATE_VERSION,
+    ...stateStamp(STATE_VERSION),
     scaleSetId: view.id,
     liveName: view.name,
     labels: canonicalLabels(view.labels),
@@ -62,6 +64,7 @@ export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: Res
     enableShell: view.enableShell,
     extraSpecs: isObject(view.extraSpecs) ? view.extraSpecs : undefined,
     templateId: view.templateId,
+    templateName: view.templateName,
   };
   // Pulumi's Struct marshalling rejects undefined values; leave the keys out instead.
   return dropUndefined(outputs);
@@ -69,13 +72,7 @@ export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: Res
 
 /** Reads stored outputs of any version this package wrote. Throws for state written by a newer pulumi-garm. */
 export function readOutputs(props: Record<string, unknown>): ScaleSetOutputs {
-  const version = typeof props.stateVersion === "number" ? props.stateVersion : 1;
-  if (version > STATE_VERSION) {
-    throw new Error(
-      `GarmScaleSet state version ${version} was written by a newer pulumi-garm than the one installed (state version ${STATE_VERSION}); ` +
-        "upgrade the pulumi-garm package in this project",
-    );
-  }
+  readableStateVersion("GarmScaleSet", props, STATE_VERSION);
   const outputs = props as unknown as ScaleSetOutputs;
   return { ...outputs, drain: { ...DRAIN_DEFAULTS, ...outputs.drain } };
 }
@@ -83,6 +80,24 @@ export function readOutputs(props: Record<string, unknown>): ScaleSetOutputs {
 /** The entity a stored scale set belongs to, as create resolved it. */
 export function storedEntity(outputs: ScaleSetOutputs): ResolvedEntity {
   return { kind: outputs.entityKind, id: outputs.entityId, name: outputs.entityName, endpoint: outputs.endpointName };
+}
+
+/**
+ * Whether GARM's scale set is the one these outputs describe: the same live name, entity and provider, which no update
+ * changes. A database restore can give a deleted scale set's id to another one.
+ */
+export function isSameScaleSet(outputs: ScaleSetOutputs, view: ScaleSetView): boolean {
+  // Every state version wrote liveName; without it nothing says which name to expect (`name` lacks the hash).
+  const sameName = !outputs.liveName || view.name === outputs.liveName;
+  const sameEntity = !outputs.entityId || view.entity?.id.toLowerCase() === outputs.entityId.toLowerCase();
+  const sameProvider = !outputs.providerName || view.providerName === outputs.providerName;
+  return sameName && sameEntity && sameProvider;
+}
+
+/** "GARM id 4 now holds scale set team-b under repository acme/app": how messages name the scale set that took an id. */
+export function describeHolder(view: ScaleSetView): string {
+  const where = view.entity ? ` under ${view.entity.kind} ${view.entity.name}` : "";
+  return `GARM id ${view.id} now holds scale set ${view.name}${where}`;
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

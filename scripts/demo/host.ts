@@ -1,10 +1,9 @@
 // A simulated GARM host for the examples: the in-process GARM simulator on 127.0.0.1, the GARM config file it loads its
 // providers from, a fake provider executable (GARM refuses to load a provider whose executable is missing), and the
-// stack config pointing the provider at the simulator. Shared by `make demo` and test/integration/examples.
+// stack config an example project needs to use them. Shared by `make demo` and test/integration/examples.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { ExampleConfig } from "../../examples/config";
 import { type Simulator, startSimulator } from "../../test/support/simulator";
 
 /** What an operator's GARM config holds before any GarmProvider touches it; destroy must give these bytes back. */
@@ -17,12 +16,14 @@ callback_url = "http://127.0.0.1/api/v1/callbacks"
 export interface SimulatedHost {
   readonly dir: string;
   readonly sim: Simulator;
-  /** Settings the example programs take. */
-  readonly cfg: ExampleConfig;
-  /** Stack config for runPulumi: where GARM is and how to log in (the password as a secret). */
+  /** The GARM config file GarmProvider edits, and the provider executable it names. */
+  readonly garmConfigPath: string;
+  readonly providerExecutable: string;
+  /**
+   * Stack config of the example projects: where GARM is and how to log in (the password as a secret), and the
+   * project's own keys providerExecutable, garmConfigPath and restartCommand.
+   */
   readonly stackConfig: Record<string, string | { value: string; secret: boolean }>;
-  /** Scratch directory for the Pulumi CLI: local file backend, PULUMI_HOME. */
-  readonly pulumiDir: string;
   /** The simulator's event lines so far (restarts, scale sets, runner transitions). */
   readonly simLog: string[];
   /** GARM restarts so far (each one reloads the provider entries of the config file). */
@@ -59,18 +60,17 @@ export async function startSimulatedHost(opts: HostOptions = {}): Promise<Simula
     return {
       dir,
       sim,
-      cfg: {
-        garmConfigPath,
-        providerExecutable: exe,
-        // How a GarmProvider makes GARM reload its config; on a real host: "systemctl restart garm".
-        restartCommand: `curl -fsS -X POST ${sim.url}/_sim/restart`,
-      },
+      garmConfigPath,
+      providerExecutable: exe,
       stackConfig: {
         "garm:url": sim.url,
         "garm:username": sim.username,
         "garm:password": { value: sim.password, secret: true },
+        providerExecutable: exe,
+        garmConfigPath,
+        // How a GarmProvider makes GARM reload its config; on a real host: "systemctl restart garm".
+        restartCommand: `curl -fsS -X POST ${sim.url}/_sim/restart`,
       },
-      pulumiDir: path.join(dir, "pulumi"),
       simLog,
       restarts: () => simLog.filter((l) => l === "restarting").length,
       garmConfig: () => fs.readFileSync(garmConfigPath, "utf8"),

@@ -109,11 +109,12 @@ describe("e2e: real GARM v0.2.1 against the mock GitHub and the fake provider", 
         const t1 = Date.now();
         const up = await waitFor(
             "one running runner",
-            async () => {
+            async (seen) => {
                 const r = await g.api<Instance[]>("GET", `/scalesets/${ss.id}/instances`);
+                seen(r.status === 200 ? r.body.map((i) => `${i.name} ${i.status}`) : `${r.status} ${r.text}`);
                 return r.status === 200 && r.body.length === 1 && r.body[0].status === "running" ? r.body : undefined;
             },
-            90000,
+            120000,
             500,
         );
         timings.runnerUpMs = Date.now() - t1;
@@ -136,7 +137,7 @@ describe("e2e: real GARM v0.2.1 against the mock GitHub and the fake provider", 
         const disabled = await g.api<ScaleSet>("PUT", `/scalesets/${ss.id}`, { enabled: false });
         assert.equal(disabled.status, 200, disabled.text);
         assert.equal(disabled.body.enabled, undefined, "a disabled scale set omits `enabled` (§3.1)");
-        await waitFor("session deleted", () => (m.sessionFor(ss.scale_set_id!) ? undefined : true), 20000, 250);
+        await waitFor("session deleted", () => (m.sessionFor(ss.scale_set_id!) ? undefined : true), 60000, 250);
 
         // 4. Delete the runner; the provider worker tears it down asynchronously (§6, §6.1).
         const del = await g.api("DELETE", `/instances/${runner.name}`);
@@ -145,11 +146,12 @@ describe("e2e: real GARM v0.2.1 against the mock GitHub and the fake provider", 
         const t2 = Date.now();
         await waitFor(
             "runner row removed",
-            async () => {
-                const r = await g.api("GET", `/instances/${runner.name}`);
+            async (seen) => {
+                const r = await g.api<Instance>("GET", `/instances/${runner.name}`);
+                seen(r.status === 200 ? r.body.status : r.status);
                 return r.status === 404 ? true : undefined;
             },
-            60000,
+            120000,
             500,
         );
         timings.runnerTeardownMs = Date.now() - t2;

@@ -60,7 +60,7 @@ const SHORT_DRAIN = { timeoutSeconds: 20, pollSeconds: 2 };
 // Scenario 4 waits for GARM's consolidation, 5 minutes after the restart it makes (see the header).
 const LONG_DRAIN = { timeoutSeconds: 420, pollSeconds: 3 };
 
-describe("e2e scenarios: real pulumi + real GARM v0.2.1 (GarmProvider + GarmScaleSet)", function () {
+describe("e2e scenarios, inline programs (each built in the test process around its fixtures): real pulumi + real GARM v0.2.1 (GarmProvider + GarmScaleSet)", function () {
     this.timeout(600_000);
     // The scenarios chain on one stack: after a failure the rest would only report follow-on errors.
     this.bail(true);
@@ -142,10 +142,14 @@ describe("e2e scenarios: real pulumi + real GARM v0.2.1 (GarmProvider + GarmScal
     const mockCalls = (op: string, pathPart: string, since = 0) => mock().requests.filter((r) => r.op === op && r.path.includes(pathPart) && r.at >= since);
 
     /** The scale set's runner once it is running and has reported idle (the fake provider's runner agent does that). */
-    const idleRunner = (id: number, timeoutMs = 90_000) =>
+    const idleRunner = (id: number, timeoutMs = 120_000) =>
         waitFor(
             `an idle runner in scale set ${id}`,
-            async () => (await instancesOf(id)).find((i) => i.status === "running" && i.runner_status === "idle"),
+            async (seen) => {
+                const l = await instancesOf(id);
+                seen(l.map((i) => `${i.name} ${i.status}/${i.runner_status ?? "-"}`));
+                return l.find((i) => i.status === "running" && i.runner_status === "idle");
+            },
             timeoutMs,
         );
 

@@ -42,6 +42,18 @@ describe("connection settings", () => {
     assert.throws(() => readConnectionSettings(config({ ...base, "garm:url": "https://u:p@g" }), {}), /must not carry credentials/);
   });
 
+  it("refuses a garm:url that ends in /api/v1 and gives the command with the base URL", () => {
+    const base = { "garm:username": "a", "garm:password": "p" };
+    for (const url of ["https://garm.example:9997/api/v1", "https://garm.example:9997/api/v1/"]) {
+      assert.throws(
+        () => readConnectionSettings(config({ ...base, "garm:url": url }), {}),
+        (err: Error) => err.message.includes("/api/v1") && err.message.includes("pulumi config set garm:url https://garm.example:9997`"),
+      );
+    }
+    assert.throws(() => readConnectionSettings(config({}), { ...base, GARM_URL: "http://127.0.0.1:9997/api/v1", GARM_USERNAME: "a", GARM_PASSWORD: "p" }), /GARM_URL "http:\/\/127.0.0.1:9997\/api\/v1" ends in \/api\/v1.*set GARM_URL=http:\/\/127.0.0.1:9997$/);
+    assert.equal(readConnectionSettings(config({ ...base, "garm:url": "https://proxy.example/garm" }), {}).url, "https://proxy.example/garm");
+  });
+
   it("reads the CA bundle from garm:caCertFile and names the file when it cannot", () => {
     const dir = mkdtempSync(join(tmpdir(), "garm-ca-"));
     const file = join(dir, "ca.pem");

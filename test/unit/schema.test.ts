@@ -5,8 +5,9 @@ import Ajv2020 from "ajv/dist/2020";
 import { packageSchema } from "../../provider/schema";
 
 const root = join(__dirname, "..", "..", "..");
-// Pulumi's package metaschema (pkg/codegen/schema/pulumi.json), kept in the shared reference beside the checkout.
-const metaschemaPath = join(root, "..", "shared", "reference", "pulumi-examples", "pulumi-metaschema.json");
+// Pulumi's package metaschema (pkg/codegen/schema/pulumi.json of the CLI release the tests use), vendored: tests read
+// nothing outside the repository.
+const metaschemaPath = join(root, "test", "unit", "fixtures", "pulumi-metaschema.json");
 
 describe("schema.json", () => {
   it("is generated from the current input schemas (run `make schema` when this fails)", () => {

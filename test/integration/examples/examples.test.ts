@@ -1,101 +1,156 @@
-// Runs each program of examples/ with the real Pulumi CLI (Automation API inline mode, local file backend) against the
-// GARM simulator, and checks what GARM ends up holding, not only what Pulumi printed.
+// Runs each project of examples/ as a user does: the package packed with `npm pack` and installed from the tarball into
+// a copy of the project, then the real `pulumi` CLI (file backend, real Node language host) from that directory:
+// preview, up, preview --expect-no-changes, the example's change, refresh, destroy, against the in-process GARM
+// simulator. After each step the test checks the stack's outputs and what GARM holds, not only the exit code.
 import * as assert from "node:assert/strict";
-import type { ExampleConfig, ExampleProgram } from "../../../examples/config";
-import { program as busyDestroy } from "../../../examples/busy-destroy";
-import { program as labelChange } from "../../../examples/label-change";
-import { program as quickstart } from "../../../examples/quickstart";
-import { program as twoProviders } from "../../../examples/two-providers";
 import { INITIAL_GARM_CONFIG, type SimulatedHost, startSimulatedHost, waitFor } from "../../../scripts/demo/host";
 import { diagnosticsErrors, providerMessages, summarizeCalls } from "../../../scripts/demo/transcript";
-import { type PulumiOp, type RunPulumiResult, locatePulumi, runPulumi } from "../../support/pulumi-cli";
+import { locateLanguageHost, locatePulumi } from "../../support/pulumi-cli";
+import { type Preview, PulumiProject, packOnce, urnName } from "../../support/pulumi-cli/project";
 
-describe("examples/ with the real Pulumi CLI and the GARM simulator", function () {
-  this.timeout(120_000);
+const EXAMPLES = ["quickstart", "label-change", "two-providers", "busy-destroy"] as const;
+type Example = (typeof EXAMPLES)[number];
+
+describe("examples/ as users run them: package installed from its npm tarball, `pulumi` run from the project directory, GARM simulator", function () {
+  this.timeout(300_000);
+  // Each project's copy and npm install start together in before(); a test awaits its own.
+  const projects = new Map<Example, Promise<PulumiProject>>();
   let host: SimulatedHost;
+  let project: PulumiProject | undefined;
 
-  before(function () {
+  before(async function () {
     try {
       locatePulumi();
+      locateLanguageHost();
     } catch (err) {
-      // The only reason to skip: these tests exist to drive the real CLI (make test builds it via make tools).
+      // The only reason to skip: these tests exist to drive the real CLI and host (make test builds them via make tools).
       console.log(`      skipped: ${(err as Error).message}`);
       this.skip();
     }
+    const started = Date.now();
+    const tarball = await packOnce();
+    for (const example of EXAMPLES) {
+      const p = PulumiProject.fromExample({ example, tarball });
+      p.catch(() => undefined); // awaited (and reported) by the example's own test
+      projects.set(example, p);
+    }
+    await Promise.allSettled(projects.values());
+    console.log(`      (npm pack and npm install of 4 projects: ${((Date.now() - started) / 1000).toFixed(1)}s)`);
   });
-  beforeEach(async () => {
-    host = await startSimulatedHost({ prefix: "pulumi-garm-examples-it-" });
-  });
-  afterEach(async function () {
-    const failed = this.currentTest?.state === "failed";
-    if (failed) console.log(`      simulator log:\n        ${host.simLog.slice(-30).join("\n        ")}`);
-    await host.close({ keep: failed && process.env.KEEP_E2E_DIRS === "1" });
+  after(async () => {
+    for (const p of projects.values()) (await p.catch(() => undefined))?.close();
   });
 
-  /** One CLI operation on the test's stack; resets the simulator's request log first. */
-  async function pulumi(op: PulumiOp, prog: ExampleProgram, expectOk = true): Promise<RunPulumiResult> {
+  /** The example's project with a fresh simulated GARM host, and stack "dev" configured for it. */
+  async function open(example: Example, config: Record<string, string> = {}): Promise<PulumiProject> {
+    host = await startSimulatedHost({ prefix: `pulumi-garm-${example}-host-` });
+    project = await projects.get(example)!;
+    await project.initStack("dev", { ...host.stackConfig, ...config });
     host.sim.clearRequests();
-    const r = await runPulumi({ workDir: host.pulumiDir, stackName: "it", projectName: "examples-it", program: prog, config: host.stackConfig, op });
-    if (expectOk) assert.ok(r.exitOk, `pulumi ${op} failed: ${r.error?.message}\n${r.stdout}\n${r.stderr}`);
-    return r;
+    return project;
   }
-  const writes = () => summarizeCalls(host.sim.requests()).writes;
+  afterEach(async function () {
+    const failed = this.currentTest?.state === "failed";
+    if (failed) console.log(`      simulator log:\n        ${host?.simLog.slice(-30).join("\n        ")}`);
+    await host?.close({ keep: failed && process.env.KEEP_E2E_DIRS === "1" });
+    if (failed && project) console.log(`      project: ${project.dir}`);
+    if (project) console.log(`      (${project.timings()})`);
+    project = undefined;
+  });
+
+  /** GARM's mutating calls since the last call of this function. */
+  function writes(): string[] {
+    const w = summarizeCalls(host.sim.requests()).writes;
+    host.sim.clearRequests();
+    return w;
+  }
   const idleRunner = (scaleSetId: number) =>
     waitFor(`an idle runner in scale set ${scaleSetId}`, () =>
       host.sim.instances().find((i) => i.scaleSetId === scaleSetId && i.status === "running" && i.runnerStatus === "idle"),
     );
-  /** After a destroy: GARM holds nothing the example made, and the operator's config file is back byte for byte. */
-  function assertAllGone() {
+  /** `preview --expect-no-changes` passes (exit 0) and calls nothing that changes GARM. */
+  async function expectNoChanges(p: PulumiProject): Promise<void> {
+    await p.cli(["preview", "--expect-no-changes"]);
+    assert.deepEqual(writes(), [], "a preview must not change GARM");
+  }
+  const ops = (pv: Preview) => Object.fromEntries(pv.steps.filter((s) => s.op !== "same").map((s) => [urnName(s.urn), s.op]));
+  /** After a destroy: GARM holds nothing the example made, the operator's config file is back byte for byte, no outputs. */
+  async function assertAllGone(p: PulumiProject) {
     assert.deepEqual(host.sim.scaleSets(), []);
     assert.deepEqual(host.sim.providers(), []);
     assert.deepEqual(host.sim.instances(), []);
     assert.equal(host.garmConfig(), INITIAL_GARM_CONFIG);
+    assert.deepEqual(await p.outputs(), {});
+  }
+  /** refresh: reads only, and leaves outputs and GARM as they were. */
+  async function refreshChangesNothing(p: PulumiProject) {
+    const before = { outputs: await p.outputs(), sets: host.sim.scaleSets().map((s) => [s.id, s.name, s.enabled]) };
+    writes();
+    await p.cli(["refresh", "--yes"]);
+    assert.deepEqual(writes(), [], "refresh must not change GARM");
+    assert.deepEqual(await p.outputs(), before.outputs);
+    assert.deepEqual(host.sim.scaleSets().map((s) => [s.id, s.name, s.enabled]), before.sets);
   }
 
-  it("quickstart: preview changes nothing, up creates the provider and a scale set with an idle runner, destroy removes both", async () => {
-    const prog = quickstart(host.cfg);
-    const preview = await pulumi("preview", prog);
-    assert.equal(preview.changeSummary?.create, 3); // stack, GarmProvider, GarmScaleSet
+  it("quickstart: creates the provider entry and a scale set with an idle runner; an extra label replaces it; destroy removes both", async () => {
+    const p = await open("quickstart");
+    const preview = await p.preview();
+    assert.deepEqual(preview.changeSummary, { create: 3 }); // stack, GarmProvider, GarmScaleSet
     assert.deepEqual(writes(), [], "preview must not change GARM");
 
-    const up = await pulumi("up", prog);
-    assert.deepEqual(host.sim.providers().map((p) => p.name), ["fake"]);
-    assert.equal(host.sim.scaleSets().length, 1);
+    await p.cli(["up", "--yes"]);
+    const out = await p.outputs();
+    assert.deepEqual(host.sim.providers().map((pr) => pr.name), ["fake"]);
     const [set] = host.sim.scaleSets();
-    assert.equal(set.id, up.outputs.scaleSetId);
-    assert.equal(set.name, up.outputs.liveName);
+    assert.equal(host.sim.scaleSets().length, 1);
+    assert.deepEqual(out, { providerName: "fake", liveName: set.name, scaleSetId: set.id, labels: ["linux", "x64"] });
     assert.match(set.name, /^ci-small-[0-9a-f]{8}$/);
     assert.equal(set.entityId, host.sim.organizationId);
-    assert.equal(set.providerName, "fake");
     assert.equal(set.minIdleRunners, 1);
     await idleRunner(set.id);
+    writes();
+    await expectNoChanges(p);
 
-    const again = await pulumi("up", prog);
-    assert.equal(again.changeSummary?.same, 3, `an unchanged up must be a no-op: ${JSON.stringify(again.changeSummary)}`);
-    assert.deepEqual(writes(), [], "an unchanged up must not change GARM");
+    // The change: one more label, from the stack config (README: `pulumi config set --path 'extraLabels[0]' large`).
+    await p.cli(["config", "set", "--path", "extraLabels[0]", "large"]);
+    const change = await p.preview();
+    assert.deepEqual(ops(change), { small: "replace" });
+    assert.deepEqual(change.steps.find((s) => urnName(s.urn) === "small")?.replaceReasons, ["labels"]);
+    assert.deepEqual(writes(), []);
+    await p.cli(["up", "--yes"]);
+    const out2 = await p.outputs();
+    assert.deepEqual(out2.labels, ["large", "linux", "x64"]);
+    assert.notEqual(out2.liveName, out.liveName);
+    assert.deepEqual(host.sim.scaleSets().map((s) => [s.id, s.name]), [[out2.scaleSetId, out2.liveName]], "only the new generation remains");
+    await idleRunner(Number(out2.scaleSetId));
 
-    await pulumi("destroy", prog);
-    assertAllGone();
+    await refreshChangesNothing(p);
+    await p.cli(["destroy", "--yes"]);
+    await assertAllGone(p);
   });
 
   it("label-change: the new generation is created before the old one is disabled, drained and deleted", async () => {
-    const v1: ExampleConfig & { labels: string[] } = { ...host.cfg, labels: ["linux", "x64", "gpu"] };
-    const up1 = await pulumi("up", labelChange(v1));
-    const oldId = Number(up1.outputs.scaleSetId);
-    const oldName = String(up1.outputs.liveName);
+    const p = await open("label-change", { labels: JSON.stringify(["linux", "x64", "gpu"]) });
+    assert.deepEqual((await p.preview()).changeSummary, { create: 3 });
+    await p.cli(["up", "--yes"]);
+    const out1 = await p.outputs();
+    const oldId = Number(out1.scaleSetId);
+    assert.deepEqual(out1.labels, ["gpu", "linux", "x64"]);
     assert.equal(host.sim.scaleSets().find((s) => s.id === oldId)?.entityId, host.sim.repositoryId);
     const oldRunner = await idleRunner(oldId);
+    writes();
+    await expectNoChanges(p);
 
-    const v2 = labelChange({ ...v1, labels: ["linux", "x64", "gpu", "CUDA"] });
-    const preview = await pulumi("preview", v2);
-    assert.equal(preview.changeSummary?.replace, 1, `a label change must show as a replacement: ${JSON.stringify(preview.changeSummary)}`);
-    assert.match(preview.stdout, /GarmScaleSet gpu replace \[diff: ~labels\]/);
+    await p.cli(["config", "set", "labels", JSON.stringify(["linux", "x64", "gpu", "CUDA"])]);
+    const change = await p.preview();
+    assert.deepEqual(ops(change), { gpu: "replace" }, "a label change must show as a replacement");
+    assert.deepEqual(change.steps.find((s) => urnName(s.urn) === "gpu")?.replaceReasons, ["labels"]);
     assert.deepEqual(writes(), []);
-
-    const up2 = await pulumi("up", v2);
-    const newId = Number(up2.outputs.scaleSetId);
-    assert.notEqual(String(up2.outputs.liveName), oldName);
-    assert.deepEqual(up2.outputs.labels, ["cuda", "gpu", "linux", "x64"]);
+    await p.cli(["up", "--yes"]);
+    const out2 = await p.outputs();
+    const newId = Number(out2.scaleSetId);
+    assert.notEqual(out2.liveName, out1.liveName);
+    assert.deepEqual(out2.labels, ["cuda", "gpu", "linux", "x64"]);
     assert.deepEqual(host.sim.scaleSets().map((s) => s.id), [newId], "only the new generation remains");
     assert.ok(!host.sim.instances().some((i) => i.name === oldRunner.name), "the old generation's runner is gone");
     const order = writes();
@@ -105,43 +160,63 @@ describe("examples/ with the real Pulumi CLI and the GARM simulator", function (
     assert.ok(order.indexOf(`DELETE /scalesets/${oldId}`) > disabled, order.join(", "));
     await idleRunner(newId);
 
-    await pulumi("destroy", v2);
-    assertAllGone();
+    await refreshChangesNothing(p);
+    await p.cli(["destroy", "--yes"]);
+    await assertAllGone(p);
   });
 
-  it("two-providers: both entries land in GARM's config, a scale set on each; destroy removes scale sets before providers", async () => {
-    const prog = twoProviders(host.cfg);
+  it("two-providers: a second region adds its provider entry and scale set and leaves the first alone; destroy removes scale sets before providers", async () => {
+    const p = await open("two-providers", { regions: JSON.stringify(["east"]) });
+    assert.deepEqual((await p.preview()).changeSummary, { create: 3 });
+    await p.cli(["up", "--yes"]);
+    const out1 = (await p.outputs()) as { scaleSetsByRegion: Record<string, { liveName: string; scaleSetId: number }> };
+    assert.deepEqual(host.sim.providers().map((pr) => pr.name), ["east"]);
+    assert.deepEqual(host.sim.scaleSets().map((s) => [s.providerName, s.name]), [["east", out1.scaleSetsByRegion.east.liveName]]);
+    writes();
+    await expectNoChanges(p);
+
     const restarts = host.restarts();
-    const up = await pulumi("up", prog);
-    assert.deepEqual(host.sim.providers().map((p) => p.name).sort(), ["east", "west"]);
-    const upRestarts = host.restarts() - restarts;
-    // Both creates run in the one provider process; the restart is coalesced when they land together.
-    assert.ok(upRestarts >= 1 && upRestarts <= 2, `GARM restarts during up: ${upRestarts}`);
+    await p.cli(["config", "set", "regions", JSON.stringify(["east", "west"])]);
+    const change = await p.preview();
+    assert.deepEqual(ops(change), { west: "create", "ci-west": "create" });
+    assert.deepEqual(writes(), []);
+    await p.cli(["up", "--yes"]);
+    const out2 = (await p.outputs()) as typeof out1 & { providers: string[] };
+    assert.deepEqual(out2.providers, ["east", "west"]);
+    assert.deepEqual(out2.scaleSetsByRegion.east, out1.scaleSetsByRegion.east, "the first region's scale set is untouched");
+    assert.deepEqual(host.sim.providers().map((pr) => pr.name).sort(), ["east", "west"]);
     const byProvider = Object.fromEntries(host.sim.scaleSets().map((s) => [s.providerName, s.name]));
-    assert.deepEqual(byProvider, { east: up.outputs.eastLiveName, west: up.outputs.westLiveName });
+    assert.deepEqual(byProvider, { east: out2.scaleSetsByRegion.east.liveName, west: out2.scaleSetsByRegion.west.liveName });
+    assert.equal(host.restarts() - restarts, 1, "adding one provider entry restarts GARM once");
     const config = host.garmConfig();
     assert.ok(config.startsWith(INITIAL_GARM_CONFIG), "the operator's part of the config file is kept");
-    assert.match(config, /name = "east"[\s\S]*name = "west"|name = "west"[\s\S]*name = "east"/);
+    assert.match(config, /name = "east"[\s\S]*name = "west"/);
 
+    await refreshChangesNothing(p);
     const logFrom = host.simLog.length;
-    await pulumi("destroy", prog);
+    await p.cli(["destroy", "--yes"]);
     const destroyLog = host.simLog.slice(logFrom);
     const lastScaleSetDelete = Math.max(...destroyLog.map((l, i) => (/^deleted scale set/.test(l) ? i : -1)));
     const firstRestart = destroyLog.indexOf("restarting");
     assert.ok(lastScaleSetDelete >= 0 && firstRestart > lastScaleSetDelete, `scale sets deleted before providers:\n${destroyLog.join("\n")}`);
-    assertAllGone();
-    console.log(`      (GARM restarts: ${upRestarts} for up, ${host.restarts() - restarts - upRestarts} for destroy)`);
+    await assertAllGone(p);
   });
 
   it("busy-destroy: a busy runner fails the destroy by name and keeps everything; after the job completes destroy succeeds", async () => {
-    const prog = busyDestroy({ ...host.cfg, drain: { timeoutSeconds: 3, pollSeconds: 1 } });
-    const up = await pulumi("up", prog);
-    const id = Number(up.outputs.scaleSetId);
+    const p = await open("busy-destroy", { drainTimeoutSeconds: "3" });
+    assert.deepEqual((await p.preview()).changeSummary, { create: 3 });
+    await p.cli(["up", "--yes"]);
+    const out = await p.outputs();
+    const id = Number(out.scaleSetId);
+    assert.deepEqual(host.sim.scaleSets().map((s) => [s.id, s.name]), [[id, out.liveName]]);
     const runner = (await idleRunner(id)).name;
-    host.sim.startJob(runner);
+    writes();
+    await expectNoChanges(p);
 
-    const failed = await pulumi("destroy", prog, false);
-    assert.equal(failed.exitOk, false, "destroy must fail while a job runs");
+    // The change: a job lands on the idle runner.
+    host.sim.startJob(runner);
+    const failed = await p.cli(["destroy", "--yes"], { expectOk: false });
+    assert.notEqual(failed.code, 0, "destroy must fail while a job runs");
     const errors = diagnosticsErrors(`${failed.stdout}\n${failed.stderr}`).join("\n");
     assert.match(errors, new RegExp(`${runner}.*(job|busy)`), `the error names the busy runner:\n${failed.stdout}`);
     assert.match(errors, /the next `pulumi destroy` retries the delete/);
@@ -151,12 +226,13 @@ describe("examples/ with the real Pulumi CLI and the GARM simulator", function (
     assert.ok(set, "the scale set must survive a failed drain");
     assert.equal(set.enabled, false);
     assert.equal(host.sim.instances().find((i) => i.name === runner)?.runnerStatus, "active");
-    assert.ok(host.sim.jobs().some((j) => j.status === "in_progress"));
-    assert.deepEqual(host.sim.providers().map((p) => p.name), ["fake"]);
+    assert.deepEqual(host.sim.providers().map((pr) => pr.name), ["fake"]);
+    assert.deepEqual(await p.outputs(), out, "the stack keeps its resources and outputs");
 
+    await p.cli(["refresh", "--yes"]);
+    assert.ok(host.sim.scaleSets().some((s) => s.id === id), "refresh deletes nothing");
     host.sim.completeJob(runner);
-    await pulumi("destroy", prog);
-    assertAllGone();
-    console.log(`      (the failed destroy said: ${errors.split("\n")[0]})`);
+    await p.cli(["destroy", "--yes"]);
+    await assertAllGone(p);
   });
 });

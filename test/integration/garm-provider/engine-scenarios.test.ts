@@ -3,110 +3,12 @@
 // file in a temp dir and restart the simulator with a real shell command (curl to its restart control), so what is
 // checked here is what a `pulumi up` would do: the order the engine runs the two resources in, and what GARM sees.
 import { strict as assert } from "node:assert";
-import { promises as fs, readFileSync } from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { garmProviderProvider, scaleSetProvider } from "../../../sdk/shim";
-import { type Engine, type ResourceDecl, type StepRecord, ref } from "../../support/engine";
-import { engineForGarm } from "../../support/engine-for-garm";
-import { type Simulator, startSimulator } from "../../support/simulator";
+import { promises as fs } from "node:fs";
+import type { Engine, StepRecord } from "../../support/engine";
+import type { Simulator } from "../../support/simulator";
 import { mutatingCalls } from "../scaleset/fixture";
-import { providerInputs } from "./provider-inputs";
 import { Client } from "../simulator/helpers";
-
-/** Everything outside pulumi-garm's managed blocks, which every edit must keep byte for byte (DESIGN "GarmProvider"). */
-const HAND_WRITTEN = `# operator's GARM config
-[default]
-enable_webhook_management = true
-`;
-
-const BEGIN = (name: string) => `# BEGIN pulumi-garm provider "${name}"`;
-
-/** A simulator restart as the simulator logged it, with what the config file held when it happened. */
-interface RestartEvent {
-  /** sim.requests().length when the restart began: the restart came after those API requests. */
-  afterRequests: number;
-  /** Provider names whose managed block the config file held at that moment. */
-  blocks: string[];
-}
-
-interface Fixture {
-  dir: string;
-  file: string;
-  exe: string;
-  sim: Simulator;
-  engine: Engine;
-  restarts: RestartEvent[];
-  provider(resource: string, name: string, over?: Record<string, unknown>): ResourceDecl;
-  scaleSet(resource: string, providerResource: string, over?: Record<string, unknown>): ResourceDecl;
-  close(): Promise<void>;
-}
-
-function blocksIn(text: string): string[] {
-  return [...text.matchAll(/^# BEGIN pulumi-garm provider "([^"]*)"/gm)].map((m) => m[1]);
-}
-
-async function startFixture(): Promise<Fixture> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "garm-engine-it-"));
-  // The simulator refuses a provider whose executable is missing or not executable, as GARM does (§9.1).
-  const exe = path.join(dir, "garm-provider-fake");
-  await fs.writeFile(exe, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
-  const file = path.join(dir, "config.toml");
-  await fs.writeFile(file, HAND_WRITTEN, { mode: 0o600 });
-  const restarts: RestartEvent[] = [];
-  let simRef: Simulator | undefined;
-  const sim = await startSimulator({
-    garmConfigPath: file,
-    tickMs: 25,
-    consolidationMs: 300,
-    log: (line) => {
-      // "restarting" is logged synchronously when the restart control call arrives, before providers reload (§9.2).
-      if (line === "restarting") {
-        restarts.push({ afterRequests: simRef?.requests().length ?? 0, blocks: blocksIn(readFileSync(file, "utf8")) });
-      }
-    },
-  });
-  simRef = sim;
-  const engine = engineForGarm(sim, "garm-engine-it");
-  return {
-    dir,
-    file,
-    exe,
-    sim,
-    engine,
-    restarts,
-    provider: (resource, name, over = {}) => ({
-      name: resource,
-      type: "GarmProvider",
-      module: "garm",
-      provider: garmProviderProvider,
-      inputs: providerInputs({ url: sim.url, executable: exe, configFile: file }, name, over),
-    }),
-    scaleSet: (resource, providerResource, over = {}) => ({
-      name: resource,
-      type: "GarmScaleSet",
-      module: "garm",
-      provider: scaleSetProvider,
-      inputs: {
-        name: `ci-${resource}`,
-        organization: "acme",
-        // An output of the GarmProvider: the engine creates the provider first and deletes it last.
-        providerName: ref(providerResource, "name"),
-        image: "ubuntu-24.04",
-        flavor: "small",
-        labels: ["linux", "x64"],
-        maxRunners: 3,
-        minIdleRunners: 0,
-        drain: { timeoutSeconds: 4, pollSeconds: 1 },
-        ...over,
-      },
-    }),
-    close: async () => {
-      await sim.stop();
-      await fs.rm(dir, { recursive: true, force: true });
-    },
-  };
-}
+import { BEGIN, blocksIn, type Fixture, HAND_WRITTEN, startFixture } from "./engine-fixture";
 
 /** The RPCs of one operation: `engine.steps` from `from` on. */
 function rpcsSince(engine: Engine, from: number, op?: StepRecord["op"]): StepRecord[] {
@@ -227,6 +129,8 @@ describe("GarmProvider and GarmScaleSet through the engine against the GARM simu
     const message = String(refused.errors["prov-gamma"]);
     assert.match(message, new RegExp(`scale set "someone-elses" \\(id ${foreign.id}, organization acme\\)`));
     assert.match(message, /retry the delete on the next run/);
+    // Issue 13 item 1: the message explains itself; it cites no document the user does not have.
+    assert.doesNotMatch(message, /garm-api\.md|§/);
     assert.ok(blocksIn(await fs.readFile(fx.file, "utf8")).includes("gamma"), "the block stays");
     assert.deepEqual(names(sim), ["gamma"]);
     assert.equal(fx.restarts.length, 1, "no restart for a refused delete");

@@ -188,7 +188,7 @@ describe("GarmScaleSet against the GARM simulator", function () {
     assert.deepEqual(mutatingCalls(fx.sim), []);
   });
 
-  it("11. deleting an empty scale set takes at most 4 GARM calls (disable, list, delete, verify)", async () => {
+  it("11. deleting an empty scale set takes at most 4 GARM calls (get, disable, delete, verify)", async () => {
     fx = await startFixture();
     await fx.engine.up([fx.scaleSet("small")]);
     fx.sim.clearRequests();

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { Client, setup, ticks } from "./helpers";
+import { Client, QUICK_RESTART, setup, ticks } from "./helpers";
 import type { Simulator } from "../../support/simulator";
 
 describe("simulator: scale set delete (§5)", () => {
   let sim: Simulator;
   let api: Client;
-  beforeEach(async () => ({ sim, api } = await setup()));
+  beforeEach(async () => ({ sim, api } = await setup(QUICK_RESTART)));
   afterEach(async () => sim.stop());
 
   it("§5 DELETE of an unknown id answers 200 with an empty body", async () => {

@@ -55,6 +55,9 @@ export class Client {
   }
 }
 
+/** For tests of what a restart reloads, not of how long it takes (harsh.test.ts covers that with the default). */
+export const QUICK_RESTART = { restartDownMs: 50 } as const;
+
 /** Starts a seeded simulator with no background ticks (tests call sim.tick()) and a logged-in client. */
 export async function setup(opts: SimulatorOptions = {}): Promise<{ sim: Simulator; api: Client }> {
   const sim = await startSimulator({ tickMs: 0, ...opts });

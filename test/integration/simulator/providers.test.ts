@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client, setup, ticks } from "./helpers";
+import { Client, QUICK_RESTART, setup, ticks } from "./helpers";
 import { startSimulator, type Simulator } from "../../support/simulator";
 
 describe("simulator: providers from the GARM config (§9, §2.3)", () => {
@@ -32,7 +32,7 @@ describe("simulator: providers from the GARM config (§9, §2.3)", () => {
 
   it("§9.4 GET /providers lists the [[provider]] sections as {name, type: external, description}", async () => {
     writeConfig("openstack", "lxd");
-    ({ sim, api } = await setup({ garmConfigPath: config }));
+    ({ sim, api } = await setup({ garmConfigPath: config, ...QUICK_RESTART }));
     const r = await api.get("/providers");
     assert.equal(r.status, 200);
     const sorted = [...r.body].sort((a, b) => a.name.localeCompare(b.name));
@@ -44,7 +44,7 @@ describe("simulator: providers from the GARM config (§9, §2.3)", () => {
 
   it("§9.2 providers are loaded only at start and on restart()", async () => {
     writeConfig("a");
-    ({ sim, api } = await setup({ garmConfigPath: config }));
+    ({ sim, api } = await setup({ garmConfigPath: config, ...QUICK_RESTART }));
     writeConfig("a", "b");
     assert.deepEqual((await api.get("/providers")).body.map((p: { name: string }) => p.name), ["a"]);
     await sim.restart();
@@ -56,7 +56,7 @@ describe("simulator: providers from the GARM config (§9, §2.3)", () => {
 
   it("§9.1 duplicate provider names: GARM refuses to start, so restart() rejects and the simulator stops serving", async () => {
     writeConfig("a");
-    ({ sim, api } = await setup({ garmConfigPath: config }));
+    ({ sim, api } = await setup({ garmConfigPath: config, ...QUICK_RESTART }));
     writeConfig("a", "a");
     await assert.rejects(sim.restart(), /duplicate provider name a/);
     await assert.rejects(fetch(`${sim.url}/api/v1/providers`));
@@ -74,7 +74,7 @@ describe("simulator: providers from the GARM config (§9, §2.3)", () => {
 
   it("§9.3 a scale set whose provider is gone after restart: DELETE /instances only changes status and the scale set stays undeletable", async () => {
     writeConfig("keep", "gone");
-    ({ sim, api } = await setup({ garmConfigPath: config }));
+    ({ sim, api } = await setup({ garmConfigPath: config, ...QUICK_RESTART }));
     const ss = await api.createScaleSet({ provider_name: "gone", enabled: false });
     const name = sim.addRunner(ss.id);
     writeConfig("keep");
@@ -95,7 +95,7 @@ describe("simulator: providers from the GARM config (§9, §2.3)", () => {
   });
 
   it("§6.3 restart: creating and deleting runners become pending_delete", async () => {
-    ({ sim, api } = await setup());
+    ({ sim, api } = await setup(QUICK_RESTART));
     const ss = await api.createScaleSet({ enabled: false });
     const a = sim.addRunner(ss.id, { status: "creating" });
     const b = sim.addRunner(ss.id, { status: "deleting" });

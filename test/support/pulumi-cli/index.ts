@@ -1,7 +1,7 @@
-// Runs an inline Pulumi program with the REAL Pulumi CLI, offline (pulumi-dynamic-providers.md §7).
-// The Node language host is not available, so programs go through the Automation API's inline mode: the CLI drives the
-// engine and talks back to an in-process language server. Dynamic resources still need the `pulumi-resource-pulumi-nodejs`
-// shim, which we copy into <workDir>/bin and put on the CLI's PATH; its cwd (the project `main`) must resolve
+// Runs an inline Pulumi program with the REAL Pulumi CLI, offline (pulumi-dynamic-providers.md §7), for tests that need
+// in-process control of the program; projects run from their directories with ./project.ts, as users run them.
+// Inline mode: the CLI drives the engine and talks back to an in-process language server. Dynamic resources still need
+// the `pulumi-resource-pulumi-nodejs` shim, which we copy into <workDir>/bin and put on the CLI's PATH; its cwd (the project `main`) must resolve
 // `@pulumi/pulumi` (and `pulumi-garm`) from node_modules, so `main` is the repository root by default.
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -44,6 +44,22 @@ export function locatePulumi(): PulumiLocation {
     throw new Error(`the Pulumi CLI was not found on PATH nor at ${cached}; run \`make tools\` (scripts/tools.sh pulumi) to build it`);
 }
 
+export const NODEJS_HOST_VERSION = "v3.68.0";
+
+/**
+ * Directory of the Node language host `pulumi-language-nodejs`: from PATH if present (a user's Pulumi install), else the
+ * tools cache (scripts/tools.sh nodejs); throws naming `make tools` otherwise.
+ */
+export function locateLanguageHost(): string {
+    for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+        if (dir && isExecutable(path.join(dir, "pulumi-language-nodejs"))) return dir;
+    }
+    const cache = process.env.PULUMI_GARM_CACHE ?? path.join(os.homedir(), ".cache", "pulumi-garm");
+    const dir = path.join(cache, `pulumi-language-nodejs-${NODEJS_HOST_VERSION}`, "bin");
+    if (isExecutable(path.join(dir, "pulumi-language-nodejs"))) return dir;
+    throw new Error(`the Node language host pulumi-language-nodejs was not found on PATH nor in ${dir}; run \`make tools\` (scripts/tools.sh nodejs) to build it`);
+}
+
 /** Nearest ancestor of this file whose node_modules holds @pulumi/pulumi (the repository root). */
 export function defaultProjectDir(): string {
     let dir = __dirname;
@@ -77,6 +93,8 @@ export interface RunPulumiOptions {
     onOutput?: (chunk: string) => void;
     /** Pass --refresh to up/preview/destroy. */
     refresh?: boolean;
+    /** Pulumi's own logging: `logToStdErr` and `logVerbosity` are `--logtostderr -v=N` (its output lands in stderr). */
+    logging?: { logToStdErr?: boolean; logVerbosity?: number };
 }
 
 export interface RunPulumiResult {
@@ -169,24 +187,24 @@ export async function runPulumi(opts: RunPulumiOptions): Promise<RunPulumiResult
     try {
         switch (opts.op) {
             case "preview": {
-                const r = await stack.preview({ onOutput, onError, refresh: opts.refresh });
+                const r = await stack.preview({ onOutput, onError, refresh: opts.refresh, ...opts.logging });
                 result.changeSummary = r.changeSummary;
                 break;
             }
             case "up": {
-                const r = await stack.up({ onOutput, onError, refresh: opts.refresh });
+                const r = await stack.up({ onOutput, onError, refresh: opts.refresh, ...opts.logging });
                 result.summary = r.summary;
                 result.changeSummary = r.summary.resourceChanges;
                 break;
             }
             case "destroy": {
-                const r = await stack.destroy({ onOutput, onError, refresh: opts.refresh });
+                const r = await stack.destroy({ onOutput, onError, refresh: opts.refresh, ...opts.logging });
                 result.summary = r.summary;
                 result.changeSummary = r.summary.resourceChanges;
                 break;
             }
             case "refresh": {
-                const r = await stack.refresh({ onOutput, onError });
+                const r = await stack.refresh({ onOutput, onError, ...opts.logging });
                 result.summary = r.summary;
                 result.changeSummary = r.summary.resourceChanges;
                 break;

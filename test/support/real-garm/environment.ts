@@ -13,12 +13,14 @@ export interface E2eEnvironment {
     stop(opts?: { keep?: boolean }): Promise<void>;
 }
 
-export async function startE2eEnvironment(opts: { workDir?: string; mock?: MockGithubOptions; providers?: ProviderSpec[]; garmBinary?: string } = {}): Promise<E2eEnvironment> {
+export async function startE2eEnvironment(
+    opts: { workDir?: string; mock?: MockGithubOptions; providers?: ProviderSpec[]; garmBinary?: string; garmRunAs?: { uid: number; gid: number } } = {},
+): Promise<E2eEnvironment> {
     const workDir = opts.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-e2e-"));
     const mock = await startMockGithub({ longPollMs: 1500, ...(opts.mock ?? {}) });
     let garm: RealGarm;
     try {
-        garm = await startRealGarm({ workDir, mockGithubUrl: mock.url, providers: opts.providers, garmBinary: opts.garmBinary });
+        garm = await startRealGarm({ workDir, mockGithubUrl: mock.url, providers: opts.providers, garmBinary: opts.garmBinary, runAs: opts.garmRunAs });
     } catch (e) {
         await mock.close();
         throw e;

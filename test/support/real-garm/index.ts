@@ -6,10 +6,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { installFakeProvider, type FakeProvider } from "../fake-provider";
+import { listensOn, pickPort } from "./ports";
 
 export const GARM_VERSION = "v0.2.1";
 
@@ -34,8 +34,15 @@ export interface StartRealGarmOptions {
     bootstrapEntities?: boolean;
     /** GARM log level (default "debug"). */
     logLevel?: "debug" | "info" | "warn" | "error";
-    /** How long to wait for GARM to answer HTTP after spawning (default 30 s). */
+    /** How long to wait for GARM to answer HTTP after spawning (default 60 s: a busy 2-core machine is slow). */
     startTimeoutMs?: number;
+    /** The port to try first (default: a random free one outside the ephemeral range); moved if it is taken. */
+    port?: number;
+    /**
+     * Runs GARM as this user and group (no supplementary groups) instead of the test's user, as a host's `garm` service
+     * user; needs root. The work dir is handed to that user and the binary copied into it, where that user can run it.
+     */
+    runAs?: { uid: number; gid: number };
 }
 
 export interface ApiResponse<T = unknown> {
@@ -78,6 +85,12 @@ export interface RealGarm {
     stop(): Promise<void>;
     /** Kill -9 without shutdown (to simulate a crash). */
     kill(): Promise<void>;
+    /** The binary this handle starts (a copy in the work dir with runAs). */
+    readonly binary: string;
+    /** Pid of the GARM process this handle started, while it runs. */
+    readonly pid: number | undefined;
+    /** The environment GARM is started with. */
+    readonly env: Readonly<Record<string, string>>;
     /** The GARM log so far (stdout+stderr of every run). */
     logs(): string;
     /** Whether the GARM process is alive. */
@@ -126,17 +139,21 @@ export function locateGarm(): string {
     throw new Error(`GARM ${GARM_VERSION} binary not found (looked at ${candidates.slice(0, 2).join(", ")} and PATH); run \`make tools\` (scripts/tools.sh garm)`);
 }
 
-/** A free TCP port on 127.0.0.1 (bind 0, read, close; small race accepted for tests). */
-export function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const srv = net.createServer();
-        srv.once("error", reject);
-        srv.listen(0, "127.0.0.1", () => {
-            const port = (srv.address() as net.AddressInfo).port;
-            srv.close(() => resolve(port));
-        });
-    });
+/** chown -R, without following symlinks. */
+function chownTree(dir: string, uid: number, gid: number): void {
+    fs.lchownSync(dir, uid, gid);
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) chownTree(p, uid, gid);
+        else fs.lchownSync(p, uid, gid);
+    }
 }
+
+/** GARM exited at start because its port was taken ("bind: address already in use"). */
+class PortTakenError extends Error {}
+
+/** How many times a start is tried again after losing its port. */
+const PORT_ATTEMPTS = 5;
 
 /** High-entropy secret of an exact length from [A-Za-z0-9] plus a few symbols (zxcvbn score 4; safe inside TOML "..."). */
 function secret(len: number): string {
@@ -210,16 +227,31 @@ async function sleep(ms: number): Promise<void> {
 
 export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGarm> {
     installExitHook();
-    const garmBinary = opts.garmBinary ?? locateGarm();
     const workDir = path.resolve(opts.workDir);
     fs.mkdirSync(workDir, { recursive: true });
+    const runAs = opts.runAs;
+    let garmBinary = opts.garmBinary ?? locateGarm();
+    if (runAs) {
+        // The tools cache sits under root's home, which other users cannot enter.
+        const copy = path.join(workDir, "bin", "garm");
+        fs.mkdirSync(path.dirname(copy), { recursive: true });
+        fs.copyFileSync(garmBinary, copy);
+        fs.chmodSync(copy, 0o755);
+        garmBinary = copy;
+    }
+    const garmEnv = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: workDir, TMPDIR: os.tmpdir() };
+    /** Hands the work dir (database, provider state, config) to GARM's user. */
+    const handOver = () => {
+        if (runAs) chownTree(workDir, runAs.uid, runAs.gid);
+    };
     const mock = opts.mockGithubUrl.replace(/\/+$/, "");
     const configPath = path.join(workDir, "config.toml");
     const logPath = path.join(workDir, "garm.log");
     const dbPath = path.join(workDir, "garm.db");
-    const startTimeoutMs = opts.startTimeoutMs ?? 30000;
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
+    const startTimeoutMs = opts.startTimeoutMs ?? 60000;
+    // Outside the ephemeral range, so no outgoing connection takes it between the pick and GARM's bind (ports.ts).
+    let port = opts.port ?? (await pickPort());
+    let url = `http://127.0.0.1:${port}`;
 
     const providers = new Map<string, FakeProvider>();
     const ensureProviders = (specs: ProviderSpec[]) =>
@@ -241,6 +273,7 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
         providers: ensureProviders(providerSpecs),
     };
     fs.writeFileSync(configPath, renderConfig(cfg), { mode: 0o600 });
+    handOver();
 
     const username = "admin";
     const password = `Pw-${secret(28)}`;
@@ -281,7 +314,31 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
         return logs().split("\n").slice(-n).join("\n");
     }
 
-    async function start(): Promise<void> {
+    /**
+     * Starts GARM. Before the bootstrap (`mayMovePort`) a lost port is replaced by another one; afterwards the port is
+     * part of GARM's controller URLs and of every client's URL, so the same port is tried again after a pause.
+     */
+    async function start(mayMovePort: boolean): Promise<void> {
+        for (let attempt = 1; ; attempt++) {
+            try {
+                await startOnce();
+                return;
+            } catch (e) {
+                if (!(e instanceof PortTakenError) || attempt >= PORT_ATTEMPTS) throw e;
+                if (mayMovePort) {
+                    port = await pickPort();
+                    url = `http://127.0.0.1:${port}`;
+                    cfg.port = port;
+                    fs.writeFileSync(configPath, renderConfig(cfg), { mode: 0o600 });
+                } else {
+                    await sleep(2000);
+                }
+            }
+        }
+    }
+
+    async function startOnce(): Promise<void> {
+        const logBefore = logs().length;
         const fd = fs.openSync(logPath, "a");
         fs.writeSync(fd, `\n===== [real-garm] starting ${garmBinary} -config ${configPath} at ${new Date().toISOString()} =====\n`);
         const t0 = Date.now();
@@ -289,7 +346,8 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
         const c = spawn(garmBinary, ["-config", configPath], {
             cwd: workDir,
             stdio: ["ignore", fd, fd],
-            env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: workDir, TMPDIR: os.tmpdir() },
+            env: garmEnv,
+            ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
         });
         fs.closeSync(fd);
         child = c;
@@ -304,11 +362,17 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
         });
         const deadline = Date.now() + startTimeoutMs;
         for (let i = 0; Date.now() < deadline && i < 1000; i++) {
-            if (exited) throw new Error(`GARM exited during startup (code ${c.exitCode}); log tail:\n${tail()}`);
+            if (exited) {
+                const thisRun = logs().slice(logBefore);
+                if (/address already in use/.test(thisRun)) throw new PortTakenError(`GARM could not bind ${url}: address already in use`);
+                throw new Error(`GARM exited during startup (code ${c.exitCode}); log tail:\n${tail()}`);
+            }
             try {
-                // Any HTTP answer means the API server is up (409 init_required before first-run, §1.2).
-                const r = await fetch(`${url}/api/v1/controller`, { signal: AbortSignal.timeout(2000) });
+                // Any HTTP answer means an API server is up (409 init_required before first-run, §1.2); it is ours
+                // only if our process holds the listening socket, or a GARM of another test answered on this port.
+                const r = await fetch(`${url}/api/v1/controller`, { signal: AbortSignal.timeout(5000) });
                 await r.text();
+                if (c.pid !== undefined && listensOn(c.pid, port) === false) throw new Error(`another process answers on ${url}`);
                 lastStartMs = Date.now() - t0;
                 return;
             } catch {
@@ -334,7 +398,7 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
         return r;
     }
 
-    await start();
+    await start(true);
 
     let orgId: string | undefined;
     let repoId: string | undefined;
@@ -390,7 +454,9 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
     }
 
     const handle: RealGarm = {
-        url,
+        get url() {
+            return url;
+        },
         username,
         password,
         get token() {
@@ -422,8 +488,9 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
                 providerSpecs = r.providers;
                 cfg.providers = ensureProviders(providerSpecs);
                 fs.writeFileSync(configPath, renderConfig(cfg), { mode: 0o600 });
+                handOver();
             }
-            await start();
+            await start(false);
         },
         async stop() {
             await stopProcess();
@@ -431,6 +498,11 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
         async kill() {
             await stopProcess("SIGKILL");
         },
+        binary: garmBinary,
+        get pid() {
+            return child && child.exitCode === null && child.signalCode === null ? child.pid : undefined;
+        },
+        env: garmEnv,
         logs,
         running() {
             return !!child && child.exitCode === null && child.signalCode === null;
@@ -439,20 +511,40 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
     return handle;
 }
 
-/** Polls `fn` every `intervalMs` until it returns a non-undefined value or `timeoutMs` passes (then throws with `what`). */
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs: number, intervalMs = 500): Promise<T> {
+/** A short text of what a wait saw, for its timeout message. */
+function shortText(v: unknown): string {
+    const text = typeof v === "string" ? v : JSON.stringify(v);
+    return text === undefined ? String(v) : text.length > 600 ? `${text.slice(0, 600)}…` : text;
+}
+
+/**
+ * Polls `fn` every `intervalMs` until it returns a non-undefined value or `timeoutMs` passes. `fn` may pass what it
+ * observed to `seen`: the timeout error names `what` was awaited and what was seen last (and the last error, if any).
+ */
+export async function waitFor<T>(
+    what: string,
+    fn: (seen: (observed: unknown) => void) => Promise<T | undefined> | T | undefined,
+    timeoutMs: number,
+    intervalMs = 500,
+): Promise<T> {
     const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    const maxIter = Math.ceil(timeoutMs / Math.max(intervalMs, 10)) + 2;
-    for (let i = 0; i < maxIter; i++) {
+    let lastError: unknown;
+    let lastSeen: { v: unknown } | undefined;
+    const seen = (observed: unknown) => {
+        lastSeen = { v: observed };
+    };
+    for (;;) {
         try {
-            const v = await fn();
+            const v = await fn(seen);
             if (v !== undefined) return v;
+            lastError = undefined;
         } catch (e) {
-            last = e;
+            lastError = e;
         }
         if (Date.now() >= deadline) break;
-        await sleep(intervalMs);
+        await sleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())));
     }
-    throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ""}`);
+    const saw = lastSeen === undefined ? "" : `; last seen: ${shortText(lastSeen.v)}`;
+    const err = lastError === undefined ? "" : `; last error: ${(lastError as Error).message}`;
+    throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${saw}${err}`);
 }

@@ -23,6 +23,14 @@ export class Api {
     registerListRoutes(this.router);
   }
 
+  /** Whether GARM has a route for this path (any method); otherwise it answers its catch-all 404 (§1.1). */
+  hasRoute(url: URL): boolean {
+    if (url.pathname !== "/api/v1" && !url.pathname.startsWith("/api/v1/")) return false;
+    let path = url.pathname.slice("/api/v1".length);
+    if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+    return this.router.match("GET", path) !== undefined;
+  }
+
   async dispatch(req: IncomingMessage, url: URL, rawBody: string): Promise<Reply> {
     const method = req.method ?? "GET";
     if (url.pathname !== "/api/v1" && !url.pathname.startsWith("/api/v1/")) {

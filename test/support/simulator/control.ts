@@ -8,6 +8,13 @@ type Json = Record<string, unknown>;
 export interface ControlReply {
   status: number;
   body: unknown;
+  /** Runs once the answer is sent, on a connection the answer closes (a restart takes the listener down). */
+  afterAnswer?: () => void;
+}
+
+/** A route result whose action runs after the answer. */
+class AfterAnswer {
+  constructor(readonly action: () => void) {}
 }
 
 const str = (b: Json, k: string): string => {
@@ -77,7 +84,12 @@ async function route(sim: Simulator, method: string, path: string, b: Json): Pro
       return { id: sim.addPool(str(b, "providerName"), entityId) };
     }
     case "POST /_sim/restart":
-      await sim.restart();
+      // As `systemctl restart` returns once the service manager acts: the answer first, then GARM goes down.
+      return new AfterAnswer(() => void sim.restartInBackground());
+    case "POST /_sim/db/snapshot":
+      return { snapshot: sim.snapshotDatabase() };
+    case "POST /_sim/db/restore":
+      sim.restoreDatabase(num(b, "snapshot"));
       return {};
     case "POST /_sim/tick":
       await sim.tick();
@@ -107,6 +119,7 @@ export async function handleControl(sim: Simulator, method: string, path: string
   try {
     const out = await route(sim, method, path.replace(/\/$/, ""), body);
     if (out === undefined) return { status: 404, body: { error: `no control route ${method} ${path}` } };
+    if (out instanceof AfterAnswer) return { status: 200, body: {}, afterAnswer: out.action };
     return { status: 200, body: out };
   } catch (e) {
     return { status: 400, body: { error: (e as Error).message } };

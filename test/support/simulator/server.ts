@@ -1,16 +1,18 @@
-// The simulator process: HTTP server on 127.0.0.1, connection faults, the worker timer, seeding and restart.
+// The simulator process: HTTP server on 127.0.0.1, connection faults, the front proxy, the worker timer, seeding,
+// restart and database backups.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Api } from "./api";
 import { handleControl } from "./control";
 import type { GitHubOp } from "./github";
+import { proxyBadGateway, proxyNotFound, type ProxyReply } from "./front-proxy";
 import { encodeJson } from "./json";
 import { loadProviders } from "./providers";
 import { createAdmin } from "./routes/auth";
 import { completeJob, createRunner, queueJob, RunnerLifecycle, startJob } from "./runner-lifecycle";
 import type { RequestLogEntry, Simulator, SimulatorOptions } from "./simulator";
-import { Store } from "./state";
+import { Store, type DatabaseImage } from "./state";
 import type { InstanceStatus, ProviderRecord, RunnerStatus } from "./types";
 
 const ADMIN = { username: "admin", email: "admin@example.com", fullName: "GARM Admin", password: "Sim-Admin-Passw0rd!" };
@@ -26,18 +28,34 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 const clone = <T>(v: T): T => structuredClone(v);
 
+/** Default of SimulatorOptions.restartDownMs. */
+const DEFAULT_RESTART_DOWN_MS = 2500;
+
+function sendProxyReply(res: ServerResponse, reply: ProxyReply): void {
+  res.writeHead(reply.status, reply.headers).end(reply.body);
+}
+
 class SimulatorImpl implements Simulator {
   url = "";
   readonly username = ADMIN.username;
   readonly password = ADMIN.password;
   organizationId = "";
   repositoryId = "";
+  readonly restartDownMs: number;
   private readonly store: Store;
   private readonly api: Api;
   private readonly lifecycle: RunnerLifecycle;
   private readonly server: Server;
   private port = 0;
+  /** Whether the port is bound (GARM's own listener, or the front proxy's, which stays up while GARM is down). */
+  private listening = false;
+  private stopped = false;
   private outage: "none" | "refuse" | "drop" = "none";
+  /** The restart in progress, if any: restarts run one at a time. */
+  private restartChain: Promise<void> = Promise.resolve();
+  /** Ends a restart's down time early (stop()). */
+  private wakeRestart: (() => void) | undefined;
+  private readonly backups: DatabaseImage[] = [];
   private dropCount = 0;
   private readonly loseRules: { method: string; pattern: RegExp }[] = [];
   private log: RequestLogEntry[] = [];
@@ -46,6 +64,7 @@ class SimulatorImpl implements Simulator {
 
   constructor(private readonly opts: SimulatorOptions) {
     this.say = opts.log ?? (() => {});
+    this.restartDownMs = opts.restartDownMs ?? DEFAULT_RESTART_DOWN_MS;
     this.store = new Store(opts.behaviour ?? "v0.2.1", () => Date.now(), this.say);
     this.api = new Api(this.store);
     this.lifecycle = new RunnerLifecycle(this.store, opts.consolidationMs ?? 300_000);
@@ -104,6 +123,7 @@ class SimulatorImpl implements Simulator {
       this.server.once("error", onError);
       this.server.listen(port, "127.0.0.1", () => {
         this.server.off("error", onError);
+        this.listening = true;
         resolve();
       });
     });
@@ -112,12 +132,26 @@ class SimulatorImpl implements Simulator {
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const method = req.method ?? "GET";
+    const proxy = this.opts.frontProxy;
+    if (!this.listening && proxy === undefined) {
+      // A request on a connection kept alive from before a restart: the process that accepted it is gone.
+      req.socket.destroy();
+      return;
+    }
     if (url.pathname === "/_sim" || url.pathname.startsWith("/_sim/")) {
       const reply = await handleControl(this, method, url.pathname, await readBody(req));
-      res.writeHead(reply.status, { "Content-Type": "application/json" }).end(JSON.stringify(reply.body));
+      const headers: Record<string, string> = { "Content-Type": "application/json" };
+      if (reply.afterAnswer !== undefined) headers["Connection"] = "close";
+      res.writeHead(reply.status, headers).end(JSON.stringify(reply.body), reply.afterAnswer);
       return;
     }
     const entry: RequestLogEntry = { method, path: url.pathname, query: url.search, status: 0 };
+    if (proxy !== undefined && (this.outage === "refuse" || !this.api.hasRoute(url))) {
+      const reply = this.outage === "refuse" ? proxyBadGateway(proxy) : proxyNotFound(proxy);
+      this.log.push({ ...entry, status: reply.status, proxy: true });
+      sendProxyReply(res, reply);
+      return;
+    }
     if (this.outage !== "none" || this.dropCount > 0) {
       if (this.outage === "none") this.dropCount--;
       this.log.push(entry);
@@ -137,8 +171,11 @@ class SimulatorImpl implements Simulator {
       req.socket.destroy();
       return;
     }
-    // GARM always sets application/json, also on empty DELETE answers (§2.1).
-    res.writeHead(reply.status, { "Content-Type": "application/json" });
+    // GARM always sets application/json, also on empty DELETE answers (§2.1). An answer finished while GARM is
+    // going down closes its connection: the next request must open a new one, and find the port closed.
+    const headers: Record<string, string> = { "Content-Type": "application/json" };
+    if (!this.listening) headers["Connection"] = "close";
+    res.writeHead(reply.status, headers);
     res.end(reply.body === undefined ? undefined : encodeJson(reply.body));
   }
 
@@ -217,35 +254,92 @@ class SimulatorImpl implements Simulator {
     return id;
   }
 
-  async restart(): Promise<void> {
+  restart(): Promise<void> {
+    const run = () => this.runRestart();
+    const done = this.restartChain.then(run, run);
+    this.restartChain = done.catch(() => undefined);
+    return done;
+  }
+
+  async restartInBackground(): Promise<void> {
+    let wentDown!: () => void;
+    const down = new Promise<void>((resolve) => (wentDown = resolve));
+    const run = () => this.runRestart(wentDown);
+    const done = this.restartChain.then(run, run);
+    this.restartChain = done.catch((e: unknown) => this.say(`restart failed: ${(e as Error).message}`));
+    // A restart that fails before going down (cannot happen today) must not leave the caller waiting.
+    await Promise.race([down, this.restartChain]);
+  }
+
+  private async runRestart(wentDown: () => void = () => {}): Promise<void> {
+    if (this.stopped) return wentDown();
     this.say("restarting");
+    await this.goDown();
+    wentDown();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.restartDownMs);
+      this.wakeRestart = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wakeRestart = undefined;
+    if (this.stopped) return;
+    // The old process is gone with every connection it had.
+    if (this.opts.frontProxy === undefined) this.server.closeAllConnections();
     let providers: ProviderRecord[] | undefined;
     try {
       providers = this.loadProviders();
     } catch (e) {
       // GARM refuses to start: it stays down until a restart with a good config.
-      this.stopServing("refuse");
       this.say(`restart failed, GARM is down: ${(e as Error).message}`);
       throw e;
     }
     if (providers !== undefined) this.setProviders(providers);
     this.lifecycle.recoverAfterRestart();
-    if (this.outage !== "none") await this.resumeServing();
+    await this.resumeServing();
     this.say(`restarted with providers ${[...this.store.providers.keys()].join(", ") || "(none)"}`);
+  }
+
+  /** GARM stops: no ticks, no answers; the listener closes unless a front proxy holds the port. */
+  private async goDown(): Promise<void> {
+    this.outage = "refuse";
+    if (this.opts.frontProxy !== undefined || !this.listening) return;
+    this.listening = false;
+    await new Promise<void>((resolve) => {
+      // Waiting for 'close' would wait for every open connection; the port is free once the handle is closed.
+      this.server.close();
+      this.server.closeIdleConnections();
+      setImmediate(resolve);
+    });
   }
 
   stopServing(mode: "refuse" | "drop" = "refuse"): void {
     if (this.outage === "refuse") return;
-    this.outage = mode;
     if (mode === "refuse") {
-      this.server.close();
-      this.server.closeAllConnections();
+      void this.goDown();
+      if (this.opts.frontProxy === undefined) this.server.closeAllConnections();
+      return;
     }
+    this.outage = mode;
   }
 
   async resumeServing(): Promise<void> {
-    if (this.outage === "refuse") await this.listen(this.port);
+    if (this.stopped) return;
+    if (!this.listening) await this.listen(this.port);
     this.outage = "none";
+  }
+
+  snapshotDatabase(): number {
+    this.backups.push(this.store.snapshot());
+    return this.backups.length;
+  }
+
+  restoreDatabase(snapshot: number): void {
+    const image = this.backups[snapshot - 1];
+    if (image === undefined) throw new Error(`no database snapshot ${snapshot}; snapshots are numbered 1 to ${this.backups.length}`);
+    this.store.restore(image);
+    this.say(`database restored from snapshot ${snapshot}`);
   }
 
   requests(): RequestLogEntry[] {
@@ -283,12 +377,19 @@ class SimulatorImpl implements Simulator {
   async stop(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
-    if (this.outage === "refuse") return;
+    if (this.stopped) return;
+    this.stopped = true;
     this.outage = "refuse";
-    await new Promise<void>((resolve) => {
-      this.server.close(() => resolve());
+    this.wakeRestart?.();
+    if (this.listening) {
+      this.listening = false;
+      await new Promise<void>((resolve) => {
+        this.server.close(() => resolve());
+        this.server.closeAllConnections();
+      });
+    } else {
       this.server.closeAllConnections();
-    });
+    }
     this.say("stopped");
   }
 }

@@ -1,4 +1,5 @@
 // The public shape of the GARM simulator: start options and the control handle.
+import type { FrontProxy } from "./front-proxy";
 import type { GitHubOp } from "./github";
 import type {
   Behaviour,
@@ -28,6 +29,18 @@ export interface SimulatorOptions {
   seed?: boolean;
   /** Refuse to start when a provider executable is missing, as GARM does (§9.1). Defaults to true. */
   checkProviderExecutables?: boolean;
+  /**
+   * How long a restart keeps GARM down (connections refused) before it listens again on the same port. Defaults to
+   * 2500 ms: GARM v0.2.1 takes seconds to stop, migrate its database and start its workers. Tests of other things may
+   * pass less.
+   */
+  restartDownMs?: number;
+  /**
+   * A reverse proxy in front of GARM on the same port: paths GARM has no route for get the proxy's own 404 (HTML for
+   * "nginx", text for "plain"), not GARM's JSON catch-all (§1.1), and while GARM is down the proxy answers 502 instead
+   * of refusing the connection. Defaults to none. The /_sim control API is not behind it.
+   */
+  frontProxy?: FrontProxy;
   /** One line per event. Defaults to no logging. */
   log?: (line: string) => void;
 }
@@ -42,6 +55,8 @@ export interface RequestLogEntry {
   status: number;
   /** true when the request was performed but its answer was lost */
   lost?: boolean;
+  /** true when the front proxy answered without reaching GARM (unknown path, or GARM down) */
+  proxy?: boolean;
 }
 
 export interface Simulator {
@@ -52,6 +67,8 @@ export interface Simulator {
   /** ids of the seeded org "acme" and repo "acme/app" ("" when not seeded) */
   readonly organizationId: string;
   readonly repositoryId: string;
+  /** How long a restart keeps GARM down (SimulatorOptions.restartDownMs). */
+  readonly restartDownMs: number;
 
   /** Adds a runner to a scale set, registered in GitHub; defaults: status running, runner_status idle. Returns its name. */
   addRunner(
@@ -80,9 +97,18 @@ export interface Simulator {
   invalidateTokens(): void;
   /** Adds a pool using `providerName` under an entity (default: the seeded org). Returns the pool id. */
   addPool(providerName: string, entityId?: string): string;
-  /** A GARM restart: reloads [[provider]] (§9.2), worker start recovery (§4.5, §6.3). JWTs stay valid. Rejects, and
-   * stops serving, when GARM would refuse to start (§9.1). */
+  /**
+   * A GARM restart: closes the listener and every connection, stays down restartDownMs, then reloads [[provider]]
+   * (§9.2), runs the worker start recovery (§4.5, §6.3) and listens again on the same port. JWTs stay valid. Resolves
+   * once GARM serves again; rejects, and stays down, when GARM would refuse to start (§9.1). Restarts run one at a time.
+   */
   restart(): Promise<void>;
+  /** Begins a restart, as `POST /_sim/restart` does, and resolves once GARM is down; a refused start is only logged. */
+  restartInBackground(): Promise<void>;
+  /** A backup of GARM's database (rows and id counters; not the config file, not GitHub). Returns its number. */
+  snapshotDatabase(): number;
+  /** Restores a backup taken by snapshotDatabase(): ids handed out since are handed out again. */
+  restoreDatabase(snapshot: number): void;
   /** GARM down: "refuse" closes the listener (connection refused), "drop" destroys API connections. Ticks pause. */
   stopServing(mode?: "refuse" | "drop"): void;
   resumeServing(): Promise<void>;

@@ -36,6 +36,31 @@ export interface InstanceUpdate {
   providerFault?: string;
 }
 
+/** Every table GARM keeps in its database, with its id counters: what a backup holds (not the config, not GitHub). */
+export interface DatabaseImage {
+  users: UserRecord[];
+  controller: ControllerRecord;
+  endpoints: [string, EndpointRecord][];
+  credentials: CredentialsRecord[];
+  entities: [string, EntityRecord][];
+  tags: TagRecord[];
+  templates: TemplateRecord[];
+  scaleSets: [number, ScaleSetRecord][];
+  instances: [string, InstanceRecord][];
+  jobs: [number, JobRecord][];
+  pools: [string, PoolRecord][];
+  counters: { scaleSet: number; job: number; credentials: number };
+}
+
+function refill<K, V>(map: Map<K, V>, entries: [K, V][]): void {
+  map.clear();
+  for (const [k, v] of entries) map.set(k, v);
+}
+
+function refillArray<T>(list: T[], items: T[]): void {
+  list.splice(0, list.length, ...items);
+}
+
 export class Store {
   readonly jwtSecret = randomBytes(32).toString("hex");
   readonly github = new FakeGitHub();
@@ -122,6 +147,43 @@ export class Store {
     const tag = { id: randomUUID(), name };
     this.tags.push(tag);
     return tag;
+  }
+
+  /** A copy of the database, as a backup taken now would hold it. */
+  snapshot(): DatabaseImage {
+    return structuredClone({
+      users: this.users,
+      controller: this.controller,
+      endpoints: [...this.endpoints],
+      credentials: this.credentials,
+      entities: [...this.entities],
+      tags: this.tags,
+      templates: this.templates,
+      scaleSets: [...this.scaleSets],
+      instances: [...this.instances],
+      jobs: [...this.jobs],
+      pools: [...this.pools],
+      counters: { scaleSet: this.nextScaleSetId, job: this.nextJobId, credentials: this.nextCredentialsId },
+    });
+  }
+
+  /** Puts a backup back: every row and id counter as it was, so ids handed out since are handed out again. */
+  restore(image: DatabaseImage): void {
+    const img = structuredClone(image);
+    this.users = img.users;
+    this.controller = img.controller;
+    refill(this.endpoints, img.endpoints);
+    refillArray(this.credentials, img.credentials);
+    refill(this.entities, img.entities);
+    refillArray(this.tags, img.tags);
+    refillArray(this.templates, img.templates);
+    refill(this.scaleSets, img.scaleSets);
+    refill(this.instances, img.instances);
+    refill(this.jobs, img.jobs);
+    refill(this.pools, img.pools);
+    this.nextScaleSetId = img.counters.scaleSet;
+    this.nextJobId = img.counters.job;
+    this.nextCredentialsId = img.counters.credentials;
   }
 
   newScaleSetId(): number {

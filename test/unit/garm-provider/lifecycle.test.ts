@@ -132,6 +132,31 @@ describe("garm-provider lifecycle", () => {
     assert.equal(garm.restarts, 2);
   });
 
+  it("a failing restart of an update is a partial update: the new outputs, unconfirmed, and the retry restarts again", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    garm.failRestart = { code: 1, signal: null, output: "boom", timedOut: false };
+    const news = inputs("os", { description: "changed" });
+    const e = await impl.update("os", outs as any, news).then(
+      () => assert.fail("the restart fails"),
+      (err: Error & { id?: string; properties?: Record<string, unknown>; reasons?: string[] }) => err,
+    );
+    assert.equal(e.id, "os");
+    assert.equal(e.properties?.description, "changed");
+    assert.equal(e.properties?.confirmed, false);
+    assert.equal(e.properties?.__provider, "serialized shim", "the serialized provider stays with the outputs");
+    assert.deepEqual(e.reasons, [e.message]);
+    // The engine's next up calls update with the recorded outputs and unchanged inputs: GARM restarts once more.
+    garm.failRestart = undefined;
+    assert.equal((await impl.diff("os", e.properties!, news)).changes, true);
+    const restarts = garm.restarts;
+    const { outs: done } = await impl.update("os", e.properties!, news);
+    assert.equal(garm.restarts, restarts + 1);
+    assert.equal(done.confirmed, undefined);
+    assert.equal(garm.providers.find((p) => p.name === "os")?.description, "changed");
+    assert.equal((await impl.diff("os", done as any, news)).changes, false);
+  });
+
   it("update rewrites the block in place and restarts; a restart-only change does not restart", async () => {
     const impl = makeGarmProviderImpl(deps);
     const { outs } = await impl.create(inputs("os"));
@@ -143,6 +168,25 @@ describe("garm-provider lifecycle", () => {
     assert.equal((await text()).length, before.length + "changed".length - "os runners".length);
     await impl.update("os", outs2 as any, inputs("os", { description: "changed", restartTimeoutSeconds: 5 }));
     assert.equal(garm.restarts, 2);
+  });
+
+  it("a garmConfigPath spelled another way is the update diff plans, not a replacement update refuses", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    const link = path.join(dir, "garm.toml");
+    await fs.symlink(file, link);
+    const news = inputs("os", { garmConfigPath: `${dir}/./garm.toml`, description: "changed" });
+    const planned = await impl.diff("os", outs as any, news);
+    assert.deepEqual(planned.replaces, [], "diff plans an update");
+    const { outs: updated } = await impl.update("os", outs as any, news);
+    assert.equal(updated.garmConfigPath, `${dir}/./garm.toml`, "the state takes the new spelling");
+    assert.equal(readBlock(await text(), "os")?.description, "changed");
+    assert.equal(garm.providers.find((p) => p.name === "os")?.description, "changed");
+    // A path naming another file is still refused, as diff reports it as a replacement.
+    const other = path.join(dir, "other.toml");
+    await fs.writeFile(other, "");
+    assert.deepEqual((await impl.diff("os", updated as any, inputs("os", { garmConfigPath: other }))).replaces, ["garmConfigPath"]);
+    await assert.rejects(impl.update("os", updated as any, inputs("os", { garmConfigPath: other })), /need a replacement/);
   });
 
   it("delete refuses while scale sets or pools use the provider and lists them", async () => {

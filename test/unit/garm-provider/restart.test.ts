@@ -86,7 +86,7 @@ describe("garm-provider restart coordinator", () => {
       assert.equal(r.status, "rejected");
       const e = (r as PromiseRejectedResult).reason as RestartFailedError;
       assert.ok(e instanceof RestartFailedError);
-      assert.match(e.message, /`systemctl restart garm` exited with code 1/);
+      assert.match(e.message, /^the restart command `systemctl …` exited with code 1/);
       assert.match(e.message, /\| Job for garm\.service failed\."$/);
       assert.ok(!e.message.includes("\n"), "one line, as Pulumi's progress row shows only the first");
       assert.ok(!e.message.includes("line 10 "), "only the tail");

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import type { InstanceView, JobView } from "../../../provider/garm/client";
-import { type RunnerAction, classifyRunner } from "../../../provider/scaleset/classify";
+import { RUNNER_STATE_WORDS, type RunnerAction, type RunnerState, classifyRunner } from "../../../provider/scaleset/classify";
 
 const NOW = Date.parse("2026-11-30T12:00:00Z");
 const HOUR = 3600_000;
@@ -12,41 +12,50 @@ function runner(status: string, runnerStatus = "idle", providerFault = ""): Inst
 
 function job(status: string, ageHours: number | undefined, runnerName = "garm-r1"): JobView {
   const startedAt = ageHours === undefined ? undefined : new Date(NOW - ageHours * HOUR).toISOString();
-  return { id: "42", name: "build", status, runnerName, repository: "acme/app", startedAt, createdAt: undefined, updatedAt: undefined };
+  return { id: 42, name: "build", status, runnerName, repository: "acme/app", startedAt, createdAt: undefined, updatedAt: undefined };
 }
 
-// One row per classification of DESIGN.md's drain (GarmScaleSet, delete step 2); statuses per garm-api.md §6, §7.
-const table: [string, InstanceView, JobView[], RunnerAction][] = [
-  ["active runner, no job record", runner("running", "active"), [], "leave"],
-  ["idle runner with an in-progress job", runner("running", "idle"), [job("in_progress", 1)], "leave"],
-  ["runner with a queued job (JobAssigned)", runner("running", "idle"), [job("queued", 0.1)], "leave"],
-  ["active runner whose job has no timestamp", runner("running", "active"), [job("in_progress", undefined)], "leave"],
-  ["busy runner already pending_delete with a fault", runner("pending_delete", "active", "boom"), [], "leave"],
-  ["busy runner in error", runner("error", "active"), [], "leave"],
-  ["idle running runner", runner("running", "idle"), [], "delete"],
-  ["running runner still installing", runner("running", "installing"), [], "delete"],
-  ["runner in error", runner("error", "failed"), [], "delete"],
-  ["idle runner whose only job completed", runner("running", "idle"), [job("completed", 1)], "delete"],
-  ["active runner whose job is older than the staleness bound", runner("running", "active"), [job("in_progress", 121)], "delete"],
-  ["idle runner with a stale queued job", runner("running", "idle"), [job("queued", 200)], "delete"],
-  ["job naming another runner", runner("running", "idle"), [job("in_progress", 1, "garm-other")], "delete"],
-  ["pending_delete with a provider fault (stuck)", runner("pending_delete", "terminated", "injected delete failure"), [], "force"],
-  ["pending_force_delete", runner("pending_force_delete", "terminated"), [], "force"],
-  ["pending_delete without a fault", runner("pending_delete", "terminated"), [], "wait"],
-  ["pending_create", runner("pending_create", ""), [], "wait"],
-  ["creating", runner("creating", ""), [], "wait"],
-  ["deleting", runner("deleting", ""), [], "wait"],
-  ["deleted", runner("deleted", ""), [], "wait"],
-  ["stopped (GARM refuses to delete it)", runner("stopped", ""), [], "wait"],
-  ["unknown status", runner("", ""), [], "wait"],
+// One row per classification of DESIGN.md's drain (GarmScaleSet, delete step 2); statuses per garm-api.md §6, §7. The
+// state is what the progress line calls the runner (RUNNER_STATE_WORDS).
+const table: [string, InstanceView, JobView[], RunnerAction, RunnerState][] = [
+  ["active runner, no job record", runner("running", "active"), [], "leave", "busy"],
+  ["idle runner with an in-progress job", runner("running", "idle"), [job("in_progress", 1)], "leave", "busy"],
+  ["runner with a queued job (JobAssigned)", runner("running", "idle"), [job("queued", 0.1)], "leave", "busy"],
+  ["active runner whose job has no timestamp", runner("running", "active"), [job("in_progress", undefined)], "leave", "busy"],
+  ["busy runner already pending_delete with a fault", runner("pending_delete", "active", "boom"), [], "leave", "busy"],
+  ["busy runner in error", runner("error", "active"), [], "leave", "busy"],
+  ["idle running runner", runner("running", "idle"), [], "delete", "idle"],
+  ["running runner still installing", runner("running", "installing"), [], "delete", "idle"],
+  ["runner in error", runner("error", "failed"), [], "delete", "failed"],
+  ["idle runner whose only job completed", runner("running", "idle"), [job("completed", 1)], "delete", "idle"],
+  ["active runner whose job is older than the staleness bound", runner("running", "active"), [job("in_progress", 121)], "delete", "idle"],
+  ["idle runner with a stale queued job", runner("running", "idle"), [job("queued", 200)], "delete", "idle"],
+  ["job naming another runner", runner("running", "idle"), [job("in_progress", 1, "garm-other")], "delete", "idle"],
+  ["pending_delete with a provider fault (stuck)", runner("pending_delete", "terminated", "injected delete failure"), [], "force", "stuck"],
+  ["pending_force_delete", runner("pending_force_delete", "terminated"), [], "force", "force-removing"],
+  ["pending_delete without a fault", runner("pending_delete", "terminated"), [], "wait", "removing"],
+  ["pending_create", runner("pending_create", ""), [], "wait", "creating"],
+  ["creating", runner("creating", ""), [], "wait", "creating"],
+  ["deleting", runner("deleting", ""), [], "wait", "removing"],
+  ["deleted", runner("deleted", ""), [], "wait", "removing"],
+  ["stopped (GARM refuses to delete it)", runner("stopped", ""), [], "wait", "stopped"],
+  ["unknown status", runner("unknown", ""), [], "wait", "unknown"],
+  ["no status", runner("", ""), [], "wait", "unknown"],
 ];
 
 describe("drain classification", () => {
-  for (const [what, r, jobs, action] of table) {
-    it(`${what} → ${action}`, () => {
-      assert.equal(classifyRunner(r, jobs, NOW, STALE).action, action);
+  for (const [what, r, jobs, action, state] of table) {
+    it(`${what} → ${action}, ${RUNNER_STATE_WORDS[state]}`, () => {
+      const verdict = classifyRunner(r, jobs, NOW, STALE);
+      assert.deepEqual([verdict.action, verdict.state], [action, state]);
     });
   }
+
+  it("gives every state its own words", () => {
+    const words = Object.values(RUNNER_STATE_WORDS);
+    assert.equal(new Set(words).size, words.length);
+    assert.deepEqual(new Set(table.map((row) => row[4])), new Set(Object.keys(RUNNER_STATE_WORDS)), "every state has a row");
+  });
 
   it("uses the job GARM links on the instance too (§7.7)", () => {
     const r = { ...runner("running", "idle"), job: job("in_progress", 2) };

@@ -120,4 +120,50 @@ describe("GarmScaleSet diff", () => {
     const body = updateBody(next, changedFields(olds, next)) as Record<string, unknown>;
     assert.ok(!("state" in body) && !("extended_state" in body));
   });
+
+  for (const [field, held, key, sent] of [
+    ["runnerPrefix", "team", "runner_prefix", "garm"],
+    ["runnerGroup", "ci", "runner_group", "Default"],
+    ["runnerBootstrapTimeout", 45, "runner_bootstrap_timeout", 20],
+    ["enableShell", true, "enable_shell", false],
+    ["extraSpecs", { disk: 40 }, "extra_specs", {}],
+  ] as const) {
+    it(`removing ${field} plans an update that sends its documented default (${JSON.stringify(sent)})`, () => {
+      const before = { ...olds, [field]: held };
+      const d = diffScaleSet(before, news({ [field]: undefined }));
+      assert.deepEqual(d, { changes: true, replaces: [], deleteBeforeReplace: false });
+      assert.deepEqual(updateBody(inputs, changedFields(before, inputs)), { [key]: sent });
+    });
+  }
+
+  it("counts a runner group GARM holds as default, in any case, as the omitted runnerGroup", () => {
+    assert.equal(diffScaleSet({ ...olds, runnerGroup: "default" }, news()).changes, false);
+  });
+
+  it("an osType change without templateId also sends the system template of the new OS (§4.1, §4.4)", () => {
+    const linux = { ...olds, templateId: 2, templateName: "github_linux" };
+    const next = { ...inputs, osType: "windows" as const };
+    assert.deepEqual(changedFields(linux, next), ["osType", "templateId"]);
+    assert.deepEqual(updateBody(next, changedFields(linux, next), 1), { os_type: "windows", template_id: 1 });
+  });
+
+  it("an omitted templateId means the system template of osType: a held other template is a change", () => {
+    const system = { ...olds, templateId: 2, templateName: "github_linux" };
+    assert.equal(diffScaleSet(system, news()).changes, false);
+    const custom = { ...system, templateId: 7, templateName: "my_linux" };
+    assert.deepEqual(changedFields(custom, inputs), ["templateId"]);
+    const unnamed = { ...system, templateName: undefined };
+    assert.equal(diffScaleSet(unnamed, news()).changes, false, "state written before template names were kept");
+  });
+
+  it("sends a pinned templateId again with a new osType, so GARM checks they match", () => {
+    const pinned = { ...olds, templateId: 7, templateName: "my_linux" };
+    const next = { ...inputs, osType: "windows" as const, templateId: 7 };
+    assert.deepEqual(updateBody(next, changedFields(pinned, next)), { os_type: "windows", template_id: 7 });
+  });
+
+  it("needs the system template id to send an omitted templateId", () => {
+    const custom = { ...olds, templateId: 7, templateName: "my_linux" };
+    assert.throws(() => updateBody(inputs, changedFields(custom, inputs)), /system template/);
+  });
 });

@@ -35,4 +35,16 @@ describe("waiting for a new generation's runners", () => {
     assert.equal(await waitForRunners("GarmScaleSet x", 2, 1, 5000, 1000, h.deps), false);
     assert.match(h.lines[h.lines.length - 1], /^warning: GarmScaleSet x: only 0 of 1 idle runners are ready after 5s/);
   });
+
+  it("prints one line while the count of runners it waits for stays the same, and a new one when it changes", async () => {
+    const h = deps([[], [], [], [], [runner("running", "idle")], [runner("running", "idle")], [runner("running", "idle"), runner("running", "idle")]]);
+    assert.equal(await waitForRunners("GarmScaleSet x", 2, 2, 60_000, 1000, h.deps), true);
+    assert.deepEqual(
+      h.lines.map((l) => l.replace(/ \(up to .*\)$/, "")),
+      [
+        "GarmScaleSet x: waiting for 2 more runner(s) to come online before the previous generation is retired",
+        "GarmScaleSet x: waiting for 1 more runner(s) to come online before the previous generation is retired",
+      ],
+    );
+  });
 });

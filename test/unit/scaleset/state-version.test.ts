@@ -1,0 +1,40 @@
+import { strict as assert } from "node:assert";
+import { migrateState } from "../../../provider/garm-provider/schema";
+import { readOutputs } from "../../../provider/scaleset/state";
+
+const installed = (require("../../../../package.json") as { version: string }).version;
+
+const readers: [string, (props: Record<string, unknown>) => unknown][] = [
+  ["GarmScaleSet", readOutputs],
+  ["GarmProvider", migrateState],
+];
+
+describe("state written by a newer pulumi-garm", () => {
+  for (const [resource, read] of readers) {
+    it(`${resource} refuses it, naming the package version that wrote it and asking to upgrade`, () => {
+      assert.throws(
+        () => read({ name: "x", stateVersion: 99, pulumiGarmVersion: "7.3.0" }),
+        (err: Error) => {
+          assert.equal(
+            err.message,
+            `${resource} state version 99 was written by pulumi-garm 7.3.0; this project has pulumi-garm ${installed}, ` +
+              "which reads state up to version 1: upgrade pulumi-garm in this project (npm install pulumi-garm@latest) and run again",
+          );
+          return true;
+        },
+      );
+    });
+
+    it(`${resource} says "a newer pulumi-garm" when the state does not record which one`, () => {
+      assert.throws(
+        () => read({ name: "x", stateVersion: 2 }),
+        (err: Error) => err.message.startsWith(`${resource} state version 2 was written by a newer pulumi-garm;`),
+      );
+    });
+
+    it(`${resource} reads its current and unversioned state`, () => {
+      assert.doesNotThrow(() => read({ name: "x", stateVersion: 1 }));
+      assert.doesNotThrow(() => read({ name: "x" }));
+    });
+  }
+});
