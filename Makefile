@@ -63,6 +63,12 @@ demo: build
 	@scripts/tools.sh nodejs >/dev/null
 	node dist/scripts/demo.js
 
+# The seeded fault campaign against the GARM simulator: `make chaos SEEDS=200 [FIRST=1] [LENGTH=8]` (make passes
+# these to the runner in its environment), or one sequence with `REPLAY='<steps json>' make chaos`, as a failing seed
+# prints it.
+chaos: build
+	node dist/test/integration/chaos/main.js
+
 # setup first: the dynamic-provider plugin script placed beside the language host comes from node_modules/@pulumi/pulumi.
 tools: setup
 	scripts/tools.sh all

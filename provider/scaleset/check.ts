@@ -61,8 +61,20 @@ const requiredTextRule =
     return value.trim() === "" ? [fail(field, `${field} must not be empty`)] : [];
   };
 
-const labelsRule: Rule = ({ labels }, known) => {
+const labelsRule: Rule = ({ labels, naming }, known) => {
   if (!known("labels") || labels === undefined) return [];
+  if (labels.length === 0) {
+    // Without labels, runs-on can name the scale set only by its live name, and a hashed one changes every generation.
+    if (!known("naming") || naming === "exact") return [];
+    return [
+      fail(
+        "labels",
+        'labels is empty; with naming "hashed" (the default) a scale set needs at least one label, because workflows could ' +
+          "target it in runs-on only by its live name, which changes with every generation: add labels, or set " +
+          'naming: "exact" to keep the name fixed',
+      ),
+    ];
+  }
   const failures: Failure[] = [];
   labels.forEach((label, i) => {
     const trimmed = label.trim();
@@ -112,9 +124,9 @@ const extraSpecsRule: Rule = ({ extraSpecs }, known) => {
     const parsed: unknown = JSON.parse(extraSpecs);
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return [];
   } catch {
-    return [fail("extraSpecs", `extraSpecs is not valid JSON: ${show(extraSpecs.slice(0, 80))}`)];
+    return [fail("extraSpecs", `extraSpecs is ${show(extraSpecs.slice(0, 80))}, which is not valid JSON; it must be a JSON object, e.g. {"disk_size": 50}`)];
   }
-  return [fail("extraSpecs", "extraSpecs must be a JSON object, e.g. {\"disk_size\": 50}")];
+  return [fail("extraSpecs", `extraSpecs is ${show(extraSpecs.slice(0, 80))}; it must be a JSON object, e.g. {"disk_size": 50}`)];
 };
 
 const RULES: Rule[] = [
@@ -147,7 +159,7 @@ export function checkScaleSetInputs(news: Record<string, unknown>): CheckOutcome
   // Type-check the known fields only; an unknown one is checked again at `up`, when its value exists.
   const knownOnly = Object.fromEntries(Object.entries(raw).filter(([k]) => known(k)));
   const parsed = knownFieldsSchema.safeParse(knownOnly);
-  const typeFailures = parsed.success ? [] : parsed.error.issues.map(issueToFailure);
+  const typeFailures = parsed.success ? [] : parsed.error.issues.map((issue) => issueToFailure(issue, knownOnly));
   const required = (["name", "providerName", "image", "flavor", "labels", "maxRunners"] as const)
     .filter((f) => known(f) && raw[f] === undefined)
     .map((f) => fail(f, `${f} is required`));
@@ -160,10 +172,71 @@ export function checkScaleSetInputs(news: Record<string, unknown>): CheckOutcome
   return { inputs: { ...defaults, ...Object.fromEntries([...unknownFields].map((k) => [k, raw[k]])) }, failures: [] };
 }
 
-function issueToFailure(issue: z.core.$ZodIssue): Failure {
+/** Fields whose expected value is better said in words than derived from the schema. */
+const EXPECTED: Record<string, string> = {
+  labels: "a list of strings",
+  extraSpecs: "an object, or a JSON string holding an object",
+  drain: "an object such as { timeoutSeconds: 600 }",
+};
+
+const TYPE_WORDS: Record<string, string> = {
+  int: "a whole number",
+  number: "a number",
+  string: "a string",
+  boolean: "true or false",
+  array: "a list",
+  object: "an object",
+  record: "an object",
+};
+
+/** A type failure in words: the field, the value given and what is expected. */
+function issueToFailure(issue: z.core.$ZodIssue, raw: Record<string, unknown>): Failure {
+  const path = issue.path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
   if (issue.code === "unrecognized_keys") {
-    return fail(issue.keys[0] ?? "", `unknown input ${issue.keys.map(show).join(", ")}; see GarmScaleSetArgs for the inputs`);
+    const keys = issue.keys.map((k) => (path ? `${path}.${k}` : k));
+    const known = path ? `the inputs of ${path} are ${Object.keys(nestedShape(path)).join(", ")}` : "see GarmScaleSetArgs for the inputs";
+    return fail(keys[0] ?? path, `unknown input ${keys.map(show).join(", ")}; ${known}`);
   }
-  const property = issue.path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
-  return fail(property, `${property}: ${issue.message}`);
+  const value = issue.path.reduce<unknown>((v, key) => (v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[key] : undefined), raw);
+  return fail(path, `${path} is ${showValue(value)}; it must be ${EXPECTED[path] ?? expectedOf(issue)}`);
+}
+
+/** The input schema as JSON Schema, to tell whole-number fields from other numbers. */
+const JSON_SHAPE = z.toJSONSchema(scaleSetInputSchema, { io: "input", unrepresentable: "any" }) as JsonShape;
+interface JsonShape {
+  type?: string;
+  properties?: Record<string, JsonShape>;
+}
+
+function isWholeNumberField(path: readonly PropertyKey[]): boolean {
+  const field = path.reduce<JsonShape | undefined>((shape, key) => shape?.properties?.[String(key)], JSON_SHAPE);
+  return field?.type === "integer";
+}
+
+function expectedOf(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      if (issue.expected === "number" && isWholeNumberField(issue.path)) return TYPE_WORDS.int;
+      return TYPE_WORDS[issue.expected] ?? issue.expected;
+    case "too_small":
+      return issue.inclusive ? `at least ${issue.minimum}` : `greater than ${issue.minimum}`;
+    case "too_big":
+      return issue.inclusive ? `at most ${issue.maximum}` : `less than ${issue.maximum}`;
+    case "invalid_value":
+      return `one of ${issue.values.map(show).join(", ")}`;
+    default:
+      return "a valid value";
+  }
+}
+
+function showValue(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+  return JSON.stringify(value);
+}
+
+function nestedShape(path: string): Record<string, unknown> {
+  const field = scaleSetInputSchema.shape[path as keyof typeof scaleSetInputSchema.shape];
+  const inner = field instanceof z.ZodOptional ? field.unwrap() : field;
+  return inner instanceof z.ZodObject ? inner.shape : {};
 }

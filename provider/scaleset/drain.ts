@@ -1,6 +1,6 @@
 // Retires a scale set without failing a running job: disable, drain, delete, verify (garm-api.md Appendix B). Each
 // pass lists, classifies (classify.ts) and acts; the loop is bounded by the drain timeout, after which it fails and
-// Pulumi keeps the resource, retrying the delete on the next run.
+// Pulumi keeps the resource in its state (RETRY_NOTE says what the next runs do with it).
 import type { GarmClient, InstanceView, ScaleSetView } from "../garm/client";
 import type { WaitForChange } from "../garm/events-wait";
 import { GarmApiError, isGarmError, isTransient } from "../garm/errors";
@@ -37,7 +37,11 @@ export class DrainError extends Error {
   override readonly name = "DrainError";
 }
 
-const RETRY_NOTE = "Pulumi keeps the resource and retries the delete on the next `pulumi up` or `pulumi destroy`";
+/** What the next runs do with a scale set whose delete did not finish: Pulumi keeps it in state, disabled at 0 runners. */
+const RETRY_NOTE =
+  "Pulumi keeps it in its state: the next `pulumi destroy` retries the delete, and so does the next `pulumi up` if the " +
+  "program no longer declares it or it was being replaced; a `pulumi up` of a program that still declares it enables it " +
+  "again with the program's values";
 
 interface Classified {
   readonly runner: InstanceView;

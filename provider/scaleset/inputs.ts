@@ -14,7 +14,7 @@ export const drainSchema = z
       .int()
       .positive()
       .optional()
-      .describe("How long a delete waits for busy runners to finish before failing (Pulumi retries on the next run). Defaults to 600."),
+      .describe("How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600."),
     pollSeconds: z.number().int().positive().optional().describe("Seconds between drain checks. Defaults to 5."),
     jobStaleAfterHours: z
       .number()
@@ -39,7 +39,9 @@ export const scaleSetInputSchema = z
     flavor: z.string().describe("Provider flavor (size) for the runners."),
     osType: z.enum(OS_TYPES).optional().describe("Runner OS: linux or windows. Defaults to linux."),
     osArch: z.enum(OS_ARCHES).optional().describe("Runner architecture: amd64, arm64, arm or 386. Defaults to amd64."),
-    labels: z.array(z.string()).describe("Labels workflows target in runs-on. Changing them replaces the scale set."),
+    labels: z
+      .array(z.string())
+      .describe("Labels workflows target in runs-on; at least one unless naming is \"exact\". Changing them replaces the scale set."),
     maxRunners: z.number().int().describe("Most runners at once; at least 1."),
     minIdleRunners: z.number().int().optional().describe("Idle runners kept ready; at most maxRunners. Defaults to 0."),
     enabled: z.boolean().optional().describe("Whether GARM runs the scale set. Defaults to true."),

@@ -10,9 +10,11 @@ import { type ChangeWaiter, type WaiterOptions, changeWaiter, processEvents, sca
 import { lookupsFor } from "../garm/lookups";
 import { type Logger, consoleLogger } from "../log";
 import { withoutProviderKey } from "../unknown";
+import { briefly } from "./brief-error";
 import { checkScaleSetInputs } from "./check";
 import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
+import { fieldsToRestore, isDrained, liveReader, restoreLine, withDrainedFields } from "./drained";
 import { entityLabel, resolveEntity } from "./entity";
 import { canonicalJson, parseExtraSpecs } from "./extra-specs";
 import type { CheckedInputs } from "./inputs";
@@ -20,6 +22,7 @@ import { canonicalLabels, isOtherGeneration, liveName } from "./naming";
 import { waitForRunners } from "./readiness";
 import { systemTemplateId } from "./templates";
 import { type ResolvedEntity, type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, storedEntity, toOutputs } from "./state";
+import { garmIdOf, settle, unconfirmedId, unconfirmedOutputs } from "./unconfirmed";
 
 /** Collaborators, replaceable in tests. */
 export interface ScaleSetDeps {
@@ -30,6 +33,8 @@ export interface ScaleSetDeps {
   /** GARM's events socket for this client, which wakes drain and readiness waits; without it they poll. */
   readonly events?: (client: GarmClient) => GarmEvents | undefined;
   readonly waiter?: WaiterOptions;
+  /** Bound on diff's read of one scale set. @default 5000 */
+  readonly diffReadTimeoutMs?: number;
 }
 
 const defaultDeps: ScaleSetDeps = {
@@ -83,14 +88,31 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
   /** Reads back by id; list answers lack extra specs and instances (§2.1). */
   const readBack = async (client: GarmClient, inputs: CheckedInputs, id: number, entity: ResolvedEntity) =>
     toOutputs(inputs, await client.getScaleSet(id), entity);
+  const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000 });
 
   return {
     async check(_olds, news) {
       return checkScaleSetInputs(news);
     },
 
-    async diff(_id, olds, news) {
-      return diffScaleSet(readOutputs(olds), news);
+    async diff(id, olds, news) {
+      const stored = readOutputs(olds);
+      const planned = diffScaleSet(stored, news);
+      const garmId = garmIdOf(id, stored);
+      if (planned.replaces?.length || garmId === undefined) return planned;
+      // A delete that stopped part-way left GARM disabled at 0 runners while the state still holds the old values.
+      const live = await readLive(garmId);
+      if (live.kind === "gone") {
+        deps.log.warn(
+          `GarmScaleSet ${stored.liveName} (id ${garmId}): GARM no longer has it; run \`pulumi refresh\` to drop it from Pulumi's ` +
+            "state, after which `pulumi up` creates it again",
+        );
+      }
+      if (live.kind !== "found") return planned;
+      const restore = fieldsToRestore(live.view, withoutProviderKey(news));
+      if (restore.length === 0) return planned;
+      deps.log.info(restoreLine(`GarmScaleSet ${live.view.name} (id ${garmId})`, restore));
+      return { ...planned, changes: true };
     },
 
     async create(props) {
@@ -119,31 +141,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
         }
       }
 
-      let created: ScaleSetView;
-      try {
-        created = await client.createScaleSet(entity, createBody(inputs, name));
-      } catch (err) {
-        // GitHub refuses a second scale set with this name in the runner group (§8); say which one holds it.
-        if (isGarmError(err, "bad-request") || isGarmError(err, "conflict")) {
-          const holder = await findByName(client, entity, name).catch(() => undefined);
-          if (holder) {
-            throw new Error(
-              `a scale set named ${name} already exists under ${where} (GARM id ${holder.id}); set adoptExisting: true to manage it ` +
-                "with this resource, or choose another name",
-            );
-          }
-        }
-        if (!isGarmError(err) || !err.outcomeUnknown) throw err;
-        // The POST may have gone through without its answer reaching us: look before creating again (§2.8 of the
-        // dynamic-provider notes: a failed create leaves no state behind, so a duplicate would be orphaned).
-        const landed = await findByName(client, entity, name);
-        if (landed) {
-          deps.log.warn(`GarmScaleSet ${name}: the create's answer was lost, but GARM has the scale set (id ${landed.id}); using it`);
-          created = landed;
-        } else {
-          created = await client.createScaleSet(entity, createBody(inputs, name));
-        }
-      }
+      const created = await postScaleSet(client, inputs, entity, name, props);
       try {
         const outs = await readBack(client, inputs, created.id, entity);
         await awaitSuccessorReadiness(client, inputs, outs.liveName, outs.scaleSetId, entity);
@@ -161,13 +159,22 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     async read(id, props) {
       const olds = readOutputs(props ?? {});
       const client = deps.client();
+      let garmId = garmIdOf(id, olds);
+      if (garmId === undefined) {
+        // An unconfirmed create (unconfirmed.ts) stays in state only if GARM has the scale set it made.
+        const found = await settle(client, olds);
+        if (found.kind !== "ours") return {};
+        garmId = found.view.id;
+      }
       try {
-        const view = await client.getScaleSet(Number(id));
+        const view = await client.getScaleSet(garmId);
         if (!isSameScaleSet(olds, view)) {
-          deps.log.warn(`GarmScaleSet ${olds.liveName} (id ${id}): ${describeHolder(view)}, not this one; dropping this one from the stack as gone`);
+          deps.log.warn(`GarmScaleSet ${olds.liveName} (id ${garmId}): ${describeHolder(view)}, not this one; dropping this one from the stack as gone`);
           return {};
         }
-        return { id, props: { ...olds, ...toOutputs(olds, view, storedEntity(olds)), __provider: props?.__provider } };
+        const { nameHeldBeforeCreate: _settled, ...kept } = olds as ScaleSetOutputs & { nameHeldBeforeCreate?: boolean };
+        // GARM's id becomes the resource id again where an unconfirmed create had left its marker.
+        return { id: String(view.id), props: { ...kept, ...toOutputs(olds, view, storedEntity(olds)), __provider: props?.__provider } };
       } catch (err) {
         // Gone from GARM: an empty id makes Pulumi drop it from state (pulumi-dynamic-providers.md §2.5).
         if (isGarmError(err, "not-found")) return {};
@@ -176,28 +183,43 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     },
 
     async update(id, oldProps, newProps) {
-      const olds = readOutputs(oldProps);
+      const stored = readOutputs(oldProps);
+      const garmId = garmIdOf(id, stored);
+      if (garmId === undefined) return { outs: await settleCreate(id, stored, newProps) };
       const news = inputsOf(newProps);
+      const client = deps.client();
+      const live = await client.getScaleSet(garmId);
+      // A delete that stopped part-way left GARM disabled at 0 runners; the state does not know (drained.ts).
+      const olds = isSameScaleSet(stored, live) ? withDrainedFields(stored, live) : stored;
       const fields = changedFields(olds, news);
       if (fields.length === 0) {
         // Only provider-side options (drain, adoptExisting) changed: nothing to tell GARM.
         return { outs: { ...olds, drain: news.drain, adoptExisting: news.adoptExisting } };
       }
-      const client = deps.client();
-      await refuseIfNotOurs(client, olds, Number(id));
-      await sendUpdate(client, Number(id), news, fields);
-      return { outs: await readBack(client, news, Number(id), storedEntity(olds)) };
+      refuseIfNotOurs(olds, live);
+      await sendUpdate(client, garmId, news, fields);
+      return { outs: await readBack(client, news, garmId, storedEntity(olds)) };
     },
 
     async delete(id, props) {
       const olds = readOutputs(props);
-      const target = { id: Number(id), liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view) };
       const client = deps.client();
+      let garmId = garmIdOf(id, olds);
+      if (garmId === undefined) {
+        const found = await settle(client, olds);
+        if (found.kind !== "ours") {
+          const held = found.kind === "foreign" ? `the scale set of that name (id ${found.view.id}) is not one it made, so it is left alone` : "GARM has no scale set of that name";
+          deps.log.info(`GarmScaleSet ${olds.liveName}: its create was never confirmed and ${held}; nothing to delete`);
+          return;
+        }
+        garmId = found.view.id;
+      }
+      const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view) };
       const waiter = waiterFor(client, target.id);
       const outcome = await retireScaleSet(target, olds.drain, { client, log: deps.log, now: deps.now, sleep: deps.sleep, wait: waiter?.wait }).finally(
         () => waiter?.close(),
       );
-      const label = `GarmScaleSet ${target.liveName} (id ${id})`;
+      const label = `GarmScaleSet ${target.liveName} (id ${garmId})`;
       switch (outcome.kind) {
         case "deleted":
           deps.log.info(`${label}: deleted from GARM`);
@@ -213,6 +235,125 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
       }
     },
   };
+
+  /**
+   * POSTs the scale set. A POST whose answer is lost is looked up by name before it is sent again; when that lookup
+   * fails too, it throws a partial create with an unconfirmed id, which update, read and delete settle later.
+   */
+  async function postScaleSet(
+    client: GarmClient,
+    inputs: CheckedInputs,
+    entity: ResolvedEntity,
+    name: string,
+    props: Record<string, unknown>,
+  ): Promise<ScaleSetView> {
+    const where = entityLabel(entity);
+    const heldBefore = await nameHeldBefore(client, entity, name);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await client.createScaleSet(entity, createBody(inputs, name));
+      } catch (err) {
+        // GitHub refuses a second scale set with this name in the runner group (§8); say which one holds it.
+        if (isGarmError(err, "bad-request") || isGarmError(err, "conflict")) {
+          const holder = await findByName(client, entity, name).catch(() => undefined);
+          if (holder) throw isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder.id, false);
+        }
+        if (!isGarmError(err) || !err.outcomeUnknown) throw err;
+        // The POST may have gone through without its answer reaching us: look before creating again (a failed create
+        // leaves no state behind, pulumi-dynamic-providers.md §2.8, so a duplicate would be orphaned).
+        let landed: ScaleSetView | undefined;
+        try {
+          landed = await findByName(client, entity, name);
+        } catch (lookupErr) {
+          throw unconfirmedCreate(inputs, entity, name, heldBefore, props, lookupErr);
+        }
+        if (landed && heldBefore) throw alreadyExists(name, where, landed.id, true);
+        if (landed) {
+          deps.log.warn(`GarmScaleSet ${name}: the create's answer was lost, but GARM has the scale set (id ${landed.id}); using it`);
+          return landed;
+        }
+        if (attempt === 2) throw unconfirmedCreate(inputs, entity, name, heldBefore, props, err, "so did sending it again after it was not found");
+      }
+    }
+  }
+
+  /**
+   * Whether a scale set under the entity already has this name. The process-wide list from the start of the run is
+   * asked first; a hit there is checked again, since the holder may have been deleted since (a delete-before-replace).
+   */
+  async function nameHeldBefore(client: GarmClient, entity: ResolvedEntity, name: string): Promise<boolean> {
+    const atStart = await lookupsFor(client).scaleSetsAtStart(entity);
+    if (!atStart.some((s) => s.name === name)) return false;
+    return (await findByName(client, entity, name)) !== undefined;
+  }
+
+  function alreadyExists(name: string, where: string, id: number, beforeCreate: boolean): Error {
+    const before = beforeCreate ? "; it was there before this resource's create, so this resource did not make it and does not take it over by itself" : "";
+    return new Error(
+      `a scale set named ${name} already exists under ${where} (GARM id ${id})${before}: set adoptExisting: true to manage it with this ` +
+        "resource, or choose another name",
+    );
+  }
+
+  /** The name is held by a scale set a stopped delete left disabled: adopting it would not help (see the message). */
+  function nameHeldByRetiring(name: string, where: string, id: number): Error {
+    return new Error(
+      `a scale set named ${name} already exists under ${where} (GARM id ${id}), disabled at 0 runners as a delete that ` +
+        "stopped part-way leaves it: probably an earlier generation of this scale set whose drain is still waiting for busy " +
+        "runners. Pulumi retries that delete only after this create, so this create cannot take the name: go back to the " +
+        "labels and provider the scale set has now for one `pulumi up` (it finishes that delete once the jobs are done), " +
+        "then make this change again",
+    );
+  }
+
+  function unconfirmedCreate(
+    inputs: CheckedInputs,
+    entity: ResolvedEntity,
+    name: string,
+    heldBefore: boolean,
+    props: Record<string, unknown>,
+    cause: unknown,
+    confirming = "looking it up failed too",
+  ): Error {
+    const message =
+      `GarmScaleSet ${name}: the connection to GARM broke after the create request was sent, so GARM may or may not have ` +
+      `created it, and ${confirming} (${briefly(cause)}). Pulumi records it as ${unconfirmedId(name)}: the next \`pulumi up\` looks ` +
+      `it up by name under ${entityLabel(entity)} and uses it if this create made it, or creates it if it is absent; ` +
+      "`pulumi destroy` deletes it if this create made it";
+    return Object.assign(new Error(message), {
+      id: unconfirmedId(name),
+      properties: { ...props, ...unconfirmedOutputs(inputs, entity, name, heldBefore) },
+      reasons: [message],
+    });
+  }
+
+  /**
+   * Settles an unconfirmed create (unconfirmed.ts) on the next `up`: binds the scale set it made, creates it when it is
+   * absent, and refuses one whose name was taken before the create unless adoptExisting is set.
+   */
+  async function settleCreate(id: string, olds: ScaleSetOutputs, newProps: Record<string, unknown>): Promise<ScaleSetOutputs> {
+    const inputs = inputsOf(newProps);
+    const client = deps.client();
+    const entity = storedEntity(olds);
+    const where = entityLabel(entity);
+    const found = await settle(client, olds);
+    if (found.kind === "foreign" && !inputs.adoptExisting) throw alreadyExists(olds.liveName, where, found.view.id, true);
+    if (found.kind !== "absent") {
+      deps.log.info(`GarmScaleSet ${olds.liveName}: GARM has it (id ${found.view.id}) under ${where}; this resource manages it from now on`);
+      return updateToMatch(client, inputs, found.view, entity);
+    }
+    deps.log.info(`GarmScaleSet ${olds.liveName}: the earlier create never reached GARM; creating it now under ${where}`);
+    const created = await postScaleSet(client, inputs, entity, olds.liveName, newProps);
+    try {
+      return await readBack(client, inputs, created.id, entity);
+    } catch (err) {
+      throw Object.assign(new Error(`GarmScaleSet ${olds.liveName}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`), {
+        id,
+        properties: { ...newProps, ...toOutputs(inputs, created, entity) },
+        reasons: [(err as Error).message],
+      });
+    }
+  }
 
   /**
    * When an older generation of this scale set exists (a label or provider change being replaced create-before-delete),
@@ -246,11 +387,10 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
   }
 
   /** Throws, before anything is changed, when the id now names another scale set (a database restore reuses ids). */
-  async function refuseIfNotOurs(client: GarmClient, olds: ScaleSetOutputs, id: number): Promise<void> {
-    const view = await client.getScaleSet(id);
+  function refuseIfNotOurs(olds: ScaleSetOutputs, view: ScaleSetView): void {
     if (isSameScaleSet(olds, view)) return;
     throw new Error(
-      `GarmScaleSet ${olds.liveName} (id ${id}): ${describeHolder(view)}, not this one; nothing was changed. ` +
+      `GarmScaleSet ${olds.liveName} (id ${view.id}): ${describeHolder(view)}, not this one; nothing was changed. ` +
         "Run `pulumi refresh` to drop this one from the stack, then `pulumi up` creates it again",
     );
   }

@@ -219,7 +219,7 @@ describe("examples/ as users run them: package installed from its npm tarball, `
     assert.notEqual(failed.code, 0, "destroy must fail while a job runs");
     const errors = diagnosticsErrors(`${failed.stdout}\n${failed.stderr}`).join("\n");
     assert.match(errors, new RegExp(`${runner}.*(job|busy)`), `the error names the busy runner:\n${failed.stdout}`);
-    assert.match(errors, /retries the delete on the next/);
+    assert.match(errors, /the next `pulumi destroy` retries the delete/);
     assert.ok(providerMessages(failed.stdout).some((m) => m.includes("draining") && m.includes(runner)), "progress lines name the runner");
     // Nothing was cut short: the scale set is kept disabled, the runner still runs its job, the provider entry stays.
     const set = host.sim.scaleSets().find((s) => s.id === id);

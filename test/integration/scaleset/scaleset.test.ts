@@ -66,7 +66,7 @@ describe("GarmScaleSet against the GARM simulator", function () {
     assert.equal(first.ok, false);
     const message = String(first.errors.small);
     assert.match(message, /garm-busy: job .*in_progress/);
-    assert.match(message, /retries the delete on the next `pulumi up` or `pulumi destroy`/);
+    assert.match(message, /the next `pulumi destroy` retries the delete/);
     const names = fx.sim.instances().map((i) => i.name);
     assert.ok(!names.includes(idle1) && !names.includes(idle2), `idle runners still there: ${names}`);
     const busyNow = fx.sim.instances().find((i) => i.name === busy);

@@ -39,7 +39,7 @@ describe("GarmScaleSet check", () => {
     ["maxRunners 0", { maxRunners: 0, minIdleRunners: 0 }, "maxRunners", /maxRunners is 0; it must be at least 1/],
     ["minIdleRunners above maxRunners", { minIdleRunners: 5 }, "minIdleRunners", /minIdleRunners \(5\) must be at most maxRunners \(4\)/],
     ["a negative minIdleRunners", { minIdleRunners: -1 }, "minIdleRunners", /must not be negative/],
-    ["a fractional maxRunners", { maxRunners: 1.5 }, "maxRunners", /maxRunners: .*int/i],
+    ["a fractional maxRunners", { maxRunners: 1.5 }, "maxRunners", /maxRunners is 1\.5; it must be a whole number/],
     ["a missing image", { image: undefined }, "image", /image is required/],
     ["an empty flavor", { flavor: "" }, "flavor", /flavor must not be empty/],
     ["an empty providerName", { providerName: "" }, "providerName", /providerName must not be empty/],
