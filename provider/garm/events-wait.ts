@@ -2,7 +2,7 @@
 // the source of truth: an event only ends the wait, and the caller's next pass re-reads GARM. While events flow the
 // wait polls at a slow fallback interval (an event can be lost, events.ts), and at the caller's interval otherwise.
 import { setTimeout as delay } from "node:timers/promises";
-import type { Logger } from "../log";
+import { type Logger, formatDuration } from "../log";
 import type { GarmClient } from "./client";
 import { type GarmEvent, GarmEvents, eventsEnabled } from "./events";
 
@@ -13,6 +13,8 @@ export interface ChangeWaiter {
   readonly wait: WaitForChange;
   /** Stops listening; call when the drain or readiness wait ends. */
   close(): void;
+  /** How often the caller's passes run now, for progress lines: "on GARM's events, at least every 3m00s" or "every 5s". */
+  cadence(pollMs: number): string;
 }
 
 /** Whether an event concerns the wait; `runners` are the runner names its last pass saw. */
@@ -90,6 +92,10 @@ export function changeWaiter(events: GarmEvents, concerns: Concern, options: Wai
       }
     },
     close: unsubscribe,
+    cadence(pollMs) {
+      if (events.liveSince === undefined) return `every ${formatDuration(pollMs)}`;
+      return `on GARM's events, at least every ${formatDuration(Math.max(fallbackMs, pollMs))}`;
+    },
   };
 
   async function waitOnce(pollMs: number, maxMs: number): Promise<void> {

@@ -20,6 +20,8 @@ export interface DrainDeps {
   readonly sleep: (ms: number) => Promise<void>;
   /** Between passes: ends early on a GARM event about this scale set (events-wait.ts). Without it, sleeps the poll interval. */
   readonly wait?: WaitForChange;
+  /** How often passes run, for progress lines (events-wait.ts); without it, every poll interval. */
+  readonly cadence?: (pollMs: number) => string;
 }
 
 export interface DrainTarget {
@@ -97,7 +99,7 @@ export async function retireScaleSet(target: DrainTarget, options: DrainOptions,
         const acted = await actOnRunners(stalled.lastPass, label, client, log);
         recordFailures(stalled, acted);
         const pass = stalled.lastPass;
-        progress.info(`draining ${passSummary(pass, acted, false)}`, (again) => progressLine(label, pass, acted, options, deadline - now(), again));
+        progress.info(`draining ${passSummary(pass, acted, false)}`, (again) => progressLine(label, pass, acted, cadenceOf(deps, options), deadline - now(), again));
       }
     } catch (err) {
       if (err instanceof DrainError || !isTransient(err)) throw err;
@@ -241,9 +243,13 @@ function passSummary(pass: readonly Classified[], acted: Acted, withAges: boolea
 /** What this pass does to the runners in a state it acts on; GARM already force-removes a pending_force_delete one. */
 const STATE_VERB: Readonly<Partial<Record<RunnerState, string>>> = { idle: "removing ", failed: "removing ", stuck: "force-removing " };
 
-function progressLine(label: string, pass: readonly Classified[], acted: Acted, options: DrainOptions, leftMs: number, reminder: boolean): string {
+function cadenceOf(deps: DrainDeps, options: DrainOptions): string {
+  return deps.cadence?.(options.pollSeconds * 1000) ?? `every ${options.pollSeconds}s`;
+}
+
+function progressLine(label: string, pass: readonly Classified[], acted: Acted, cadence: string, leftMs: number, reminder: boolean): string {
   const still = reminder ? "still " : "";
-  return `${label}: ${still}draining: ${passSummary(pass, acted, true)}; checking every ${options.pollSeconds}s, giving up in ${formatDuration(leftMs)}`;
+  return `${label}: ${still}draining: ${passSummary(pass, acted, true)}; checking ${cadence}, giving up in ${formatDuration(leftMs)}`;
 }
 
 function describeRunner(c: Classified, withAges: boolean): string {

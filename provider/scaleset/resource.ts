@@ -216,7 +216,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
       }
       const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view) };
       const waiter = waiterFor(client, target.id);
-      const outcome = await retireScaleSet(target, olds.drain, { client, log: deps.log, now: deps.now, sleep: deps.sleep, wait: waiter?.wait }).finally(
+      const outcome = await retireScaleSet(target, olds.drain, { client, log: deps.log, now: deps.now, sleep: deps.sleep, wait: waiter?.wait, cadence: waiter?.cadence }).finally(
         () => waiter?.close(),
       );
       const label = `GarmScaleSet ${target.liveName} (id ${garmId})`;

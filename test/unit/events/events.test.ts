@@ -1,7 +1,7 @@
-// Which GARM events wake a scale set's wait, and how frames and the on/off switch are read.
+// Which GARM events wake a scale set's wait, how frames and the on/off switch are read, and how a wait names its cadence.
 import { strict as assert } from "node:assert";
-import { eventsEnabled, parseEvent } from "../../../provider/garm/events";
-import { scaleSetConcern } from "../../../provider/garm/events-wait";
+import { type GarmEvents, eventsEnabled, parseEvent } from "../../../provider/garm/events";
+import { changeWaiter, scaleSetConcern } from "../../../provider/garm/events-wait";
 
 const ev = (entityType: string, operation: string, payload: Record<string, unknown>) => ({ entityType, operation, payload });
 
@@ -40,5 +40,24 @@ describe("events: frames", () => {
     assert.equal(eventsEnabled({}), true);
     assert.equal(eventsEnabled({ PULUMI_GARM_EVENTS: "on" }), true);
     for (const off of ["off", "false", "0", "no", "OFF"]) assert.equal(eventsEnabled({ PULUMI_GARM_EVENTS: off }), false);
+  });
+});
+
+describe("events: how a wait describes its cadence", () => {
+  // A stand-in with only what changeWaiter reads: the subscription and when the socket went live.
+  function fakeEvents(liveSince: number | undefined): GarmEvents {
+    return { liveSince, subscribe: () => () => undefined } as unknown as GarmEvents;
+  }
+
+  it("says it follows GARM's events, with the fallback bound, once the socket is live", () => {
+    const waiter = changeWaiter(fakeEvents(1), scaleSetConcern(12), { fallbackMs: 180_000 });
+    assert.equal(waiter.cadence(5000), "on GARM's events, at least every 3m00s");
+    waiter.close();
+  });
+
+  it("says it polls at the caller's interval while the socket is down", () => {
+    const waiter = changeWaiter(fakeEvents(undefined), scaleSetConcern(12), { fallbackMs: 180_000 });
+    assert.equal(waiter.cadence(5000), "every 5s");
+    waiter.close();
   });
 });

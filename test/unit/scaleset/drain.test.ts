@@ -94,6 +94,15 @@ describe("retireScaleSet", () => {
     assert.match(h.lines[0], /draining: 1 busy \[garm-busy: job "build" \(id 88\) in_progress for 3m05s\]; checking every 5s, giving up in 30s/);
   });
 
+  it("names the waiter's cadence in its progress line when events wake it", async () => {
+    const h = harness();
+    const busy = runner("garm-busy", "running", "active");
+    h.client.listScaleSetInstances.resolves([busy]);
+    const deps = { ...h.deps, wait: (ms: number) => h.deps.sleep(ms), cadence: () => "on GARM's events, at least every 3m00s" };
+    await assert.rejects(retireScaleSet(target, options, deps), DrainError);
+    assert.match(h.lines[0], /; checking on GARM's events, at least every 3m00s, giving up in 30s$/);
+  });
+
   it("removes idle runners, force-removes stuck ones, then deletes once none remain", async () => {
     const h = harness();
     const stuck = { ...runner("garm-stuck", "pending_delete", "terminated"), providerFault: "boom" };
