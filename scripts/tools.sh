@@ -17,11 +17,31 @@ set -euo pipefail
 CACHE="${PULUMI_GARM_CACHE:-$HOME/.cache/pulumi-garm}"
 GARM_VERSION=v0.2.1
 PULUMI_VERSION=3.248.0
+# The Pulumi CLI build's requirements and replace line, shared by the SDK generator built from the same modules.
+PULUMI_REQUIRES="	github.com/pulumi/pulumi/pkg/v3 v$PULUMI_VERSION
+	github.com/pulumi/pulumi/sdk/v3 v$PULUMI_VERSION"
+PULUMI_REPLACE="replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e"
 
 log() { printf 'tools: %s\n' "$*" >&2; }
 
 need_go() {
   command -v go >/dev/null || { log "go is not on PATH; install Go >= 1.26.2 (GARM's go.mod requires it)"; exit 1; }
+}
+
+# Builds one Go package from a wrapper module under SRC: its go.mod requires the pinned modules and repeats their
+# replace lines (Go applies a replace only in the main module, which is why `go install pkg@version` fails for GARM
+# and sdk/v3), and tools.go imports the package so `go mod tidy` keeps what it needs.
+# Usage: wrapper_build SRC GO_VERSION REQUIRES REPLACES PACKAGE OUTPUT [go build flags...]
+wrapper_build() {
+  local src=$1 go_version=$2 requires=$3 replaces=$4 package=$5 output=$6
+  shift 6
+  mkdir -p "$src" "$(dirname "$output")"
+  printf 'module pulumi-garm.local/%s-build\n\ngo %s\n\nrequire (\n%s\n)\n\n%s\n' \
+    "$(basename "$output")" "$go_version" "$requires" "$replaces" >"$src/go.mod"
+  printf '//go:build tools\n\npackage tools\n\nimport _ "%s"\n' "$package" >"$src/tools.go"
+  (cd "$src" && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1) || log "go mod tidy in $src reported problems; building anyway"
+  (cd "$src" && GOFLAGS=-mod=mod go build "$@" -o "$output.tmp" "$package")
+  mv "$output.tmp" "$output"
 }
 
 build_garm() {
@@ -30,30 +50,10 @@ build_garm() {
   need_go
   command -v cc >/dev/null || { log "GARM needs cgo for SQLite, and no C compiler is on PATH (apt-get install gcc)"; exit 1; }
   log "building GARM $GARM_VERSION into $dir (first time only; takes a few minutes)"
-  local src="$dir/src"
-  mkdir -p "$src"
-  cat >"$src/go.mod" <<MOD
-module pulumi-garm.local/garm-build
-
-go 1.26.2
-
-require github.com/cloudbase/garm $GARM_VERSION
-
-replace github.com/mattn/go-sqlite3 => github.com/gabriel-samfira/go-sqlite3 v0.0.0-20251005121134-bc61ecf9b4c7
-MOD
-  cat >"$src/tools.go" <<'GO'
-//go:build tools
-
-package tools
-
-import _ "github.com/cloudbase/garm/cmd/garm"
-GO
-  (cd "$src" && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1 || true)
-  (cd "$src" && CGO_ENABLED=1 GOFLAGS=-mod=mod go build \
-      -tags osusergo,netgo,sqlite_omit_load_extension \
-      -ldflags "-X github.com/cloudbase/garm/util/appdefaults.Version=$GARM_VERSION" \
-      -o "$dir/garm.tmp" github.com/cloudbase/garm/cmd/garm)
-  mv "$dir/garm.tmp" "$dir/garm"
+  CGO_ENABLED=1 wrapper_build "$dir/src" 1.26.2 "	github.com/cloudbase/garm $GARM_VERSION" \
+    "replace github.com/mattn/go-sqlite3 => github.com/gabriel-samfira/go-sqlite3 v0.0.0-20251005121134-bc61ecf9b4c7" \
+    github.com/cloudbase/garm/cmd/garm "$dir/garm" \
+    -tags osusergo,netgo,sqlite_omit_load_extension -ldflags "-X github.com/cloudbase/garm/util/appdefaults.Version=$GARM_VERSION"
   echo "$dir"
 }
 
@@ -65,31 +65,8 @@ build_pulumi() {
   if [[ -x "$dir/bin/pulumi" ]]; then echo "$dir/bin"; return; fi
   need_go
   log "building the Pulumi CLI v$PULUMI_VERSION into $dir (first time only; takes 10-20 minutes on 2 cores)"
-  local src="$dir/src"
-  mkdir -p "$src" "$dir/bin"
-  cat >"$src/go.mod" <<MOD
-module pulumi-garm.local/pulumi-build
-
-go 1.25.11
-
-require (
-	github.com/pulumi/pulumi/pkg/v3 v$PULUMI_VERSION
-	github.com/pulumi/pulumi/sdk/v3 v$PULUMI_VERSION
-)
-
-replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
-MOD
-  cat >"$src/tools.go" <<'GO'
-//go:build tools
-
-package tools
-
-import _ "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"
-GO
-  (cd "$src" && GOFLAGS=-mod=mod go mod tidy)
-  local ld="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION"
-  (cd "$src" && GOFLAGS=-mod=mod go build -tags osusergo,grpcnotrace -ldflags "$ld" -o "$dir/bin/pulumi.tmp" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
-  mv "$dir/bin/pulumi.tmp" "$dir/bin/pulumi"
+  wrapper_build "$dir/src" 1.25.11 "$PULUMI_REQUIRES" "$PULUMI_REPLACE" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$dir/bin/pulumi" \
+    -tags osusergo,grpcnotrace -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION"
   echo "$dir/bin"
 }
 
@@ -98,6 +75,15 @@ GO
 # v3.68.0 is the last release where it is a package of the sdk/v3 module. It speaks the same language-host protocol the
 # current CLI uses for `pulumi up` from a project directory (see README, "The Node language host").
 NODEJS_HOST_VERSION=v3.68.0
+
+# Builds a language host that is a package of sdk/v3 at VERSION (nodejs or python) into DIR/bin. sdk/v3's go.mod pins
+# golang.org/x/text with a replace line; it is repeated so the host is built as that release built it.
+sdk_host_build() {
+  local dir=$1 version=$2 language=$3
+  wrapper_build "$dir/src" 1.18 "	github.com/pulumi/pulumi/sdk/v3 $version" "replace golang.org/x/text => golang.org/x/text v0.3.6" \
+    "github.com/pulumi/pulumi/sdk/v3/$language/cmd/pulumi-language-$language" "$dir/bin/pulumi-language-$language" \
+    -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version"
+}
 
 build_nodejs_host() {
   local here; here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -109,31 +95,7 @@ build_nodejs_host() {
   if [[ ! -x "$dir/bin/pulumi-language-nodejs" ]]; then
     need_go
     log "building the Node language host $NODEJS_HOST_VERSION into $dir (first time only; takes a few minutes)"
-    local src="$dir/src"
-    mkdir -p "$src" "$dir/bin"
-    # sdk/v3's go.mod pins golang.org/x/text with a replace line; a replace only applies in the main module, so it is
-    # repeated here to build what that release built.
-    cat >"$src/go.mod" <<MOD
-module pulumi-garm.local/pulumi-language-nodejs-build
-
-go 1.18
-
-require github.com/pulumi/pulumi/sdk/v3 $NODEJS_HOST_VERSION
-
-replace golang.org/x/text => golang.org/x/text v0.3.6
-MOD
-    cat >"$src/tools.go" <<'GO'
-//go:build tools
-
-package tools
-
-import _ "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs"
-GO
-    (cd "$src" && GOFLAGS=-mod=mod go mod tidy)
-    local ld="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$NODEJS_HOST_VERSION"
-    (cd "$src" && GOFLAGS=-mod=mod go build -ldflags "$ld" -o "$dir/bin/pulumi-language-nodejs.tmp" \
-        github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
-    mv "$dir/bin/pulumi-language-nodejs.tmp" "$dir/bin/pulumi-language-nodejs"
+    sdk_host_build "$dir" "$NODEJS_HOST_VERSION" nodejs
   fi
   # The CLI runs a dynamic provider through this script, found on PATH; it resolves @pulumi/pulumi from the program's
   # directory, so one copy serves every project.
@@ -185,32 +147,9 @@ build_python_host() {
   if [[ ! -x "$dir/bin/pulumi-language-python" ]]; then
     need_go
     log "building the Python language host $PYTHON_HOST_VERSION into $dir (first time only; takes a few minutes)"
-    local src="$dir/src"
-    mkdir -p "$src" "$dir/bin"
-    # As for the Node host: sdk/v3's replace line for golang.org/x/text applies only in the main module, so it is repeated.
-    cat >"$src/go.mod" <<MOD
-module pulumi-garm.local/pulumi-language-python-build
-
-go 1.18
-
-require github.com/pulumi/pulumi/sdk/v3 $PYTHON_HOST_VERSION
-
-replace golang.org/x/text => golang.org/x/text v0.3.6
-MOD
-    cat >"$src/tools.go" <<'GO'
-//go:build tools
-
-package tools
-
-import _ "github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python"
-GO
-    (cd "$src" && GOFLAGS=-mod=mod go mod tidy)
-    local ld="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$PYTHON_HOST_VERSION"
-    (cd "$src" && GOFLAGS=-mod=mod go build -ldflags "$ld" -o "$dir/bin/pulumi-language-python.tmp" \
-        github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python)
-    local exec_src; exec_src="$(cd "$src" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)/python/cmd/pulumi-language-python-exec"
+    sdk_host_build "$dir" "$PYTHON_HOST_VERSION" python
+    local exec_src; exec_src="$(cd "$dir/src" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)/python/cmd/pulumi-language-python-exec"
     install -m 0755 "$exec_src" "$dir/bin/pulumi-language-python-exec"
-    mv "$dir/bin/pulumi-language-python.tmp" "$dir/bin/pulumi-language-python"
   fi
   if [[ ! -x "$dir/venv/bin/python3" ]] || ! "$dir/venv/bin/python3" -c "import pulumi, wheel, parver, semver" 2>/dev/null; then
     command -v python3 >/dev/null || { log "python3 is not on PATH; install Python >= 3.9"; exit 1; }
@@ -240,18 +179,7 @@ build_sdkgen() {
   log "building pulumi-garm-sdkgen (pkg/v3 v$PULUMI_VERSION code generators) into $dir"
   local src="$dir/src"
   mkdir -p "$src" "$dir/bin"
-  cat >"$src/go.mod" <<MOD
-module pulumi-garm.local/sdkgen
-
-go 1.25.11
-
-require (
-	github.com/pulumi/pulumi/pkg/v3 v$PULUMI_VERSION
-	github.com/pulumi/pulumi/sdk/v3 v$PULUMI_VERSION
-)
-
-replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
-MOD
+  printf 'module pulumi-garm.local/sdkgen\n\ngo 1.25.11\n\nrequire (\n%s\n)\n\n%s\n' "$PULUMI_REQUIRES" "$PULUMI_REPLACE" >"$src/go.mod"
   cp "$here/provider-plugin/sdkgen/main.go" "$src/main.go"
   (cd "$src" && GOFLAGS=-mod=mod go mod tidy && GOFLAGS=-mod=mod go build -o "$dir/bin/pulumi-garm-sdkgen" .)
   echo "$dir/bin"
