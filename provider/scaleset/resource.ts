@@ -14,7 +14,10 @@ import { briefly } from "./brief-error";
 import { checkScaleSetInputs } from "./check";
 import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
-import { fieldsToRestore, isDrained, liveReader, restoreLine, withDrainedFields } from "./drained";
+import { replaceReasons, updateChanges } from "./change-line";
+import { fieldsToRestore, isDrained, liveReader, readGate, restoreLine, withDrainedFields } from "./drained";
+import { referenceFailures } from "./references";
+import { containsUnknown } from "../unknown";
 import { entityLabel, resolveEntity } from "./entity";
 import { canonicalJson, parseExtraSpecs } from "./extra-specs";
 import type { CheckedInputs } from "./inputs";
@@ -88,18 +91,31 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
   /** Reads back by id; list answers lack extra specs and instances (§2.1). */
   const readBack = async (client: GarmClient, inputs: CheckedInputs, id: number, entity: ResolvedEntity) =>
     toOutputs(inputs, await client.getScaleSet(id), entity);
-  const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000 });
+  // One gate for every read planning makes of GARM (check's references, diff's drained fields): one warning at most.
+  const gate = readGate({ log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000 });
+  const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000, gate });
 
   return {
     async check(_olds, news) {
-      return checkScaleSetInputs(news);
+      const checked = checkScaleSetInputs(news);
+      if (checked.failures.length > 0) return checked;
+      const inputs = checked.inputs as Record<string, unknown>;
+      const known = (field: string) => !containsUnknown(inputs[field]);
+      const failures = await referenceFailures(inputs, known, { client: deps.client, gate });
+      return failures.length > 0 ? { inputs: news, failures } : checked;
     },
 
     async diff(id, olds, news) {
       const stored = readOutputs(olds);
       const planned = diffScaleSet(stored, news);
       const garmId = garmIdOf(id, stored);
-      if (planned.replaces?.length || garmId === undefined) return planned;
+      const label = `GarmScaleSet ${stored.liveName} (id ${garmId ?? id})`;
+      if (planned.replaces?.length) {
+        const reasons = replaceReasons(stored, withoutProviderKey(news), planned.replaces);
+        if (reasons.length > 0) deps.log.info(`${label}: will replace: ${reasons.join(", ")}`);
+        return planned;
+      }
+      if (garmId === undefined) return planned;
       // A delete that stopped part-way left GARM disabled at 0 runners while the state still holds the old values.
       const live = await readLive(garmId);
       if (live.kind === "gone") {
@@ -108,11 +124,16 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
             "state, after which `pulumi up` creates it again",
         );
       }
-      if (live.kind !== "found") return planned;
-      const restore = fieldsToRestore(live.view, withoutProviderKey(news));
-      if (restore.length === 0) return planned;
-      deps.log.info(restoreLine(`GarmScaleSet ${live.view.name} (id ${garmId})`, restore));
-      return { ...planned, changes: true };
+      const restore = live.kind === "found" ? fieldsToRestore(live.view, withoutProviderKey(news)) : [];
+      if (live.kind === "found" && restore.length > 0) {
+        deps.log.info(restoreLine(`GarmScaleSet ${live.view.name} (id ${garmId})`, restore));
+        return { ...planned, changes: true };
+      }
+      // After a refresh picked up drift the engine shows `~ update` with no field marked: name them here.
+      const plain = withoutProviderKey(news);
+      const changes = updateChanges(stored, plain, changedFields(stored, plain));
+      if (changes.length > 0) deps.log.info(`${label}: will update ${changes.join(", ")}`);
+      return planned;
     },
 
     async create(props) {
