@@ -16,6 +16,7 @@ import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./
 import { retireScaleSet } from "./drain";
 import { replaceReasons, updateChanges } from "./change-line";
 import { fieldsToRestore, isDrained, liveReader, readGate, restoreLine, withDrainedFields } from "./drained";
+import { makerOf, makerPhrase } from "./provenance";
 import { referenceFailures } from "./references";
 import { containsUnknown } from "../unknown";
 import { entityLabel, resolveEntity } from "./entity";
@@ -157,7 +158,15 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
       if (inputs.adoptExisting) {
         const existing = await findByName(client, entity, name);
         if (existing) {
-          deps.log.info(`GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}`);
+          if (makerOf(existing) === "pulumi-garm") {
+            deps.log.warn(
+              `GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}, which a pulumi-garm stack made and this ` +
+                "stack has no record of: if another stack still manages it, both now do and either stack's `pulumi destroy` deletes it; " +
+                "hand it over by removing it from that stack (`pulumi state delete <urn>` there)",
+            );
+          } else {
+            deps.log.info(`GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}`);
+          }
           return { id: String(existing.id), outs: await updateToMatch(client, inputs, existing, entity) };
         }
       }
@@ -269,7 +278,12 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     props: Record<string, unknown>,
   ): Promise<ScaleSetView> {
     const where = entityLabel(entity);
-    const heldBefore = await nameHeldBefore(client, entity, name);
+    const holder = await holderBefore(client, entity, name);
+    // Refuse before the POST: GitHub would refuse it too (§8), but only after GARM called it.
+    if (holder) throw isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder, true);
+    // From here on the name was free at the start of the run, so a scale set found under it later is this create's,
+    // unless another run took the name in between (GitHub then refuses this create, handled below).
+    const heldBefore = false;
     for (let attempt = 1; ; attempt++) {
       try {
         return await client.createScaleSet(entity, createBody(inputs, name));
@@ -277,7 +291,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
         // GitHub refuses a second scale set with this name in the runner group (§8); say which one holds it.
         if (isGarmError(err, "bad-request") || isGarmError(err, "conflict")) {
           const holder = await findByName(client, entity, name).catch(() => undefined);
-          if (holder) throw isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder.id, false);
+          if (holder) throw isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder, false);
         }
         if (!isGarmError(err) || !err.outcomeUnknown) throw err;
         // The POST may have gone through without its answer reaching us: look before creating again (a failed create
@@ -288,7 +302,6 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
         } catch (lookupErr) {
           throw unconfirmedCreate(inputs, entity, name, heldBefore, props, lookupErr);
         }
-        if (landed && heldBefore) throw alreadyExists(name, where, landed.id, true);
         if (landed) {
           deps.log.warn(`GarmScaleSet ${name}: the create's answer was lost, but GARM has the scale set (id ${landed.id}); using it`);
           return landed;
@@ -299,20 +312,21 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
   }
 
   /**
-   * Whether a scale set under the entity already has this name. The process-wide list from the start of the run is
+   * The scale set under the entity that already has this name. The process-wide list from the start of the run is
    * asked first; a hit there is checked again, since the holder may have been deleted since (a delete-before-replace).
    */
-  async function nameHeldBefore(client: GarmClient, entity: ResolvedEntity, name: string): Promise<boolean> {
+  async function holderBefore(client: GarmClient, entity: ResolvedEntity, name: string): Promise<ScaleSetView | undefined> {
     const atStart = await lookupsFor(client).scaleSetsAtStart(entity);
-    if (!atStart.some((s) => s.name === name)) return false;
-    return (await findByName(client, entity, name)) !== undefined;
+    if (!atStart.some((s) => s.name === name)) return undefined;
+    return findByName(client, entity, name);
   }
 
-  function alreadyExists(name: string, where: string, id: number, beforeCreate: boolean): Error {
+  function alreadyExists(name: string, where: string, holder: ScaleSetView, beforeCreate: boolean): Error {
     const before = beforeCreate ? "; it was there before this resource's create, so this resource did not make it and does not take it over by itself" : "";
     return new Error(
-      `a scale set named ${name} already exists under ${where} (GARM id ${id})${before}: set adoptExisting: true to manage it with this ` +
-        "resource, or choose another name",
+      `a scale set named ${name} already exists under ${where} (GARM id ${holder.id})${before}; ${makerPhrase(holder)}. ` +
+        "Choose another name, or set adoptExisting: true to manage it with this resource, but only if no other stack manages it: " +
+        "otherwise two stacks manage one scale set and either stack's `pulumi destroy` deletes it",
     );
   }
 
@@ -358,7 +372,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     const entity = storedEntity(olds);
     const where = entityLabel(entity);
     const found = await settle(client, olds);
-    if (found.kind === "foreign" && !inputs.adoptExisting) throw alreadyExists(olds.liveName, where, found.view.id, true);
+    if (found.kind === "foreign" && !inputs.adoptExisting) throw alreadyExists(olds.liveName, where, found.view, true);
     if (found.kind !== "absent") {
       deps.log.info(`GarmScaleSet ${olds.liveName}: GARM has it (id ${found.view.id}) under ${where}; this resource manages it from now on`);
       return updateToMatch(client, inputs, found.view, entity);

@@ -2,6 +2,7 @@
 // items 3 to 5): unknown references fail at preview, an update names its fields old → new, labels compare as a set.
 import { strict as assert } from "node:assert";
 import { GarmClient } from "../../../provider/garm/client";
+import { engineForGarm } from "../../support/engine-for-garm";
 import { type Fixture, apiCalls, mutatingCalls, startFixture } from "./fixture";
 
 describe("GarmScaleSet preview against the GARM simulator", function () {
@@ -71,5 +72,65 @@ describe("GarmScaleSet preview against the GARM simulator", function () {
     const line = preview.logs.find((l) => l.includes("will replace"));
     assert.ok(line, preview.logs.join("\n"));
     assert.match(line, new RegExp(`GarmScaleSet ${ss.name} \\(id ${ss.id}\\): will replace: labels \\+gpu -small$`));
+  });
+});
+
+describe("GarmScaleSet on a live name another stack holds (issue 13 item 6)", function () {
+  this.timeout(60_000);
+  let fx: Fixture;
+  afterEach(async () => fx?.close());
+
+  it("refuses before sending a create, tells a pulumi-garm scale set by its name's hash, and warns what adopting means (§8)", async () => {
+    fx = await startFixture();
+    assert.ok((await fx.engine.up([fx.scaleSet("small")])).ok);
+    const [theirs] = fx.sim.scaleSets();
+    const other = engineForGarm(fx.sim, "scaleset-it", "other");
+    fx.sim.clearRequests();
+    const refused = await other.up([fx.scaleSet("twin")]);
+    assert.equal(refused.ok, false);
+    const message = String(refused.errors.twin);
+    assert.match(message, new RegExp(`a scale set named ${theirs.name} already exists under organization acme \\(GARM id ${theirs.id}\\)`), message);
+    assert.match(message, /a pulumi-garm stack made it/, message);
+    assert.match(message, /two stacks manage one scale set and either stack's `pulumi destroy` deletes it/, message);
+    assert.deepEqual(mutatingCalls(fx.sim), [], "the duplicate is found before the create is sent, not by GitHub's refusal");
+
+    const adopted = await other.up([fx.scaleSet("twin", { adoptExisting: true })]);
+    assert.ok(adopted.ok, JSON.stringify(adopted.errors));
+    assert.ok(
+      adopted.logs.some((l) => /adopting the existing scale set .*which a pulumi-garm stack made and this stack has no record of.*either stack's `pulumi destroy` deletes it/.test(l)),
+      adopted.logs.join("\n"),
+    );
+  });
+
+  it("says a scale set made outside pulumi-garm's hashed naming does not show who made it", async () => {
+    fx = await startFixture();
+    const rest = new GarmClient({ url: fx.sim.url, username: fx.sim.username, password: fx.sim.password });
+    const [org] = await rest.findEntities("organization", "acme");
+    await rest.createScaleSet(
+      { kind: "organization", id: org.id },
+      { name: "ci-manual", provider_name: "fake", image: "i", flavor: "f", os_type: "linux", os_arch: "amd64", labels: ["linux"], max_runners: 1, min_idle_runners: 0 } as never,
+    );
+    fx.sim.clearRequests();
+    const refused = await fx.engine.up([fx.scaleSet("manual", { name: "ci-manual", naming: "exact", labels: ["linux"] })]);
+    assert.equal(refused.ok, false);
+    assert.match(String(refused.errors.manual), /its name does not show who made it/);
+    assert.deepEqual(mutatingCalls(fx.sim), []);
+  });
+});
+
+describe("GarmScaleSet create when GARM cannot be reached", function () {
+  this.timeout(60_000);
+  let fx: Fixture;
+  afterEach(async () => fx?.close());
+
+  it("does not claim Pulumi keeps a resource that it never recorded", async () => {
+    fx = await startFixture();
+    fx.sim.stopServing("refuse");
+    const up = await fx.engine.up([fx.scaleSet("small")]);
+    assert.equal(up.ok, false);
+    const message = String(up.errors.small);
+    assert.match(message, /check that GARM is running and garm:url is right, then run again/, message);
+    assert.doesNotMatch(message, /Pulumi keeps the resource/, message);
+    assert.equal(fx.engine.state().resources.find((r) => r.name === "small"), undefined);
   });
 });
