@@ -2,6 +2,7 @@
 // items 3 to 5): unknown references fail at preview, an update names its fields old → new, labels compare as a set.
 import { strict as assert } from "node:assert";
 import { GarmClient } from "../../../provider/garm/client";
+import { ref } from "../../support/engine";
 import { engineForGarm } from "../../support/engine-for-garm";
 import { type Fixture, apiCalls, mutatingCalls, startFixture } from "./fixture";
 
@@ -26,6 +27,24 @@ describe("GarmScaleSet preview against the GARM simulator", function () {
     const repo = await fx.engine.preview([fx.scaleSet("small", { organization: undefined, repository: "acme/nothing" })]);
     assert.match(JSON.stringify(repo.checkFailures.small), /repository \\"acme\/nothing\\" is not known to GARM/);
     assert.deepEqual(mutatingCalls(fx.sim), []);
+  });
+
+  it("checks a providerName not known at preview when up knows it, before the scale set is created", async () => {
+    fx = await startFixture();
+    // b's providerName is a's liveName output: unknown while a is planned for creation, "ci-a-<hash>" once a exists.
+    const program = [fx.scaleSet("a", { name: "ci-a" }), fx.scaleSet("b", { name: "ci-b", providerName: ref("a", "liveName") })];
+    const preview = await fx.engine.preview(program);
+    assert.ok(preview.ok, JSON.stringify(preview.checkFailures));
+    fx.sim.clearRequests();
+    const up = await fx.engine.up(program);
+    assert.equal(up.ok, false);
+    assert.match(JSON.stringify(up.checkFailures.b), /providerName \\"ci-a-[0-9a-f]{8}\\" is not a provider GARM has loaded/, JSON.stringify(up));
+    assert.deepEqual(
+      mutatingCalls(fx.sim).map((r) => r.method),
+      ["POST"],
+      "only a's create was sent",
+    );
+    assert.deepEqual(fx.sim.scaleSets().map((s) => s.name.replace(/-[0-9a-f]{8}$/, "")), ["ci-a"]);
   });
 
   it("checks 10 scale sets' references with a few GETs, and passes preview with one warning when GARM is down", async () => {
