@@ -25,7 +25,13 @@ const ENTITY_FIELDS = [
 ] as const satisfies readonly (readonly [keyof ScaleSetInputs, EntityKind])[];
 
 /** Check failures for references GARM does not have; none when GARM cannot be asked. */
-export async function referenceFailures(inputs: Partial<ScaleSetInputs>, known: (field: string) => boolean, deps: ReferenceDeps): Promise<Failure[]> {
+export async function referenceFailures(
+  inputs: Partial<ScaleSetInputs>,
+  known: (field: string) => boolean,
+  /** Differs from the resource's previous inputs: an unchanged reference of an existing scale set is not asked about. */
+  isNew: (field: string) => boolean,
+  deps: ReferenceDeps,
+): Promise<Failure[]> {
   let client: LookupClient;
   try {
     client = deps.client();
@@ -36,7 +42,7 @@ export async function referenceFailures(inputs: Partial<ScaleSetInputs>, known: 
   const checks: Promise<Failure | undefined>[] = [];
 
   const providerName = inputs.providerName;
-  if (known("providerName") && typeof providerName === "string") {
+  if (known("providerName") && isNew("providerName") && typeof providerName === "string") {
     checks.push(
       deps.gate(() => lookups.providersIncluding(providerName)).then((read) => {
         if (!read.ok || read.value.some((p) => p.name === providerName)) return undefined;
@@ -54,7 +60,7 @@ export async function referenceFailures(inputs: Partial<ScaleSetInputs>, known: 
   if (known("endpoint")) {
     for (const [field, kind] of ENTITY_FIELDS) {
       const name = inputs[field];
-      if (!known(field) || typeof name !== "string") continue;
+      if (!known(field) || typeof name !== "string" || !(isNew(field) || isNew("endpoint"))) continue;
       const endpoint = inputs.endpoint;
       checks.push(
         deps.gate(() => lookups.findEntities(kind, name, endpoint)).then((read) => {

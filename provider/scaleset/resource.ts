@@ -97,12 +97,14 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
   const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000, gate });
 
   return {
-    async check(_olds, news) {
+    async check(olds, news) {
       const checked = checkScaleSetInputs(news);
       if (checked.failures.length > 0) return checked;
       const inputs = checked.inputs as Record<string, unknown>;
       const known = (field: string) => !containsUnknown(inputs[field]);
-      const failures = await referenceFailures(inputs, known, { client: deps.client, gate });
+      // Only a reference this run would use anew is asked about: an existing scale set keeps its provider and entity.
+      const isNew = (field: string) => !isDeepStrictEqual(olds?.[field], inputs[field]);
+      const failures = await referenceFailures(inputs, known, isNew, { client: deps.client, gate });
       return failures.length > 0 ? { inputs: news, failures } : checked;
     },
 

@@ -1,6 +1,9 @@
 // What preview tells before anything changes, through the engine harness against the GARM simulator (issue 13,
 // items 3 to 5): unknown references fail at preview, an update names its fields old → new, labels compare as a set.
 import { strict as assert } from "node:assert";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { GarmClient } from "../../../provider/garm/client";
 import { ref } from "../../support/engine";
 import { engineForGarm } from "../../support/engine-for-garm";
@@ -45,6 +48,29 @@ describe("GarmScaleSet preview against the GARM simulator", function () {
       "only a's create was sent",
     );
     assert.deepEqual(fx.sim.scaleSets().map((s) => s.name.replace(/-[0-9a-f]{8}$/, "")), ["ci-a"]);
+  });
+
+  it("does not ask GARM about an existing scale set's unchanged provider, so other changes still plan (§9)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "garm-preview-"));
+    try {
+      const exe = join(dir, "provider");
+      writeFileSync(exe, "#!/bin/sh\nexit 0\n");
+      chmodSync(exe, 0o755);
+      const config = join(dir, "config.toml");
+      const block = (name: string) => `[[provider]]\nname = "${name}"\nprovider_type = "external"\n  [provider.external]\n  provider_executable = "${exe}"\n`;
+      writeFileSync(config, `[default]\n\n${block("fake")}\n${block("other")}`);
+      fx = await startFixture({ garmConfigPath: config, restartDownMs: 100 });
+      assert.ok((await fx.engine.up([fx.scaleSet("small")])).ok);
+      writeFileSync(config, `[default]\n\n${block("other")}`);
+      await fx.sim.restart();
+      const preview = await fx.engine.preview([fx.scaleSet("small", { maxRunners: 5 })]);
+      assert.ok(preview.ok, JSON.stringify(preview.checkFailures));
+      assert.deepEqual(preview.steps.map((s) => s.op), ["update"]);
+      const moved = await fx.engine.preview([fx.scaleSet("small", { providerName: "gone" })]);
+      assert.match(JSON.stringify(moved.checkFailures.small), /providerName \\"gone\\" is not a provider GARM has loaded \(it has: other\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("checks 10 scale sets' references with a few GETs, and passes preview with one warning when GARM is down", async () => {
