@@ -4,7 +4,7 @@
 // cost one GET per distinct reference) turns both into check failures. A value not yet known at preview is checked by
 // the check `up` runs once it is known, which comes before any write.
 import type { EntityKind, GarmClient } from "../garm/client";
-import { lookupsFor } from "../garm/lookups";
+import { isDeclaredProvider, lookupsFor } from "../garm/lookups";
 import type { GatedRead } from "./drained";
 import type { ScaleSetInputs } from "./inputs";
 
@@ -42,7 +42,7 @@ export async function referenceFailures(
   const checks: Promise<Failure | undefined>[] = [];
 
   const providerName = inputs.providerName;
-  if (known("providerName") && isNew("providerName") && typeof providerName === "string") {
+  if (known("providerName") && isNew("providerName") && typeof providerName === "string" && !isDeclaredProvider(providerName)) {
     checks.push(
       deps.gate(() => lookups.providersIncluding(providerName)).then((read) => {
         if (!read.ok || read.value.some((p) => p.name === providerName)) return undefined;

@@ -5,7 +5,9 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GarmClient } from "../../../provider/garm/client";
+import { garmProviderProvider } from "../../../sdk/shim";
 import { ref } from "../../support/engine";
+import { providerInputs } from "../garm-provider/provider-inputs";
 import { engineForGarm } from "../../support/engine-for-garm";
 import { type Fixture, apiCalls, mutatingCalls, startFixture } from "./fixture";
 
@@ -68,6 +70,30 @@ describe("GarmScaleSet preview against the GARM simulator", function () {
       assert.deepEqual(preview.steps.map((s) => s.op), ["update"]);
       const moved = await fx.engine.preview([fx.scaleSet("small", { providerName: "gone" })]);
       assert.match(JSON.stringify(moved.checkFailures.small), /providerName \\"gone\\" is not a provider GARM has loaded \(it has: other\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("passes the preview of a new GarmProvider and a scale set using its name, which GARM loads only at up (§9)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "garm-preview-"));
+    try {
+      const executable = join(dir, "provider");
+      writeFileSync(executable, "#!/bin/sh\nexit 0\n");
+      chmodSync(executable, 0o755);
+      const configFile = join(dir, "config.toml");
+      writeFileSync(configFile, "# GARM config\n");
+      fx = await startFixture({ garmConfigPath: configFile, restartDownMs: 100 });
+      const program = [
+        { name: "lxd", type: "GarmProvider", module: "garm", provider: garmProviderProvider, inputs: providerInputs({ url: fx.sim.url, executable, configFile }, "lxd") },
+        fx.scaleSet("small", { providerName: ref("lxd", "name") }),
+      ];
+      const preview = await fx.engine.preview(program);
+      assert.ok(preview.ok, JSON.stringify(preview.checkFailures));
+      assert.deepEqual(mutatingCalls(fx.sim), []);
+      const up = await fx.engine.up(program);
+      assert.ok(up.ok, JSON.stringify(up.errors));
+      assert.equal(fx.sim.scaleSets()[0]?.providerName, "lxd");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
