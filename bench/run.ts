@@ -1,7 +1,7 @@
 // `make bench`: measures DESIGN.md's targets against the GARM simulator on 127.0.0.1 and writes bench/results.json.
 // Benchmarks, not tests: each target prints its measurement and whether it is met; a missed target exits non-zero.
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GarmClient } from "../provider/garm/client";
 import { checkScaleSetInputs } from "../provider/scaleset/check";
@@ -12,6 +12,7 @@ import { type GarmLogin, REPO_ROOT, engineForGarm } from "../test/support/engine
 import { locateGarm } from "../test/support/real-garm";
 import { startE2eEnvironment } from "../test/support/real-garm/environment";
 import { type Simulator, startSimulator } from "../test/support/simulator";
+import { previewReferenceCost } from "./preview";
 import { drainLatency as eventsDrainLatency, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
 
 const silent = { info: () => {}, warn: () => {} };
@@ -230,8 +231,21 @@ async function hundred(): Promise<Result> {
   };
 }
 
+/** `node dist/bench/run.js --only preview`: runs issue 13's preview bench alone and updates its rows in results.json. */
+async function onlyPreview(): Promise<void> {
+  const file = join(REPO_ROOT, "bench", "results.json");
+  const fresh = await previewReferenceCost();
+  const saved = JSON.parse(readFileSync(file, "utf8")) as { date: string; node: string; results: Result[] };
+  const others = saved.results.filter((r) => !r.target.startsWith("preview's reference check"));
+  for (const r of fresh) console.log(`${r.met ? "met   " : "MISSED"} ${r.target}: ${r.measured}`);
+  writeFileSync(file, `${JSON.stringify({ ...saved, results: [...others, ...fresh] }, null, 2)}\n`);
+  if (fresh.some((r) => !r.met)) process.exitCode = 1;
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes("--only") && process.argv.includes("preview")) return onlyPreview();
   const results: Result[] = [
+    ...(await previewReferenceCost()),
     ...(await previewAndNoopUp()),
     await emptyDelete(),
     await drainLatency(),

@@ -21,6 +21,7 @@ import {
   type ProviderBlockSpec,
 } from "./schema";
 import { waitForProviders, type ProviderExpectation, type ProviderListing } from "./wait";
+import { declareProvider } from "../garm/lookups";
 
 /** The GARM reads GarmProvider needs. */
 export interface GarmReader extends UsageSource {
@@ -187,6 +188,8 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
 
   return {
     async check(olds, news) {
+      // A scale set's preview check must not call this provider unknown to GARM before `up` adds it.
+      if (typeof news.name === "string") declareProvider(news.name);
       return checkGarmProvider(news, { readConfig: readConfigText }, olds);
     },
 

@@ -29,7 +29,7 @@ const REMEDY: Record<GarmErrorKind, string> = {
   "init-required": "GARM has no admin user yet; run `garm-cli init` against it first",
   "urls-required": "GARM's controller URLs are not set; run `garm-cli controller update --metadata-url ... --callback-url ...`",
   "server-error": "see GARM's log for the cause",
-  connection: "check that GARM is running and garm:url is right; Pulumi keeps the resource and the next run retries",
+  connection: "check that GARM is running and garm:url is right, then run again",
   timeout: "GARM did not answer in time; check its load and log; the next run retries",
   unexpected: "",
 };

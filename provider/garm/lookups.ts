@@ -78,3 +78,18 @@ export function lookupsFor(client: Pick<GarmClient, "listProviders" | "findEntit
   }
   return lookups;
 }
+
+/**
+ * Provider names the GarmProviders of this run declare, recorded by their check. GARM loads a provider only when one is
+ * created at `up`, so during preview a scale set naming it would look like it names a provider GARM lacks. Both
+ * resource types run in one provider process, and Pulumi checks a GarmProvider before a scale set that uses its name.
+ */
+const declaredProviders = new Set<string>();
+
+export function declareProvider(name: string): void {
+  declaredProviders.add(name);
+}
+
+export function isDeclaredProvider(name: string): boolean {
+  return declaredProviders.has(name);
+}

@@ -42,41 +42,60 @@ export function restoreLine(label: string, fields: readonly string[]): string {
 /** What diff learned from GARM about one scale set. */
 export type LiveLook = { readonly kind: "found"; readonly view: ScaleSetView } | { readonly kind: "gone" } | { readonly kind: "unavailable" };
 
-export interface LiveReaderDeps {
-  readonly client: () => Pick<GarmClient, "getScaleSet">;
+export interface ReadGateDeps {
   readonly log: Logger;
   /** Bound on one read, so an unreachable GARM does not hold a preview up. */
   readonly timeoutMs: number;
 }
 
+/** A read planning made of GARM: its value, or "unavailable" once GARM could not be reached (warned once). */
+export type GatedRead<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown; readonly unavailable: boolean };
+
 /**
- * Reads scale sets for diff: GETs only, bounded in time. The first failure to reach GARM is warned once, and the
- * reader stops asking for the rest of the process, so diff falls back to Pulumi's state.
+ * The one way planning (check and diff) reads GARM: GETs only, each bounded in time. The first failure to reach GARM
+ * is warned once, and the gate stops asking for the rest of the process, so planning falls back to Pulumi's state and
+ * to the checks `up` makes anyway. A not-found answer is handed back, not warned.
  */
-export function liveReader(deps: LiveReaderDeps): (id: number) => Promise<LiveLook> {
+export function readGate(deps: ReadGateDeps): <T>(read: () => Promise<T>) => Promise<GatedRead<T>> {
   let unavailable = false;
-  return async (id) => {
-    if (unavailable) return { kind: "unavailable" };
+  return async <T>(read: () => Promise<T>): Promise<GatedRead<T>> => {
+    if (unavailable) return { ok: false, error: undefined, unavailable: true };
     let timer: NodeJS.Timeout | undefined;
     try {
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(deps.timeoutMs / 1000)}s`)), deps.timeoutMs);
         timer.unref();
       });
-      const view = await Promise.race([deps.client().getScaleSet(id), timeout]);
-      return { kind: "found", view };
+      return { ok: true, value: await Promise.race([read(), timeout]) };
     } catch (err) {
-      if (isGarmError(err, "not-found")) return { kind: "gone" };
+      if (isGarmError(err, "not-found")) return { ok: false, error: err, unavailable: false };
       if (!unavailable) {
         unavailable = true;
         deps.log.warn(
-          `could not read GARM to compare scale sets with it (${briefly(err)}); planning from Pulumi's state, ` +
-            "so a scale set a stopped delete left disabled shows as unchanged: run the preview again once GARM answers",
+          `could not read GARM while planning (${briefly(err)}); planning from Pulumi's state: providerName and the entity are ` +
+            "checked only by `pulumi up`, and a scale set a stopped delete left disabled shows as unchanged; run the preview again once GARM answers",
         );
       }
-      return { kind: "unavailable" };
+      return { ok: false, error: err, unavailable: true };
     } finally {
       clearTimeout(timer);
     }
+  };
+}
+
+export interface LiveReaderDeps extends ReadGateDeps {
+  readonly client: () => Pick<GarmClient, "getScaleSet">;
+  /** The process's planning gate, shared with check; one of its own otherwise. */
+  readonly gate?: ReturnType<typeof readGate>;
+}
+
+/** Reads scale sets for diff through the planning gate. */
+export function liveReader(deps: LiveReaderDeps): (id: number) => Promise<LiveLook> {
+  const gate = deps.gate ?? readGate(deps);
+  return async (id) => {
+    const read = await gate(() => deps.client().getScaleSet(id));
+    if (read.ok) return { kind: "found", view: read.value };
+    if (isGarmError(read.error, "not-found")) return { kind: "gone" };
+    return { kind: "unavailable" };
   };
 }

@@ -14,7 +14,11 @@ import { briefly } from "./brief-error";
 import { checkScaleSetInputs } from "./check";
 import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
-import { fieldsToRestore, isDrained, liveReader, restoreLine, withDrainedFields } from "./drained";
+import { replaceReasons, updateChanges } from "./change-line";
+import { fieldsToRestore, isDrained, liveReader, readGate, restoreLine, withDrainedFields } from "./drained";
+import { makerOf, makerPhrase } from "./provenance";
+import { referenceFailures } from "./references";
+import { containsUnknown } from "../unknown";
 import { entityLabel, resolveEntity } from "./entity";
 import { canonicalJson, parseExtraSpecs } from "./extra-specs";
 import type { CheckedInputs } from "./inputs";
@@ -88,18 +92,33 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
   /** Reads back by id; list answers lack extra specs and instances (§2.1). */
   const readBack = async (client: GarmClient, inputs: CheckedInputs, id: number, entity: ResolvedEntity) =>
     toOutputs(inputs, await client.getScaleSet(id), entity);
-  const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000 });
+  // One gate for every read planning makes of GARM (check's references, diff's drained fields): one warning at most.
+  const gate = readGate({ log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000 });
+  const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000, gate });
 
   return {
-    async check(_olds, news) {
-      return checkScaleSetInputs(news);
+    async check(olds, news) {
+      const checked = checkScaleSetInputs(news);
+      if (checked.failures.length > 0) return checked;
+      const inputs = checked.inputs as Record<string, unknown>;
+      const known = (field: string) => !containsUnknown(inputs[field]);
+      // Only a reference this run would use anew is asked about: an existing scale set keeps its provider and entity.
+      const isNew = (field: string) => !isDeepStrictEqual(olds?.[field], inputs[field]);
+      const failures = await referenceFailures(inputs, known, isNew, { client: deps.client, gate });
+      return failures.length > 0 ? { inputs: news, failures } : checked;
     },
 
     async diff(id, olds, news) {
       const stored = readOutputs(olds);
       const planned = diffScaleSet(stored, news);
       const garmId = garmIdOf(id, stored);
-      if (planned.replaces?.length || garmId === undefined) return planned;
+      const label = `GarmScaleSet ${stored.liveName} (id ${garmId ?? id})`;
+      if (planned.replaces?.length) {
+        const reasons = replaceReasons(stored, withoutProviderKey(news), planned.replaces);
+        if (reasons.length > 0) deps.log.info(`${label}: will replace: ${reasons.join(", ")}`);
+        return planned;
+      }
+      if (garmId === undefined) return planned;
       // A delete that stopped part-way left GARM disabled at 0 runners while the state still holds the old values.
       const live = await readLive(garmId);
       if (live.kind === "gone") {
@@ -108,11 +127,16 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
             "state, after which `pulumi up` creates it again",
         );
       }
-      if (live.kind !== "found") return planned;
-      const restore = fieldsToRestore(live.view, withoutProviderKey(news));
-      if (restore.length === 0) return planned;
-      deps.log.info(restoreLine(`GarmScaleSet ${live.view.name} (id ${garmId})`, restore));
-      return { ...planned, changes: true };
+      const restore = live.kind === "found" ? fieldsToRestore(live.view, withoutProviderKey(news)) : [];
+      if (live.kind === "found" && restore.length > 0) {
+        deps.log.info(restoreLine(`GarmScaleSet ${live.view.name} (id ${garmId})`, restore));
+        return { ...planned, changes: true };
+      }
+      // After a refresh picked up drift the engine shows `~ update` with no field marked: name them here.
+      const plain = withoutProviderKey(news);
+      const changes = updateChanges(stored, plain, changedFields(stored, plain));
+      if (changes.length > 0) deps.log.info(`${label}: will update ${changes.join(", ")}`);
+      return planned;
     },
 
     async create(props) {
@@ -136,7 +160,15 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
       if (inputs.adoptExisting) {
         const existing = await findByName(client, entity, name);
         if (existing) {
-          deps.log.info(`GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}`);
+          if (makerOf(existing) === "pulumi-garm") {
+            deps.log.warn(
+              `GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}, which a pulumi-garm stack made and this ` +
+                "stack has no record of: if another stack still manages it, both now do and either stack's `pulumi destroy` deletes it; " +
+                "hand it over by removing it from that stack (`pulumi state delete <urn>` there)",
+            );
+          } else {
+            deps.log.info(`GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}`);
+          }
           return { id: String(existing.id), outs: await updateToMatch(client, inputs, existing, entity) };
         }
       }
@@ -248,7 +280,12 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     props: Record<string, unknown>,
   ): Promise<ScaleSetView> {
     const where = entityLabel(entity);
-    const heldBefore = await nameHeldBefore(client, entity, name);
+    const holder = await holderBefore(client, entity, name);
+    // Refuse before the POST: GitHub would refuse it too (§8), but only after GARM called it.
+    if (holder) throw isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder, true);
+    // From here on the name was free at the start of the run, so a scale set found under it later is this create's,
+    // unless another run took the name in between (GitHub then refuses this create, handled below).
+    const heldBefore = false;
     for (let attempt = 1; ; attempt++) {
       try {
         return await client.createScaleSet(entity, createBody(inputs, name));
@@ -256,7 +293,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
         // GitHub refuses a second scale set with this name in the runner group (§8); say which one holds it.
         if (isGarmError(err, "bad-request") || isGarmError(err, "conflict")) {
           const holder = await findByName(client, entity, name).catch(() => undefined);
-          if (holder) throw isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder.id, false);
+          if (holder) throw isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder, false);
         }
         if (!isGarmError(err) || !err.outcomeUnknown) throw err;
         // The POST may have gone through without its answer reaching us: look before creating again (a failed create
@@ -267,7 +304,6 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
         } catch (lookupErr) {
           throw unconfirmedCreate(inputs, entity, name, heldBefore, props, lookupErr);
         }
-        if (landed && heldBefore) throw alreadyExists(name, where, landed.id, true);
         if (landed) {
           deps.log.warn(`GarmScaleSet ${name}: the create's answer was lost, but GARM has the scale set (id ${landed.id}); using it`);
           return landed;
@@ -278,20 +314,21 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
   }
 
   /**
-   * Whether a scale set under the entity already has this name. The process-wide list from the start of the run is
+   * The scale set under the entity that already has this name. The process-wide list from the start of the run is
    * asked first; a hit there is checked again, since the holder may have been deleted since (a delete-before-replace).
    */
-  async function nameHeldBefore(client: GarmClient, entity: ResolvedEntity, name: string): Promise<boolean> {
+  async function holderBefore(client: GarmClient, entity: ResolvedEntity, name: string): Promise<ScaleSetView | undefined> {
     const atStart = await lookupsFor(client).scaleSetsAtStart(entity);
-    if (!atStart.some((s) => s.name === name)) return false;
-    return (await findByName(client, entity, name)) !== undefined;
+    if (!atStart.some((s) => s.name === name)) return undefined;
+    return findByName(client, entity, name);
   }
 
-  function alreadyExists(name: string, where: string, id: number, beforeCreate: boolean): Error {
+  function alreadyExists(name: string, where: string, holder: ScaleSetView, beforeCreate: boolean): Error {
     const before = beforeCreate ? "; it was there before this resource's create, so this resource did not make it and does not take it over by itself" : "";
     return new Error(
-      `a scale set named ${name} already exists under ${where} (GARM id ${id})${before}: set adoptExisting: true to manage it with this ` +
-        "resource, or choose another name",
+      `a scale set named ${name} already exists under ${where} (GARM id ${holder.id})${before}; ${makerPhrase(holder)}. ` +
+        "Choose another name, or set adoptExisting: true to manage it with this resource, but only if no other stack manages it: " +
+        "otherwise two stacks manage one scale set and either stack's `pulumi destroy` deletes it",
     );
   }
 
@@ -337,7 +374,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     const entity = storedEntity(olds);
     const where = entityLabel(entity);
     const found = await settle(client, olds);
-    if (found.kind === "foreign" && !inputs.adoptExisting) throw alreadyExists(olds.liveName, where, found.view.id, true);
+    if (found.kind === "foreign" && !inputs.adoptExisting) throw alreadyExists(olds.liveName, where, found.view, true);
     if (found.kind !== "absent") {
       deps.log.info(`GarmScaleSet ${olds.liveName}: GARM has it (id ${found.view.id}) under ${where}; this resource manages it from now on`);
       return updateToMatch(client, inputs, found.view, entity);

@@ -1,0 +1,78 @@
+// Preview-time check of what a scale set refers to in GARM: its provider and its organization, repository or
+// enterprise. GARM itself accepts a scale set for a provider it has not loaded (§4.4, §9.3) and an unknown entity fails
+// only at `up`; reading GARM here (GETs only, through the planning gate, with the run-wide lookups so 100 scale sets
+// cost one GET per distinct reference) turns both into check failures. A value not yet known at preview is checked by
+// the check `up` runs once it is known, which comes before any write.
+import type { EntityKind, GarmClient } from "../garm/client";
+import { isDeclaredProvider, lookupsFor } from "../garm/lookups";
+import type { GatedRead } from "./drained";
+import type { ScaleSetInputs } from "./inputs";
+
+type Failure = { property: string; reason: string };
+type Gate = <T>(read: () => Promise<T>) => Promise<GatedRead<T>>;
+type LookupClient = Pick<GarmClient, "listProviders" | "findEntities" | "listEntityScaleSets">;
+
+export interface ReferenceDeps {
+  /** Throws when the connection settings are missing or bad: then nothing is checked here. */
+  readonly client: () => LookupClient;
+  readonly gate: Gate;
+}
+
+const ENTITY_FIELDS = [
+  ["organization", "organization"],
+  ["repository", "repository"],
+  ["enterprise", "enterprise"],
+] as const satisfies readonly (readonly [keyof ScaleSetInputs, EntityKind])[];
+
+/** Check failures for references GARM does not have; none when GARM cannot be asked. */
+export async function referenceFailures(
+  inputs: Partial<ScaleSetInputs>,
+  known: (field: string) => boolean,
+  /** Differs from the resource's previous inputs: an unchanged reference of an existing scale set is not asked about. */
+  isNew: (field: string) => boolean,
+  deps: ReferenceDeps,
+): Promise<Failure[]> {
+  let client: LookupClient;
+  try {
+    client = deps.client();
+  } catch {
+    return []; // Connection settings not known: `up` reports them.
+  }
+  const lookups = lookupsFor(client);
+  const checks: Promise<Failure | undefined>[] = [];
+
+  const providerName = inputs.providerName;
+  if (known("providerName") && isNew("providerName") && typeof providerName === "string" && !isDeclaredProvider(providerName)) {
+    checks.push(
+      deps.gate(() => lookups.providersIncluding(providerName)).then((read) => {
+        if (!read.ok || read.value.some((p) => p.name === providerName)) return undefined;
+        const has = read.value.map((p) => p.name).join(", ") || "none";
+        return {
+          property: "providerName",
+          reason:
+            `providerName ${JSON.stringify(providerName)} is not a provider GARM has loaded (it has: ${has}); add it to GARM's config and ` +
+            "restart GARM, or, when a GarmProvider in this program adds it, pass that resource's name output (providerName: provider.name)",
+        };
+      }),
+    );
+  }
+
+  if (known("endpoint")) {
+    for (const [field, kind] of ENTITY_FIELDS) {
+      const name = inputs[field];
+      if (!known(field) || typeof name !== "string" || !(isNew(field) || isNew("endpoint"))) continue;
+      const endpoint = inputs.endpoint;
+      checks.push(
+        deps.gate(() => lookups.findEntities(kind, name, endpoint)).then((read) => {
+          if (!read.ok || read.value.length > 0) return undefined;
+          const where = endpoint ? ` under endpoint ${endpoint}` : "";
+          return {
+            property: field,
+            reason: `${field} ${JSON.stringify(name)}${where} is not known to GARM (it has no ${kind} of that name): add it first (garm-cli ${kind} add), or fix the name`,
+          };
+        }),
+      );
+    }
+  }
+  return (await Promise.all(checks)).filter((f): f is Failure => f !== undefined);
+}
