@@ -13,6 +13,7 @@ import { scaleSetProvider } from "../sdk/shim";
 import { type ResourceDecl, startEngine } from "../test/support/engine";
 import { REPO_ROOT } from "../test/support/engine-for-garm";
 import { type Simulator, startSimulator } from "../test/support/simulator";
+import { simulatorScaleSetInputs } from "../test/support/scaleset-inputs";
 
 export interface Result {
   target: string;
@@ -72,18 +73,7 @@ async function setup(mode: Mode, clock = fastClock(1), waiter: WaiterOptions = {
 }
 
 const inputs = (name: string, extra: Record<string, unknown> = {}) =>
-  checkScaleSetInputs({
-    name,
-    organization: "acme",
-    providerName: "fake",
-    image: "ubuntu",
-    flavor: "small",
-    labels: ["linux", "x64"],
-    maxRunners: 2,
-    minIdleRunners: 0,
-    enabled: true,
-    ...extra,
-  }).inputs as never;
+  checkScaleSetInputs(simulatorScaleSetInputs(name, { minIdleRunners: 0, enabled: true, ...extra })).inputs as never;
 
 const restCalls = (sim: Simulator) => sim.requests().filter((r) => !r.path.endsWith("/auth/login"));
 

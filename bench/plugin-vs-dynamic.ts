@@ -10,19 +10,10 @@ import { REPO_ROOT } from "../test/support/engine-for-garm";
 import { startSimulator } from "../test/support/simulator";
 import { SECRET_SIG, SIG_KEY } from "../provider-plugin/protocol";
 import { startPlugin } from "../test/integration/plugin/plugin-process";
+import { simulatorScaleSetInputs } from "../test/support/scaleset-inputs";
 
 const RUNS = 5;
-const inputs = {
-  name: "bench",
-  organization: "acme",
-  providerName: "fake",
-  image: "ubuntu",
-  flavor: "small",
-  labels: ["linux", "x64"],
-  maxRunners: 2,
-  enabled: false,
-  drain: { timeoutSeconds: 30, pollSeconds: 1 },
-};
+const inputs = simulatorScaleSetInputs("bench", { enabled: false, drain: { timeoutSeconds: 30, pollSeconds: 1 } });
 
 function peakRssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmHWM:"));

@@ -4,6 +4,7 @@ import { GarmClient } from "../provider/garm/client";
 import { checkScaleSetInputs } from "../provider/scaleset/check";
 import { scaleSetProviderWith } from "../provider/scaleset/resource";
 import { startSimulator } from "../test/support/simulator";
+import { simulatorScaleSetInputs } from "../test/support/scaleset-inputs";
 
 interface Result {
   target: string;
@@ -13,15 +14,7 @@ interface Result {
 }
 
 const silent = { info: () => {}, warn: () => {} };
-const inputsFor = (i: number) => ({
-  name: `bench-${i}`,
-  organization: "acme",
-  providerName: "fake",
-  image: "ubuntu",
-  flavor: "small",
-  labels: ["linux", "x64"],
-  maxRunners: 2,
-});
+const inputsFor = (i: number) => simulatorScaleSetInputs(`bench-${i}`);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

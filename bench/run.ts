@@ -14,6 +14,7 @@ import { startE2eEnvironment } from "../test/support/real-garm/environment";
 import { type Simulator, startSimulator } from "../test/support/simulator";
 import { previewReferenceCost } from "./preview";
 import { drainLatency as eventsDrainLatency, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
+import { simulatorScaleSetInputs } from "../test/support/scaleset-inputs";
 
 const silent = { info: () => {}, warn: () => {} };
 
@@ -24,18 +25,8 @@ interface Result {
   details?: Record<string, unknown>;
 }
 
-const inputsFor = (i: number) => ({
-  name: `bench-${i}`,
-  organization: "acme",
-  providerName: "fake",
-  image: "ubuntu",
-  flavor: "small",
-  labels: ["linux", "x64"],
-  maxRunners: 2,
-  minIdleRunners: 0,
-  enabled: false,
-  drain: { timeoutSeconds: 60, pollSeconds: 1 },
-});
+const inputsFor = (i: number) =>
+  simulatorScaleSetInputs(`bench-${i}`, { minIdleRunners: 0, enabled: false, drain: { timeoutSeconds: 60, pollSeconds: 1 } });
 
 const mutating = (sim: Simulator) => sim.requests().filter((r) => r.method !== "GET" && !r.path.endsWith("/auth/login"));
 

@@ -6,6 +6,7 @@ import type { WaiterOptions } from "../../../provider/garm/events-wait";
 import { checkScaleSetInputs } from "../../../provider/scaleset/check";
 import { scaleSetProviderWith } from "../../../provider/scaleset/resource";
 import type { Simulator } from "../../support/simulator";
+import { simulatorScaleSetInputs } from "../../support/scaleset-inputs";
 
 export interface Harness {
   readonly client: GarmClient;
@@ -16,19 +17,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export const inputsFor = (name: string, extra: Record<string, unknown> = {}) => ({
-  name,
-  organization: "acme",
-  providerName: "fake",
-  image: "ubuntu",
-  flavor: "small",
-  labels: ["linux", "x64"],
-  maxRunners: 2,
-  minIdleRunners: 0,
-  enabled: true,
-  drain: { timeoutSeconds: 60, pollSeconds: 1 },
-  ...extra,
-});
+export const inputsFor = (name: string, extra: Record<string, unknown> = {}) =>
+  simulatorScaleSetInputs(name, { minIdleRunners: 0, enabled: true, drain: { timeoutSeconds: 60, pollSeconds: 1 }, ...extra });
 
 export function harness(sim: Simulator, mode: "events" | "polling", waiter: WaiterOptions = {}, socket: Partial<EventsOptions> = {}): Harness {
   const client = new GarmClient({ url: sim.url, username: sim.username, password: sim.password });
