@@ -6,6 +6,7 @@ import type { WaitForChange } from "../garm/events-wait";
 import { GarmApiError, isGarmError, isTransient } from "../garm/errors";
 import { ChangeLog, type Logger, formatDuration } from "../log";
 import { RUNNER_STATE_WORDS, type RunnerState, type RunnerVerdict, classifyRunner, describeJob } from "./classify";
+import { DRAIN_TIMEOUT_ENV } from "./drain-override";
 import type { DrainOptions } from "./inputs";
 
 export type DrainClient = Pick<
@@ -292,6 +293,6 @@ function timeoutError(label: string, stalled: Stalled, options: DrainOptions): D
   const refusalText = stalled.refusal ? `GARM refused the delete: ${stalled.refusal}` : "";
   return new DrainError(
     `${label}: not deleted ${after}: ${[refusalText, busyText, otherText].filter(Boolean).join("; ")}. The scale set stays disabled and ` +
-      `running jobs are not interrupted. ${RETRY_NOTE}; raise drain.timeoutSeconds to wait longer in one run.`,
+      `running jobs are not interrupted. ${RETRY_NOTE}. To wait longer in one run, set ${DRAIN_TIMEOUT_ENV} (e.g. 1800) in its environment.`,
   );
 }

@@ -14,6 +14,7 @@ import { briefly } from "./brief-error";
 import { checkScaleSetInputs } from "./check";
 import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
+import { drainOptionsFor } from "./drain-override";
 import { replaceReasons, updateChanges } from "./change-line";
 import { fieldsToRestore, isDrained, liveReader, readGate, restoreLine, withDrainedFields } from "./drained";
 import { makerOf, makerPhrase } from "./provenance";
@@ -248,7 +249,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
       }
       const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view) };
       const waiter = waiterFor(client, target.id);
-      const outcome = await retireScaleSet(target, olds.drain, { client, log: deps.log, now: deps.now, sleep: deps.sleep, wait: waiter?.wait, cadence: waiter?.cadence }).finally(
+      const outcome = await retireScaleSet(target, drainOptionsFor(olds.drain), { client, log: deps.log, now: deps.now, sleep: deps.sleep, wait: waiter?.wait, cadence: waiter?.cadence }).finally(
         () => waiter?.close(),
       );
       const label = `GarmScaleSet ${target.liveName} (id ${garmId})`;

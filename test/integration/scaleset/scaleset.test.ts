@@ -82,6 +82,25 @@ describe("GarmScaleSet against the GARM simulator", function () {
     assert.deepEqual(fx.sim.instances(), []);
   });
 
+  it("3b. PULUMI_GARM_DRAIN_TIMEOUT_SECONDS lengthens one destroy's drain beyond the stored drain.timeoutSeconds", async () => {
+    fx = await startFixture();
+    await fx.engine.up([fx.scaleSet("small", { drain: { timeoutSeconds: 1, pollSeconds: 1 } })]);
+    const [ss] = fx.sim.scaleSets();
+    const busy = fx.sim.addRunner(ss.id, { name: "garm-busy" });
+    fx.sim.startJob(busy);
+    // The job ends after the stored 1 s but well within the 30 s this run asks for.
+    const completes = setTimeout(() => fx!.sim.completeJob(busy), 2500);
+    process.env.PULUMI_GARM_DRAIN_TIMEOUT_SECONDS = "30";
+    try {
+      const destroyed = await fx.engine.destroy();
+      assert.ok(destroyed.ok, JSON.stringify(destroyed.errors));
+    } finally {
+      delete process.env.PULUMI_GARM_DRAIN_TIMEOUT_SECONDS;
+      clearTimeout(completes);
+    }
+    assert.deepEqual(fx.sim.scaleSets(), []);
+  });
+
   it("4. force-removes a runner stuck in pending_delete with a provider fault, and only that one (§6.1, §6.2)", async () => {
     fx = await startFixture();
     await fx.engine.up([fx.scaleSet("small")]);
