@@ -46,6 +46,17 @@ describe("GarmEndpoint through the engine against the GARM simulator", function 
     assert.equal((await live("ghe")).status, 404);
   });
 
+  it("shows no change after a refresh reads back the CA bundle as GARM re-encoded it (duplicates dropped, CRLF)", async () => {
+    const messy = `${CA_CERT_1.replace(/\n/g, "\r\n")}${CA_CERT_1}`;
+    assert.ok((await fx.engine.up([endpointDecl("ep", { caCertBundle: messy })])).ok);
+    assert.equal(Buffer.from((await live("ghe")).body.ca_cert_bundle, "base64").toString(), CA_CERT_1);
+    await fx.engine.refresh();
+    fx.sim.clearRequests();
+    const preview = await fx.engine.preview([endpointDecl("ep", { caCertBundle: messy })]);
+    assert.equal(preview.diffs.ep?.changes, "none");
+    assert.deepEqual(mutatingCalls(fx.sim), []);
+  });
+
   it("replaces on a rename (new endpoint first) and on removing the CA bundle (old one first)", async () => {
     await fx.engine.up([endpointDecl("ep", { caCertBundle: CA_CERT_1 })]);
     const renamed = await fx.engine.preview([endpointDecl("ep", { name: "ghe2", caCertBundle: CA_CERT_1 })]);
