@@ -2,7 +2,10 @@
 // Only protocol translation lives here: resource names from URNs, import, and the per-instance connection.
 import type * as pulumi from "@pulumi/pulumi";
 import type { Connection } from "../provider/connection";
+import { credentialsProviderWith } from "../provider/credentials/resource";
+import { endpointProviderWith } from "../provider/endpoint/resource";
 import { garmProviderWith } from "../provider/garm-provider/resource";
+import { consoleLogger } from "../provider/log";
 import { scaleSetDepsFor, scaleSetMethodsWith } from "../provider/scaleset/resource";
 import { userFacing } from "../provider/user-facing";
 import { importScaleSet } from "./import";
@@ -24,6 +27,21 @@ export interface PluginResource {
 export const SCALE_SET = "garm:index:ScaleSet";
 // Not `garm:index:Provider`: every generated SDK already has a `Provider` class, the package's provider resource.
 export const GARM_PROVIDER = "garm:index:GarmProvider";
+export const ENDPOINT = "garm:index:GarmEndpoint";
+export const CREDENTIALS = "garm:index:GarmCredentials";
+
+/** Endpoints and credentials are taken over with adoptExisting, which also sets what GARM cannot show (the secret). */
+function notImportable(type: string, resource: PluginResource): PluginResource {
+  return {
+    ...resource,
+    read: (id, props) => {
+      if (Object.keys(props).length === 0) {
+        throw new Error(`${type} cannot be imported: declare it in the program with adoptExisting: true and \`pulumi up\` takes it over`);
+      }
+      return resource.read(id, props);
+    },
+  };
+}
 
 function adapt(methods: Omit<pulumi.dynamic.ResourceProvider, "configure">): PluginResource {
   const m = userFacing(methods as pulumi.dynamic.ResourceProvider);
@@ -42,7 +60,10 @@ export function pluginResources(connection: Connection): ReadonlyMap<string, Plu
   const client = () => connection.client();
   const scaleSet = adapt(scaleSetMethodsWith(scaleSetDepsFor(client)));
   const garmProvider = adapt(garmProviderWith(client));
+  const forgeDeps = { client, log: consoleLogger };
   return new Map<string, PluginResource>([
+    [ENDPOINT, notImportable("GarmEndpoint", adapt(endpointProviderWith(forgeDeps)))],
+    [CREDENTIALS, notImportable("GarmCredentials", adapt(credentialsProviderWith(forgeDeps)))],
     [
       SCALE_SET,
       {

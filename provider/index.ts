@@ -1,7 +1,11 @@
 // The implementation the serialized shim requires at run time: one ResourceProvider per resource kind.
+import { credentials as credentialsImpl } from "./credentials/resource";
+import { endpoint as endpointImpl } from "./endpoint/resource";
 import { garmProvider as garmProviderImpl } from "./garm-provider/resource";
 import { scaleSet as scaleSetImpl } from "./scaleset/resource";
 import { userFacing } from "./user-facing";
 
 export const scaleSet = userFacing(scaleSetImpl);
 export const garmProvider = userFacing(garmProviderImpl);
+export const endpoint = userFacing(endpointImpl);
+export const credentials = userFacing(credentialsImpl);

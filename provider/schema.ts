@@ -1,6 +1,8 @@
 // Builds the Pulumi package schema (schema.json) from the zod input schemas the resources validate with, so the
 // documentation and the checks have one source. Dynamic resources need no schema; it is the published contract.
 import { z } from "zod";
+import { credentialsInputSchema } from "./credentials/schema";
+import { endpointInputSchema } from "./endpoint/schema";
 import { garmProviderInputSchema } from "./garm-provider/schema";
 import { scaleSetInputSchema } from "./scaleset/inputs";
 
@@ -36,6 +38,17 @@ const scaleSetComputed = z.object({
 });
 
 const garmProviderComputed = z.object({
+  stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
+});
+
+const endpointComputed = z.object({
+  stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
+});
+
+const credentialsComputed = z.object({
+  credentialsId: z.number().int().describe("GARM's id of the credentials; also the resource id."),
+  authType: z.enum(["pat", "app"]).describe('"pat" for a token, "app" for a GitHub App.'),
+  secretDigest: z.string().describe("Salted SHA-256 of the token or private key, so a rotation is seen as a change; the secret itself is never an output."),
   stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
 });
 
@@ -105,6 +118,13 @@ function resourceSpec(name: string, description: string, input: z.ZodType, compu
   };
 }
 
+/** Marks inputs as secret, so generated SDKs wrap them (the dynamic SDK class does so itself). */
+function withSecretInputs(names: string[], spec: ReturnType<typeof resourceSpec>) {
+  const mark = (props: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(props).map(([k, v]) => [k, names.includes(k) ? { ...(v as object), secret: true } : v]));
+  return { ...spec, inputProperties: mark(spec.inputProperties), properties: mark(spec.properties) };
+}
+
 /** The whole schema.json document. */
 export function packageSchema(version: string): Record<string, unknown> {
   const types: Record<string, unknown> = {};
@@ -125,6 +145,22 @@ export function packageSchema(version: string): Record<string, unknown> {
       ["name", "garmConfigPath"],
       types,
     ),
+    [TOKEN("GarmEndpoint")]: resourceSpec(
+      "GarmEndpoint",
+      "A GARM forge endpoint (GitHub or Gitea). A change of name or forge, or removing the CA bundle, replaces it; GARM's default github.com endpoint is left in GARM on delete. Deleting one still used by credentials or entities fails and names them.",
+      endpointInputSchema,
+      endpointComputed,
+      ["forge", "name"],
+      types,
+    ),
+    [TOKEN("GarmCredentials")]: withSecretInputs(["token", "privateKey"], resourceSpec(
+      "GarmCredentials",
+      "GARM credentials for an endpoint: a token, or a GitHub App. A rotated token or key is updated in place; a change of endpoint, forge or auth type replaces them. Deleting credentials still used by an entity fails and names it.",
+      credentialsInputSchema,
+      credentialsComputed,
+      ["forge", "endpoint"],
+      types,
+    )),
   };
   return {
     name: "garm",

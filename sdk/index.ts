@@ -1,3 +1,5 @@
 // pulumi-garm: Pulumi resources for GARM (GitHub Actions Runner Manager).
 export { GarmScaleSet, type GarmScaleSetArgs } from "./scaleset";
 export { GarmProvider, type GarmProviderArgs } from "./garm-provider";
+export { GarmEndpoint, type GarmEndpointArgs } from "./endpoint";
+export { GarmCredentials, type GarmCredentialsArgs } from "./credentials";
