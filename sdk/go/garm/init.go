@@ -21,6 +21,10 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "garm:index:GarmCredentials":
+		r = &GarmCredentials{}
+	case "garm:index:GarmEndpoint":
+		r = &GarmEndpoint{}
 	case "garm:index:GarmProvider":
 		r = &GarmProvider{}
 	case "garm:index:ScaleSet":

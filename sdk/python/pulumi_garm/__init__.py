@@ -6,6 +6,8 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from .garm_credentials import *
+from .garm_endpoint import *
 from .garm_provider import *
 from .provider import *
 from .scale_set import *
@@ -27,6 +29,8 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_garm",
   "classes": {
+   "garm:index:GarmCredentials": "GarmCredentials",
+   "garm:index:GarmEndpoint": "GarmEndpoint",
    "garm:index:GarmProvider": "GarmProvider",
    "garm:index:ScaleSet": "ScaleSet"
   }
