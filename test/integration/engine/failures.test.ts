@@ -27,6 +27,14 @@ describe("engine harness: failures", function () {
     assert.deepEqual(p.checkFailures.bad, [{ property: "size", reason: "must be a number" }]);
   });
 
+  it("a provider process killed before Configure fails the operation, as the CLI reports a crashed plugin, instead of throwing", async () => {
+    const e = fx.engine({ onLaunch: (pid) => process.kill(pid, "SIGKILL") });
+    const r = await e.up([fx.widget("x", { size: 1 })]);
+    assert.equal(r.ok, false);
+    assert.deepEqual(r.created, []);
+    assert.match(Object.values(r.errors).join("\n"), /provider process/);
+  });
+
   it("stops starting new steps after an error by default; continueOnError keeps independent ones going", async () => {
     const program = [fx.widget("x", { size: 1 }), fx.widget("y", { size: 1 })];
     fx.store.failCreates.set("x", 2);

@@ -92,6 +92,9 @@ interface OpCtx {
   failed: boolean;
 }
 
+/** The key in `OperationResult.errors` for a failure of the provider process itself rather than of a resource. */
+export const PROVIDER_PROCESS = "(provider process)";
+
 class HarnessEngine implements Engine {
   readonly steps: StepRecord[] = [];
   readonly logs: string[] = [];
@@ -448,9 +451,18 @@ class HarnessEngine implements Engine {
       },
     });
     this.processes.push({ operation: kind, pid: proc.pid, port: proc.port });
+    this.opts.onLaunch?.(proc.pid);
     const ctx: OpCtx = { kind, proc, result, failed: false };
     try {
-      await proc.configure(this.opts.config ?? {}, this.opts.secretConfig ?? {});
+      try {
+        await proc.configure(this.opts.config ?? {}, this.opts.secretConfig ?? {});
+      } catch (e) {
+        // The CLI ends a run whose provider plugin dies before it is configured with an error of the run, not of a
+        // resource: the operation failed and nothing was asked of the provider.
+        result.errors[PROVIDER_PROCESS] = `the provider process could not be configured: ${errMessage(e)}`;
+        result.ok = false;
+        return result;
+      }
       await body(ctx);
     } finally {
       await proc.shutdown();

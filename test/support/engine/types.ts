@@ -55,6 +55,8 @@ export interface StartEngineOptions {
   continueOnError?: boolean;
   /** Milliseconds to wait for the provider's port line before failing. Default 30000. */
   startTimeoutMs?: number;
+  /** Called with each provider process once it has printed its port, before Configure: lets a test kill it there. */
+  onLaunch?: (pid: number) => void;
 }
 
 /** What the Pulumi engine records for one custom resource in a checkpoint. */
