@@ -2,11 +2,15 @@
 // Only protocol translation lives here: resource names from URNs, import, and the per-instance connection.
 import type * as pulumi from "@pulumi/pulumi";
 import type { Connection } from "../provider/connection";
+import { controllerMethodsWith } from "../provider/controller/resource";
+import { entityMethodsWith } from "../provider/entity/resource";
 import { garmProviderWith } from "../provider/garm-provider/resource";
+import { consoleLogger } from "../provider/log";
 import { scaleSetDepsFor, scaleSetMethodsWith } from "../provider/scaleset/resource";
 import { userFacing } from "../provider/user-facing";
 import { importScaleSet } from "./import";
 import { urnParts } from "./protocol";
+import { KIND_SPECS } from "../provider/entity/kinds";
 
 type Props = Record<string, unknown>;
 
@@ -67,5 +71,21 @@ export function pluginResources(connection: Connection): ReadonlyMap<string, Plu
         },
       },
     ],
+    ...(["organization", "repository", "enterprise"] as const).map((kind): [string, PluginResource] => {
+      const token = `garm:index:${KIND_SPECS[kind].resource}`;
+      return [token, withoutImport(token, adapt(entityMethodsWith(kind, { client, log: consoleLogger })), "adoptExisting: true")];
+    }),
+    ["garm:index:GarmController", withoutImport("GarmController", adapt(controllerMethodsWith({ client, log: consoleLogger })), "declaring it: create takes over GARM's controller")],
   ]);
+}
+
+/** `pulumi import` would need inputs GARM cannot give back (the webhook secret); the message says what works instead. */
+function withoutImport(what: string, resource: PluginResource, instead: string): PluginResource {
+  return {
+    ...resource,
+    read: (id, props) => {
+      if (Object.keys(props).length === 0) throw new Error(`${what} cannot be imported; take it over by ${instead}`);
+      return resource.read(id, props);
+    },
+  };
 }

@@ -1,7 +1,13 @@
 // The implementation the serialized shim requires at run time: one ResourceProvider per resource kind.
+import { controller as controllerImpl } from "./controller/resource";
+import { enterprise as enterpriseImpl, organization as organizationImpl, repository as repositoryImpl } from "./entity/resource";
 import { garmProvider as garmProviderImpl } from "./garm-provider/resource";
 import { scaleSet as scaleSetImpl } from "./scaleset/resource";
 import { userFacing } from "./user-facing";
 
 export const scaleSet = userFacing(scaleSetImpl);
 export const garmProvider = userFacing(garmProviderImpl);
+export const organization = userFacing(organizationImpl);
+export const repository = userFacing(repositoryImpl);
+export const enterprise = userFacing(enterpriseImpl);
+export const controller = userFacing(controllerImpl);

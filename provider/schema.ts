@@ -1,6 +1,8 @@
 // Builds the Pulumi package schema (schema.json) from the zod input schemas the resources validate with, so the
 // documentation and the checks have one source. Dynamic resources need no schema; it is the published contract.
 import { z } from "zod";
+import { controllerInputSchema } from "./controller/inputs";
+import { entityInputSchema } from "./entity/inputs";
 import { garmProviderInputSchema } from "./garm-provider/schema";
 import { scaleSetInputSchema } from "./scaleset/inputs";
 
@@ -38,6 +40,33 @@ const scaleSetComputed = z.object({
 const garmProviderComputed = z.object({
   stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
 });
+
+const entityComputed = z.object({
+  entityId: z.string().describe("GARM's id of the entity; also the resource id. A GarmScaleSet takes it as entityId."),
+  entityKind: z.enum(["organization", "repository", "enterprise"]).describe("Kind of the GARM entity."),
+  endpointName: z.string().describe("GARM endpoint the entity lives under (its credentials' endpoint)."),
+  webhookSecretHash: z.string().describe("Salted sha256 of the webhook secret, to detect a rotation; never the secret."),
+  webhookSecretSalt: z.string().describe("Salt of webhookSecretHash."),
+  webhookInstalled: z.boolean().describe("Whether GARM reports its webhook installed in GitHub."),
+  stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
+});
+
+const controllerComputed = z.object({
+  controllerId: z.string().describe("GARM's controller id; also the resource id."),
+  controllerWebhookUrl: z.string().describe("The URL GitHub delivers this controller's webhooks to: webhookUrl plus the controller id."),
+  version: z.string().describe("GARM's version."),
+  managed: z.array(z.string()).describe("The settings this resource manages (the inputs given)."),
+  stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
+});
+
+const ENTITY_DESCRIPTION = (what: string) =>
+  `A GARM ${what}. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.`;
+
+/** Marks an input as a Pulumi secret in the schema, as the SDK keeps it. */
+function withSecret<T extends { inputProperties: Record<string, unknown>; properties: Record<string, unknown> }>(spec: T, field: string): T {
+  const secret = { ...(spec.inputProperties[field] as object), secret: true };
+  return { ...spec, inputProperties: { ...spec.inputProperties, [field]: secret }, properties: { ...spec.properties, [field]: secret } };
+}
 
 const TOKEN = (type: string) => `garm:index:${type}`;
 
@@ -123,6 +152,17 @@ export function packageSchema(version: string): Record<string, unknown> {
       garmProviderInputSchema,
       garmProviderComputed,
       ["name", "garmConfigPath"],
+      types,
+    ),
+    [TOKEN("GarmOrganization")]: withSecret(resourceSpec("GarmOrganization", ENTITY_DESCRIPTION("organization"), entityInputSchema("organization"), entityComputed, ["name"], types), "webhookSecret"),
+    [TOKEN("GarmRepository")]: withSecret(resourceSpec("GarmRepository", ENTITY_DESCRIPTION("repository"), entityInputSchema("repository"), entityComputed, ["name"], types), "webhookSecret"),
+    [TOKEN("GarmEnterprise")]: withSecret(resourceSpec("GarmEnterprise", ENTITY_DESCRIPTION("enterprise"), entityInputSchema("enterprise"), entityComputed, ["name"], types), "webhookSecret"),
+    [TOKEN("GarmController")]: resourceSpec(
+      "GarmController",
+      "GARM's controller settings (a singleton): create takes over GARM's controller and sets the given fields; delete leaves them as they are.",
+      controllerInputSchema,
+      controllerComputed,
+      [],
       types,
     ),
   };

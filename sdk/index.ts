@@ -1,3 +1,5 @@
 // pulumi-garm: Pulumi resources for GARM (GitHub Actions Runner Manager).
 export { GarmScaleSet, type GarmScaleSetArgs } from "./scaleset";
 export { GarmProvider, type GarmProviderArgs } from "./garm-provider";
+export { GarmOrganization, GarmRepository, GarmEnterprise, type GarmOrganizationArgs, type GarmRepositoryArgs, type GarmEnterpriseArgs } from "./entity";
+export { GarmController, type GarmControllerArgs } from "./controller";

@@ -63,7 +63,10 @@ export interface EntityRecord {
   credentialsName: string;
   endpoint: string;
   webhookSecret: string;
+  /** "" when none was asked for: GARM stores it so and omits the key (params/params.go L778). */
   poolBalancerType: string;
+  /** agent_mode (params/requests.go L50); absent means false. */
+  agentMode?: boolean;
   createdAt: string;
   updatedAt: string;
 }
