@@ -63,7 +63,7 @@ export interface EntityRecord {
   credentialsName: string;
   endpoint: string;
   webhookSecret: string;
-  /** "" when none was asked for: GARM stores it so and omits the key (params/params.go L778). */
+  /** "" when none was asked for; GARM reads it back as roundrobin (database/sql/util.go L215). */
   poolBalancerType: string;
   /** agent_mode (params/requests.go L50); absent means false. */
   agentMode?: boolean;

@@ -88,11 +88,13 @@ function create(info: KindInfo, ctx: RequestContext): Reply {
   const secret = optString(b, "webhook_secret") ?? "";
   const balancer = optString(b, "pool_balancer_type") ?? "";
   const agentMode = optBool(b, "agent_mode") ?? false;
-  if (info.kind === "repository" && owner === "") throw badRequest("missing owner");
-  if (name === "") throw badRequest(`missing ${info.word} name`);
-  if (credentialsName === "") throw badRequest("missing credentials name");
+  // Validate() errors reach the answer wrapped by the runner (runner/organizations.go L36-38, conformance-tested).
+  const invalid = (what: string) => badRequest(`error validating params: ${what}`);
+  if (info.kind === "repository" && owner === "") throw invalid("missing owner");
+  if (name === "") throw invalid(`missing ${STORE_WORD[info.kind]} name`);
+  if (credentialsName === "") throw invalid("missing credentials name");
   if (secret === "") throw missingSecret(store);
-  if (!["", "roundrobin", "pack"].includes(balancer)) throw badRequest("invalid pool balancer type");
+  if (!["", "roundrobin", "pack"].includes(balancer)) throw invalid("invalid pool balancer type");
   const creds = store.credentials.find((c) => c.name === credentialsName);
   if (creds === undefined) throw badRequest(`credentials ${credentialsName} not defined`);
   // GetOrganization & co. match names ignoring case (database/sql/organizations.go L285, COLLATE NOCASE).

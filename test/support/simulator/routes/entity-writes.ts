@@ -134,7 +134,9 @@ function info(kind: EntityKind, ctx: RequestContext) {
   const own = hooks.find((h) => trim(h.url) === trim(controllerHookUrl(store)) && controllerHookUrl(store) !== "");
   const base = hooks.find((h) => trim(h.url) === trim(store.controller.webhookUrl) && store.controller.webhookUrl !== "");
   const found = own ?? base;
-  if (!found) throw new ApiError(404, "Not Found", "error fetching webhook info: hook not found");
+  // The two runners word it differently (runner/organizations.go L443, repositories.go L492).
+  const verb = kind === "repository" ? "getting" : "fetching";
+  if (!found) throw new ApiError(404, "Not Found", `error ${verb} webhook info: hook not found`);
   return { status: 200, body: hookInfo(found) };
 }
 
