@@ -152,6 +152,23 @@ for (const kind of ["organization", "repository", "enterprise"] as Kind[]) {
       assert.equal(fx.sim.scaleSets().length, 1, "the unmanaged scale set is never deleted by the stack");
     });
 
+    if (webhooks) {
+      it("refresh notices a webhook removed outside Pulumi and up installs it again; removing installWebhook removes it", async () => {
+        fx = await startFixture();
+        await fx.engine.up([fx.entity(kind, "ent", { installWebhook: true })]);
+        const id = (await mine())?.id as string;
+        assert.equal((await fx.api("DELETE", `/${plural}/${id}/webhook`)).status, 200);
+        await fx.engine.refresh();
+        assert.equal(fx.engine.state().resources[0]?.outputs.webhookInstalled, false);
+        const up = await fx.engine.up([fx.entity(kind, "ent", { installWebhook: true })]);
+        assert.deepEqual(up.updated, ["ent"]);
+        assert.equal((await fx.api("GET", `/${plural}/${id}/webhook`)).status, 200);
+        const off = await fx.engine.up([fx.entity(kind, "ent", { installWebhook: false })]);
+        assert.deepEqual(off.updated, ["ent"]);
+        assert.equal((await fx.api("GET", `/${plural}/${id}/webhook`)).status, 404);
+      });
+    }
+
     it("keeps the webhook secret out of outputs and logs, and applies a rotated one", async () => {
       fx = await startFixture();
       const extra = webhooks ? { installWebhook: true } : {};
@@ -181,3 +198,26 @@ for (const kind of ["organization", "repository", "enterprise"] as Kind[]) {
     });
   });
 }
+
+describe("GarmScaleSet over an entity resource's entityId output", function () {
+  this.timeout(60_000);
+  let fx: Fixture;
+  afterEach(async () => fx?.close());
+
+  it("creates the entity first and deletes it last; the scale set's existing name inputs keep working beside it", async () => {
+    fx = await startFixture();
+    const program = [
+      fx.entity("organization", "org"),
+      fx.scaleSet("by-id", { entityId: ref("org", "entityId") }),
+      fx.scaleSet("by-seeded-name", { name: "seeded", organization: "acme" }),
+    ];
+    const up = await fx.engine.up(program);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    assert.ok(up.created.indexOf("org") < up.created.indexOf("by-id"));
+    assert.equal(up.outputs["by-id"]?.entityId, up.outputs.org?.entityId);
+    assert.equal(up.outputs["by-seeded-name"]?.entityName, "acme");
+    const destroyed = await fx.engine.destroy();
+    assert.ok(destroyed.ok, JSON.stringify(destroyed.errors));
+    assert.ok(destroyed.deleted.indexOf("by-id") < destroyed.deleted.indexOf("org"), destroyed.deleted.join(", "));
+  });
+});
