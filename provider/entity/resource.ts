@@ -116,12 +116,16 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
 
     async create(props) {
       const inputs = inputsOf(props);
-      if (inputs.adoptExisting) {
-        const existing = await findByName(inputs);
-        if (existing) {
-          const outs = await adopt(existing, inputs);
-          return { id: outs.entityId, outs };
-        }
+      // Asked first, so that an entity found under the name after a lost answer can only be this create's.
+      const existing = await findByName(inputs);
+      if (existing && inputs.adoptExisting) {
+        const outs = await adopt(existing, inputs);
+        return { id: outs.entityId, outs };
+      }
+      if (existing) {
+        throw new Error(
+          `${labelOf(inputs.name, existing.id)}: GARM already has this ${kind} under endpoint ${existing.endpoint}; set adoptExisting: true to manage it from this stack, or choose another name`,
+        );
       }
       const { owner, name } = splitName(kind, inputs.name);
       let view: EntityDetail;
@@ -135,7 +139,13 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
           ...(inputs.agentMode ? { agent_mode: true } : {}),
         });
       } catch (err) {
-        throw createFailure(err, inputs);
+        // A POST whose answer was lost may have been carried out: GARM refused any second entity of this name
+        // (runner/organizations.go L56-63), so one found now under the name is this create's.
+        const landed = isGarmError(err) && err.outcomeUnknown ? await findByName(inputs).catch(() => undefined) : undefined;
+        if (!landed) throw createFailure(err, inputs);
+        deps.log.warn(`${labelOf(inputs.name, landed.id)}: GARM's answer to the create was lost, but GARM has it; continuing with it`);
+        const outs = await adopt(landed, inputs);
+        return { id: outs.entityId, outs };
       }
       const salt = newSalt();
       const secret = { hash: secretHash(salt, inputs.webhookSecret), salt };

@@ -221,3 +221,20 @@ describe("GarmScaleSet over an entity resource's entityId output", function () {
     assert.ok(destroyed.deleted.indexOf("by-id") < destroyed.deleted.indexOf("org"), destroyed.deleted.join(", "));
   });
 });
+
+describe("GarmOrganization create whose answer is lost", function () {
+  this.timeout(60_000);
+  let fx: Fixture;
+  afterEach(async () => fx?.close());
+
+  it("finds the organization GARM made and keeps it, instead of failing on the next run with a conflict", async () => {
+    fx = await startFixture();
+    fx.sim.loseNextResponse("POST", /^\/api\/v1\/organizations$/);
+    const up = await fx.engine.up([fx.entity("organization", "org")]);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    const orgs = ((await fx.api("GET", "/organizations?name=octo-org")).body as Json[]);
+    assert.equal(orgs.length, 1);
+    assert.equal(up.outputs.org?.entityId, orgs[0]?.id);
+    assert.ok(up.logs.some((l) => /answer to the create was lost, but GARM has it/.test(l)), up.logs.join("\n"));
+  });
+});
