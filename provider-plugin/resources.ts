@@ -73,7 +73,7 @@ export function pluginResources(connection: Connection): ReadonlyMap<string, Plu
     ],
     ...(["organization", "repository", "enterprise"] as const).map((kind): [string, PluginResource] => {
       const token = `garm:index:${KIND_SPECS[kind].resource}`;
-      return [token, withoutImport(token, adapt(entityMethodsWith(kind, { client, log: consoleLogger })), "adoptExisting: true")];
+      return [token, withoutImport(KIND_SPECS[kind].resource, adapt(entityMethodsWith(kind, { client, log: consoleLogger })), "declaring it with adoptExisting: true")];
     }),
     ["garm:index:GarmController", withoutImport("GarmController", adapt(controllerMethodsWith({ client, log: consoleLogger })), "declaring it: create takes over GARM's controller")],
   ]);
