@@ -238,3 +238,27 @@ describe("GarmOrganization create whose answer is lost", function () {
     assert.ok(up.logs.some((l) => /answer to the create was lost, but GARM has it/.test(l)), up.logs.join("\n"));
   });
 });
+
+describe("GarmRepository webhook on delete", function () {
+  this.timeout(60_000);
+  let fx: Fixture;
+  afterEach(async () => fx?.close());
+
+  const deletes = () => fx.sim.requests().filter((r) => r.method === "DELETE").map((r) => `${r.path}${r.query}`);
+
+  it("removes the webhook it installed before deleting, and leaves it with keepWebhookOnDelete", async () => {
+    fx = await startFixture();
+    await fx.engine.up([fx.entity("repository", "repo", { installWebhook: true })]);
+    const id = fx.engine.state().resources[0]?.id;
+    fx.sim.clearRequests();
+    await fx.engine.destroy();
+    assert.deepEqual(deletes(), [`/api/v1/repositories/${id}/webhook`, `/api/v1/repositories/${id}?keepWebhook=true`]);
+
+    await fx.engine.up([fx.entity("repository", "repo", { installWebhook: true, keepWebhookOnDelete: true })]);
+    const kept = fx.engine.state().resources[0]?.id;
+    fx.sim.clearRequests();
+    const destroyed = await fx.engine.destroy();
+    assert.deepEqual(deletes(), [`/api/v1/repositories/${kept}?keepWebhook=true`]);
+    assert.ok(destroyed.logs.some((l) => /leaving its webhook in GitHub/.test(l)));
+  });
+});
