@@ -63,7 +63,7 @@ demo: build
 	@scripts/tools.sh nodejs >/dev/null
 	node dist/scripts/demo.js
 
-# The seeded fault campaign against the GARM simulator: `make chaos SEEDS=200 [FIRST=1] [LENGTH=8]` (make passes
+# The seeded fault campaign against the GARM simulator: `make chaos SEEDS=200 [FIRST=1] [LENGTH=8] [CONCURRENCY=1]` (make passes
 # these to the runner in its environment), or one sequence with `REPLAY='<steps json>' make chaos`, as a failing seed
 # prints it.
 chaos: build

@@ -2,6 +2,8 @@
 // Only protocol translation lives here: resource names from URNs, import, and the per-instance connection.
 import type * as pulumi from "@pulumi/pulumi";
 import type { Connection } from "../provider/connection";
+import { credentialsProviderWith } from "../provider/credentials/resource";
+import { endpointProviderWith } from "../provider/endpoint/resource";
 import { controllerMethodsWith } from "../provider/controller/resource";
 import { entityMethodsWith } from "../provider/entity/resource";
 import { garmProviderWith } from "../provider/garm-provider/resource";
@@ -28,6 +30,21 @@ export interface PluginResource {
 export const SCALE_SET = "garm:index:ScaleSet";
 // Not `garm:index:Provider`: every generated SDK already has a `Provider` class, the package's provider resource.
 export const GARM_PROVIDER = "garm:index:GarmProvider";
+export const ENDPOINT = "garm:index:GarmEndpoint";
+export const CREDENTIALS = "garm:index:GarmCredentials";
+
+/** Endpoints and credentials are taken over with adoptExisting, which also sets what GARM cannot show (the secret). */
+function notImportable(type: string, resource: PluginResource): PluginResource {
+  return {
+    ...resource,
+    read: (id, props) => {
+      if (Object.keys(props).length === 0) {
+        throw new Error(`${type} cannot be imported: declare it in the program with adoptExisting: true and \`pulumi up\` takes it over`);
+      }
+      return resource.read(id, props);
+    },
+  };
+}
 
 function adapt(methods: Omit<pulumi.dynamic.ResourceProvider, "configure">): PluginResource {
   const m = userFacing(methods as pulumi.dynamic.ResourceProvider);
@@ -46,7 +63,10 @@ export function pluginResources(connection: Connection): ReadonlyMap<string, Plu
   const client = () => connection.client();
   const scaleSet = adapt(scaleSetMethodsWith(scaleSetDepsFor(client)));
   const garmProvider = adapt(garmProviderWith(client));
+  const forgeDeps = { client, log: consoleLogger };
   return new Map<string, PluginResource>([
+    [ENDPOINT, notImportable("GarmEndpoint", adapt(endpointProviderWith(forgeDeps)))],
+    [CREDENTIALS, notImportable("GarmCredentials", adapt(credentialsProviderWith(forgeDeps)))],
     [
       SCALE_SET,
       {
@@ -73,18 +93,18 @@ export function pluginResources(connection: Connection): ReadonlyMap<string, Plu
     ],
     ...(["organization", "repository", "enterprise"] as const).map((kind): [string, PluginResource] => {
       const token = `garm:index:${KIND_SPECS[kind].resource}`;
-      return [token, withoutImport(KIND_SPECS[kind].resource, adapt(entityMethodsWith(kind, { client, log: consoleLogger })), "declaring it with adoptExisting: true")];
+      return [token, notImportable(KIND_SPECS[kind].resource, adapt(entityMethodsWith(kind, forgeDeps)))];
     }),
-    ["garm:index:GarmController", withoutImport("GarmController", adapt(controllerMethodsWith({ client, log: consoleLogger })), "declaring it: create takes over GARM's controller")],
+    ["garm:index:GarmController", controllerNotImportable(adapt(controllerMethodsWith(forgeDeps)))],
   ]);
 }
 
-/** `pulumi import` would need inputs GARM cannot give back (the webhook secret); the message says what works instead. */
-function withoutImport(what: string, resource: PluginResource, instead: string): PluginResource {
+/** GARM has one controller, which declaring a GarmController takes over; there is nothing to import. */
+function controllerNotImportable(resource: PluginResource): PluginResource {
   return {
     ...resource,
     read: (id, props) => {
-      if (Object.keys(props).length === 0) throw new Error(`${what} cannot be imported; take it over by ${instead}`);
+      if (Object.keys(props).length === 0) throw new Error("GarmController cannot be imported: declare it in the program and `pulumi up` takes over GARM's controller");
       return resource.read(id, props);
     },
   };

@@ -1,6 +1,8 @@
 // Builds the Pulumi package schema (schema.json) from the zod input schemas the resources validate with, so the
 // documentation and the checks have one source. Dynamic resources need no schema; it is the published contract.
 import { z } from "zod";
+import { credentialsInputSchema } from "./credentials/schema";
+import { endpointInputSchema } from "./endpoint/schema";
 import { controllerInputSchema } from "./controller/inputs";
 import { entityInputSchema } from "./entity/inputs";
 import { garmProviderInputSchema } from "./garm-provider/schema";
@@ -41,6 +43,17 @@ const garmProviderComputed = z.object({
   stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
 });
 
+const endpointComputed = z.object({
+  stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
+});
+
+const credentialsComputed = z.object({
+  credentialsId: z.number().int().describe("GARM's id of the credentials; also the resource id."),
+  authType: z.enum(["pat", "app"]).describe('"pat" for a token, "app" for a GitHub App.'),
+  secretDigest: z.string().describe("Salted SHA-256 of the token or private key, so a rotation is seen as a change; the secret itself is never an output."),
+  stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
+});
+
 const entityComputed = z.object({
   entityId: z.string().describe("GARM's id of the entity; also the resource id. A GarmScaleSet takes it as entityId."),
   entityKind: z.enum(["organization", "repository", "enterprise"]).describe("Kind of the GARM entity."),
@@ -61,12 +74,6 @@ const controllerComputed = z.object({
 
 const ENTITY_DESCRIPTION = (what: string) =>
   `A GARM ${what}. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.`;
-
-/** Marks an input as a Pulumi secret in the schema, as the SDK keeps it. */
-function withSecret<T extends { inputProperties: Record<string, unknown>; properties: Record<string, unknown> }>(spec: T, field: string): T {
-  const secret = { ...(spec.inputProperties[field] as object), secret: true };
-  return { ...spec, inputProperties: { ...spec.inputProperties, [field]: secret }, properties: { ...spec.properties, [field]: secret } };
-}
 
 const TOKEN = (type: string) => `garm:index:${type}`;
 
@@ -134,6 +141,13 @@ function resourceSpec(name: string, description: string, input: z.ZodType, compu
   };
 }
 
+/** Marks inputs as secret, so generated SDKs wrap them (the dynamic SDK class does so itself). */
+function withSecretInputs(names: string[], spec: ReturnType<typeof resourceSpec>) {
+  const mark = (props: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(props).map(([k, v]) => [k, names.includes(k) ? { ...(v as object), secret: true } : v]));
+  return { ...spec, inputProperties: mark(spec.inputProperties), properties: mark(spec.properties) };
+}
+
 /** The whole schema.json document. */
 export function packageSchema(version: string): Record<string, unknown> {
   const types: Record<string, unknown> = {};
@@ -154,9 +168,25 @@ export function packageSchema(version: string): Record<string, unknown> {
       ["name", "garmConfigPath"],
       types,
     ),
-    [TOKEN("GarmOrganization")]: withSecret(resourceSpec("GarmOrganization", ENTITY_DESCRIPTION("organization"), entityInputSchema("organization"), entityComputed, ["name"], types), "webhookSecret"),
-    [TOKEN("GarmRepository")]: withSecret(resourceSpec("GarmRepository", ENTITY_DESCRIPTION("repository"), entityInputSchema("repository"), entityComputed, ["name"], types), "webhookSecret"),
-    [TOKEN("GarmEnterprise")]: withSecret(resourceSpec("GarmEnterprise", ENTITY_DESCRIPTION("enterprise"), entityInputSchema("enterprise"), entityComputed, ["name"], types), "webhookSecret"),
+    [TOKEN("GarmEndpoint")]: resourceSpec(
+      "GarmEndpoint",
+      "A GARM forge endpoint (GitHub or Gitea). A change of name or forge, or removing the CA bundle, replaces it; GARM's default github.com endpoint is left in GARM on delete. Deleting one still used by credentials or entities fails and names them.",
+      endpointInputSchema,
+      endpointComputed,
+      ["forge", "name"],
+      types,
+    ),
+    [TOKEN("GarmCredentials")]: withSecretInputs(["token", "privateKey"], resourceSpec(
+      "GarmCredentials",
+      "GARM credentials for an endpoint: a token, or a GitHub App. A rotated token or key is updated in place; a change of endpoint, forge or auth type replaces them. Deleting credentials still used by an entity fails and names it.",
+      credentialsInputSchema,
+      credentialsComputed,
+      ["forge", "endpoint"],
+      types,
+    )),
+    [TOKEN("GarmOrganization")]: withSecretInputs(["webhookSecret"], resourceSpec("GarmOrganization", ENTITY_DESCRIPTION("organization"), entityInputSchema("organization"), entityComputed, ["name"], types)),
+    [TOKEN("GarmRepository")]: withSecretInputs(["webhookSecret"], resourceSpec("GarmRepository", ENTITY_DESCRIPTION("repository"), entityInputSchema("repository"), entityComputed, ["name"], types)),
+    [TOKEN("GarmEnterprise")]: withSecretInputs(["webhookSecret"], resourceSpec("GarmEnterprise", ENTITY_DESCRIPTION("enterprise"), entityInputSchema("enterprise"), entityComputed, ["name"], types)),
     [TOKEN("GarmController")]: resourceSpec(
       "GarmController",
       "GARM's controller settings (a singleton): create takes over GARM's controller and sets the given fields; delete leaves them as they are.",

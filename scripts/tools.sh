@@ -10,7 +10,7 @@
 #                       A pulumi-language-nodejs already on PATH (a user's Pulumi install) is used as it is.
 #   Python language host v3.68.0 -> $CACHE/pulumi-language-python-v3.68.0/bin (with its -exec script, linked beside the
 #                       CLI) and venv/ holding the pulumi Python package 3.248.0 (PyPI) for programs and the SDK wheel
-#   pulumi-garm-sdkgen (sdkgen, not in all; `make sdks` builds it) -> $CACHE/pulumi-garm-sdkgen-v3.248.0/bin
+#   pulumi-garm-sdkgen (for `make sdks` and the test that sdk/ matches schema.json) -> $CACHE/pulumi-garm-sdkgen-v3.248.0/bin
 # Usage: scripts/tools.sh [garm|pulumi|nodejs|yaml|python|sdkgen|all]   (prints the bin directories it made ready)
 set -euo pipefail
 
@@ -172,7 +172,9 @@ build_python_host() {
 build_sdkgen() {
   local here; here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   local dir="$CACHE/pulumi-garm-sdkgen-v$PULUMI_VERSION"
-  if [[ -x "$dir/bin/pulumi-garm-sdkgen" && "$dir/bin/pulumi-garm-sdkgen" -nt "$here/provider-plugin/sdkgen/main.go" ]]; then
+  # Keyed by main.go's content, not its time: a fresh clone's files are newer than any cached binary.
+  local source_sum; source_sum="$(sha256sum "$here/provider-plugin/sdkgen/main.go" | cut -d' ' -f1)"
+  if [[ -x "$dir/bin/pulumi-garm-sdkgen" && "$(cat "$dir/bin/main.go.sha256" 2>/dev/null)" == "$source_sum" ]]; then
     echo "$dir/bin"; return
   fi
   need_go
@@ -182,6 +184,7 @@ build_sdkgen() {
   printf 'module pulumi-garm.local/sdkgen\n\ngo 1.25.11\n\nrequire (\n%s\n)\n\n%s\n' "$PULUMI_REQUIRES" "$PULUMI_REPLACE" >"$src/go.mod"
   cp "$here/provider-plugin/sdkgen/main.go" "$src/main.go"
   (cd "$src" && GOFLAGS=-mod=mod go mod tidy && GOFLAGS=-mod=mod go build -o "$dir/bin/pulumi-garm-sdkgen" .)
+  echo "$source_sum" >"$dir/bin/main.go.sha256"
   echo "$dir/bin"
 }
 
@@ -192,6 +195,6 @@ case "${1:-all}" in
   yaml) build_yaml_host ;;
   python) build_python_host ;;
   sdkgen) build_sdkgen ;;
-  all) build_garm; build_pulumi; build_nodejs_host; build_yaml_host; build_python_host ;;
+  all) build_garm; build_pulumi; build_nodejs_host; build_yaml_host; build_python_host; build_sdkgen ;;
   *) log "usage: $0 [garm|pulumi|nodejs|yaml|python|sdkgen|all]"; exit 2 ;;
 esac

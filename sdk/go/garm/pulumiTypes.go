@@ -197,7 +197,7 @@ type GarmScaleSetDrain struct {
 	JobStaleAfterHours *float64 `pulumi:"jobStaleAfterHours"`
 	// Seconds between drain checks. Defaults to 5.
 	PollSeconds *int `pulumi:"pollSeconds"`
-	// How long a delete waits for busy runners to finish before failing (Pulumi retries on the next run). Defaults to 600.
+	// How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
 	TimeoutSeconds *int `pulumi:"timeoutSeconds"`
 }
 
@@ -218,7 +218,7 @@ type GarmScaleSetDrainArgs struct {
 	JobStaleAfterHours pulumi.Float64PtrInput `pulumi:"jobStaleAfterHours"`
 	// Seconds between drain checks. Defaults to 5.
 	PollSeconds pulumi.IntPtrInput `pulumi:"pollSeconds"`
-	// How long a delete waits for busy runners to finish before failing (Pulumi retries on the next run). Defaults to 600.
+	// How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
 	TimeoutSeconds pulumi.IntPtrInput `pulumi:"timeoutSeconds"`
 }
 
@@ -310,7 +310,7 @@ func (o GarmScaleSetDrainOutput) PollSeconds() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v GarmScaleSetDrain) *int { return v.PollSeconds }).(pulumi.IntPtrOutput)
 }
 
-// How long a delete waits for busy runners to finish before failing (Pulumi retries on the next run). Defaults to 600.
+// How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
 func (o GarmScaleSetDrainOutput) TimeoutSeconds() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v GarmScaleSetDrain) *int { return v.TimeoutSeconds }).(pulumi.IntPtrOutput)
 }
@@ -359,7 +359,7 @@ func (o GarmScaleSetDrainPtrOutput) PollSeconds() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// How long a delete waits for busy runners to finish before failing (Pulumi retries on the next run). Defaults to 600.
+// How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
 func (o GarmScaleSetDrainPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *GarmScaleSetDrain) *int {
 		if v == nil {

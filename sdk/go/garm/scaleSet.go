@@ -158,7 +158,7 @@ type scaleSetArgs struct {
 	Flavor string `pulumi:"flavor"`
 	// Provider image for the runners.
 	Image string `pulumi:"image"`
-	// Labels workflows target in runs-on. Changing them replaces the scale set.
+	// Labels workflows target in runs-on; at least one unless naming is "exact". Changing them replaces the scale set.
 	Labels []string `pulumi:"labels"`
 	// Most runners at once; at least 1.
 	MaxRunners int `pulumi:"maxRunners"`
@@ -210,7 +210,7 @@ type ScaleSetArgs struct {
 	Flavor pulumi.StringInput
 	// Provider image for the runners.
 	Image pulumi.StringInput
-	// Labels workflows target in runs-on. Changing them replaces the scale set.
+	// Labels workflows target in runs-on; at least one unless naming is "exact". Changing them replaces the scale set.
 	Labels pulumi.StringArrayInput
 	// Most runners at once; at least 1.
 	MaxRunners pulumi.IntInput

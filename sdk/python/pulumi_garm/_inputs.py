@@ -106,7 +106,7 @@ class GarmScaleSetDrainArgsDict(TypedDict):
     """
     timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    How long a delete waits for busy runners to finish before failing (Pulumi retries on the next run). Defaults to 600.
+    How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
     """
 
 @pulumi.input_type
@@ -120,7 +120,7 @@ class GarmScaleSetDrainArgs:
 
         :param pulumi.Input[_builtins.float] job_stale_after_hours: A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.
         :param pulumi.Input[_builtins.int] poll_seconds: Seconds between drain checks. Defaults to 5.
-        :param pulumi.Input[_builtins.int] timeout_seconds: How long a delete waits for busy runners to finish before failing (Pulumi retries on the next run). Defaults to 600.
+        :param pulumi.Input[_builtins.int] timeout_seconds: How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
         """
         if job_stale_after_hours is not None:
             pulumi.set(__self__, "job_stale_after_hours", job_stale_after_hours)
@@ -157,7 +157,7 @@ class GarmScaleSetDrainArgs:
     @pulumi.getter(name="timeoutSeconds")
     def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        How long a delete waits for busy runners to finish before failing (Pulumi retries on the next run). Defaults to 600.
+        How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
         """
         return pulumi.get(self, "timeout_seconds")
 

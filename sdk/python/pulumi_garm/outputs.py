@@ -99,7 +99,7 @@ class GarmScaleSetDrain(dict):
 
         :param _builtins.float job_stale_after_hours: A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.
         :param _builtins.int poll_seconds: Seconds between drain checks. Defaults to 5.
-        :param _builtins.int timeout_seconds: How long a delete waits for busy runners to finish before failing (Pulumi retries on the next run). Defaults to 600.
+        :param _builtins.int timeout_seconds: How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
         """
         if job_stale_after_hours is not None:
             pulumi.set(__self__, "job_stale_after_hours", job_stale_after_hours)
@@ -128,7 +128,7 @@ class GarmScaleSetDrain(dict):
     @pulumi.getter(name="timeoutSeconds")
     def timeout_seconds(self) -> Optional[_builtins.int]:
         """
-        How long a delete waits for busy runners to finish before failing (Pulumi retries on the next run). Defaults to 600.
+        How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
         """
         return pulumi.get(self, "timeout_seconds")
 

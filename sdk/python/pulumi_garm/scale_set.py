@@ -50,7 +50,7 @@ class ScaleSetArgs:
 
         :param pulumi.Input[_builtins.str] flavor: Provider flavor (size) for the runners.
         :param pulumi.Input[_builtins.str] image: Provider image for the runners.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] labels: Labels workflows target in runs-on. Changing them replaces the scale set.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] labels: Labels workflows target in runs-on; at least one unless naming is "exact". Changing them replaces the scale set.
         :param pulumi.Input[_builtins.int] max_runners: Most runners at once; at least 1.
         :param pulumi.Input[_builtins.str] name: Scale-set name; the live name adds a hash of labels and provider unless naming is "exact".
         :param pulumi.Input[_builtins.str] provider_name: GARM provider that creates the runners; pass a GarmProvider's name output so deletes are ordered.
@@ -144,7 +144,7 @@ class ScaleSetArgs:
     @pulumi.getter
     def labels(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
         """
-        Labels workflows target in runs-on. Changing them replaces the scale set.
+        Labels workflows target in runs-on; at least one unless naming is "exact". Changing them replaces the scale set.
         """
         return pulumi.get(self, "labels")
 
@@ -451,7 +451,7 @@ class ScaleSet(pulumi.CustomResource):
         :param pulumi.Input[Union[Mapping[str, Any], _builtins.str]] extra_specs: Provider-specific extra specs: an object, or a JSON string holding an object.
         :param pulumi.Input[_builtins.str] flavor: Provider flavor (size) for the runners.
         :param pulumi.Input[_builtins.str] image: Provider image for the runners.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] labels: Labels workflows target in runs-on. Changing them replaces the scale set.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] labels: Labels workflows target in runs-on; at least one unless naming is "exact". Changing them replaces the scale set.
         :param pulumi.Input[_builtins.int] max_runners: Most runners at once; at least 1.
         :param pulumi.Input[_builtins.int] min_idle_runners: Idle runners kept ready; at most maxRunners. Defaults to 0.
         :param pulumi.Input[_builtins.str] name: Scale-set name; the live name adds a hash of labels and provider unless naming is "exact".

@@ -4,6 +4,7 @@
 import type { Norm, Recorder } from "./observe";
 import type { ApiResult, Target } from "./target";
 import { ENTITY_SCENARIOS } from "./entity-scenarios";
+import { FORGE_SCENARIOS } from "./forge-scenarios";
 
 export interface Scenario {
     name: string;
@@ -364,4 +365,4 @@ const restartTrap: Scenario = {
     },
 };
 
-export const SCENARIOS: Scenario[] = [omittedKeys, updateRules, createRules, errorBodies, deleteEnabled, runners, restartTrap, ...ENTITY_SCENARIOS];
+export const SCENARIOS: Scenario[] = [omittedKeys, updateRules, createRules, errorBodies, deleteEnabled, runners, restartTrap, ...FORGE_SCENARIOS, ...ENTITY_SCENARIOS];

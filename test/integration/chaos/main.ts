@@ -1,4 +1,4 @@
-// `make chaos SEEDS=N [FIRST=1] [LENGTH=8]` (or `REPLAY='<steps json>' make chaos`): runs the fault campaign over many seeds and
+// `make chaos SEEDS=N [FIRST=1] [LENGTH=8] [CONCURRENCY=1]` (or `REPLAY='<steps json>' make chaos`): runs the fault campaign over many seeds and
 // prints the totals: runs, faults injected, invariant checks, and every failing seed with a shortest replay.
 import { failureReport, runSeed } from "./campaign";
 import type { Step } from "./plan";
@@ -26,20 +26,29 @@ async function main(): Promise<number> {
   const shortenRuns = numberFrom("SHORTEN_RUNS", 8, 0);
   const totals = { runs: 0, operations: 0, faults: 0, checks: 0, failed: [] as number[] };
   const started = Date.now();
-  for (let seed = first; seed < first + seeds; seed++) {
-    const outcome = await runSeed(seed, length, { shortenRuns });
-    totals.runs++;
-    totals.operations += outcome.result.stats.operations;
-    totals.faults += outcome.result.stats.faults;
-    totals.checks += outcome.result.stats.checks;
-    const v = outcome.result.violation;
-    console.log(`seed ${seed}: ${v ? `FAILED at step ${v.step}: ${v.invariant}` : "ok"} (${outcome.result.stats.faults} faults, ${outcome.result.stats.checks} checks)`);
-    if (process.env.VERBOSE) console.log(outcome.result.trace.map((l) => `  ${l}`).join("\n"));
-    if (v) {
-      totals.failed.push(seed);
-      console.log(failureReport(outcome));
+  // Seeds spend most of their time waiting on simulated outages, restarts and drains, so a few can run side by side;
+  // each has its own simulator, state directory and provider processes.
+  const concurrency = numberFrom("CONCURRENCY", 1);
+  let next = first;
+  const worker = async () => {
+    for (let seed = next++; seed < first + seeds; seed = next++) {
+      const outcome = await runSeed(seed, length, { shortenRuns });
+      totals.runs++;
+      totals.operations += outcome.result.stats.operations;
+      totals.faults += outcome.result.stats.faults;
+      totals.checks += outcome.result.stats.checks;
+      const v = outcome.result.violation;
+      const lines = [`seed ${seed}: ${v ? `FAILED at step ${v.step}: ${v.invariant}` : "ok"} (${outcome.result.stats.faults} faults, ${outcome.result.stats.checks} checks)`];
+      if (process.env.VERBOSE) lines.push(outcome.result.trace.map((l) => `  ${l}`).join("\n"));
+      if (v) {
+        totals.failed.push(seed);
+        lines.push(failureReport(outcome));
+      }
+      console.log(lines.join("\n"));
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, seeds) }, worker));
+  totals.failed.sort((a, b) => a - b);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   console.log(
     `chaos: ${totals.runs} runs (seeds ${first}-${first + seeds - 1}, ${length} steps each) in ${minutes} min: ${totals.operations} operations, ` +

@@ -124,6 +124,15 @@ function armFaults(world: World, faults: readonly Fault[], stats: RunStats, proc
   const timers: NodeJS.Timeout[] = [];
   let outage = false;
   const later = (ms: number, fn: () => void | Promise<void>) => timers.push(setTimeout(() => void Promise.resolve(fn()).catch(() => undefined), ms));
+  /** GARM stops answering (connections dropped) for `forMs`, then serves again. */
+  const outageFor = (forMs: number) => {
+    outage = true;
+    sim.stopServing("drop");
+    later(forMs, async () => {
+      outage = false;
+      await sim.resumeServing();
+    });
+  };
   for (const fault of faults) {
     stats.faults++;
     switch (fault.kind) {
@@ -138,12 +147,7 @@ function armFaults(world: World, faults: readonly Fault[], stats: RunStats, proc
         world.onSimLine = (line) => {
           if (!line.startsWith(`lost the answer to ${fault.method}`)) return;
           world.onSimLine = undefined;
-          outage = true;
-          sim.stopServing("drop");
-          later(fault.forMs, async () => {
-            outage = false;
-            await sim.resumeServing();
-          });
+          outageFor(fault.forMs);
         };
         break;
       case "github":
@@ -153,14 +157,7 @@ function armFaults(world: World, faults: readonly Fault[], stats: RunStats, proc
         later(fault.afterMs, () => sim.invalidateTokens());
         break;
       case "outage":
-        later(fault.afterMs, () => {
-          outage = true;
-          sim.stopServing("drop");
-          later(fault.forMs, async () => {
-            outage = false;
-            await sim.resumeServing();
-          });
-        });
+        later(fault.afterMs, () => outageFor(fault.forMs));
         break;
       case "restart":
         later(fault.afterMs, () => sim.restart());

@@ -27,6 +27,20 @@ export interface PluginProcess {
 }
 
 export const urnOf = (type: string, name: string) => `urn:pulumi:dev::plugin-it::${type}::${name}`;
+
+/** Sets what every per-resource request carries: its URN, type and name, and its id once it has one. */
+function addressed<R extends { setUrn(v: string): unknown; setType(v: string): unknown; setName(v: string): unknown }>(
+  req: R,
+  type: string,
+  name: string,
+  id?: string,
+): R {
+  req.setUrn(urnOf(type, name));
+  req.setType(type);
+  req.setName(name);
+  if (id !== undefined) (req as R & { setId(v: string): unknown }).setId(id);
+  return req;
+}
 const struct = (p: Props) => Struct.fromJavaScript(p as never);
 
 /** Spawns the plugin with `env` (nothing of the test's GARM_* variables leaks in) and connects to it. */
@@ -67,63 +81,41 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginPr
       await call("configure", req);
     },
     async check(type, name, news, olds = {}) {
-      const req = new proto.CheckRequest();
-      req.setUrn(urnOf(type, name));
-      req.setType(type);
-      req.setName(name);
+      const req = addressed(new proto.CheckRequest(), type, name);
       req.setOlds(struct(olds));
       req.setNews(struct(news));
       const res = await call<proto.CheckRequest, proto.CheckResponse>("check", req);
       return { inputs: res.getInputs()!.toJavaScript() as Props, failures: res.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`) };
     },
     async diff(type, name, id, olds, news, oldInputs) {
-      const req = new proto.DiffRequest();
-      req.setUrn(urnOf(type, name));
-      req.setType(type);
-      req.setName(name);
-      req.setId(id);
+      const req = addressed(new proto.DiffRequest(), type, name, id);
       req.setOlds(struct(olds));
       req.setNews(struct(news));
       if (oldInputs) req.setOldInputs(struct(oldInputs));
       return call("diff", req);
     },
     async create(type, name, props) {
-      const req = new proto.CreateRequest();
-      req.setUrn(urnOf(type, name));
-      req.setType(type);
-      req.setName(name);
+      const req = addressed(new proto.CreateRequest(), type, name);
       req.setProperties(struct(props));
       const res = await call<proto.CreateRequest, proto.CreateResponse>("create", req);
       return { id: res.getId(), outs: res.getProperties()!.toJavaScript() as Props };
     },
     async read(type, name, id, props = {}, inputs = {}) {
-      const req = new proto.ReadRequest();
-      req.setUrn(urnOf(type, name));
-      req.setType(type);
-      req.setName(name);
-      req.setId(id);
+      const req = addressed(new proto.ReadRequest(), type, name, id);
       req.setProperties(struct(props));
       req.setInputs(struct(inputs));
       const res = await call<proto.ReadRequest, proto.ReadResponse>("read", req);
       return { id: res.getId(), props: (res.getProperties()?.toJavaScript() ?? {}) as Props, inputs: (res.getInputs()?.toJavaScript() ?? {}) as Props };
     },
     async update(type, name, id, olds, news) {
-      const req = new proto.UpdateRequest();
-      req.setUrn(urnOf(type, name));
-      req.setType(type);
-      req.setName(name);
-      req.setId(id);
+      const req = addressed(new proto.UpdateRequest(), type, name, id);
       req.setOlds(struct(olds));
       req.setNews(struct(news));
       const res = await call<proto.UpdateRequest, proto.UpdateResponse>("update", req);
       return res.getProperties()!.toJavaScript() as Props;
     },
     async delete(type, name, id, props) {
-      const req = new proto.DeleteRequest();
-      req.setUrn(urnOf(type, name));
-      req.setType(type);
-      req.setName(name);
-      req.setId(id);
+      const req = addressed(new proto.DeleteRequest(), type, name, id);
       req.setProperties(struct(props));
       await call("delete", req);
     },

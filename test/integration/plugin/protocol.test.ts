@@ -54,6 +54,8 @@ describe("pulumi-resource-garm protocol (plugin process against the GARM simulat
     const schema = JSON.parse(res.getSchema());
     assert.deepEqual(Object.keys(schema.resources).sort(), [
       "garm:index:GarmController",
+      "garm:index:GarmCredentials",
+      "garm:index:GarmEndpoint",
       "garm:index:GarmEnterprise",
       "garm:index:GarmOrganization",
       "garm:index:GarmProvider",

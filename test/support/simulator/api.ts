@@ -5,6 +5,7 @@ import { ApiError, authFailed, routeNotFound } from "./errors";
 import { Router, type Reply } from "./router";
 import { registerAuthRoutes, urlsConfigured } from "./routes/auth";
 import { registerEntityRoutes } from "./routes/entities";
+import { registerForgeRoutes } from "./routes/forge";
 import { registerInstanceRoutes } from "./routes/instances";
 import { registerListRoutes } from "./routes/lists";
 import { registerScaleSetRoutes } from "./routes/scalesets";
@@ -18,6 +19,7 @@ export class Api {
   constructor(private readonly store: Store) {
     registerAuthRoutes(this.router);
     registerEntityRoutes(this.router);
+    registerForgeRoutes(this.router);
     registerScaleSetRoutes(this.router);
     registerInstanceRoutes(this.router);
     registerListRoutes(this.router);

@@ -8,6 +8,7 @@ import type {
   InstanceStatus,
   JobRecord,
   ProviderRecord,
+  CredentialsRecord,
   RunnerStatus,
   ScaleSetRecord,
 } from "./types";
@@ -125,5 +126,7 @@ export interface Simulator {
   instances(): InstanceRecord[];
   jobs(): JobRecord[];
   providers(): ProviderRecord[];
+  /** GitHub and Gitea credentials, with a digest of each one's secret. */
+  credentials(): CredentialsRecord[];
   stop(): Promise<void>;
 }

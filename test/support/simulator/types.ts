@@ -41,6 +41,10 @@ export interface EndpointRecord {
   baseUrl: string;
   createdAt: string;
   updatedAt: string;
+  /** "github" when absent */
+  endpointType?: "github" | "gitea";
+  /** base64 of the sanitized PEM bundle, as GARM sends []byte; absent when none */
+  caCertBundle?: string;
 }
 
 export interface CredentialsRecord {
@@ -51,6 +55,10 @@ export interface CredentialsRecord {
   authType: "pat" | "app";
   createdAt: string;
   updatedAt: string;
+  /** "github" when absent */
+  forge?: "github" | "gitea";
+  /** sha256 of the sealed payload (token or app), so tests can tell a rotation reached GARM */
+  secretDigest?: string;
 }
 
 export interface EntityRecord {

@@ -13,6 +13,8 @@ import type {
 
 type Json = Record<string, unknown>;
 
+export const GITEA_RUNNER_RELEASES_URL = "https://gitea.com/api/v1/repos/gitea/runner/releases";
+
 /** Sets `key` only when `value` is not Go's zero value (omitempty). */
 function put(o: Json, key: string, value: string | number | boolean | unknown[] | undefined): void {
   if (value === undefined || value === "" || value === 0 || value === false) return;
@@ -24,34 +26,40 @@ function put(o: Json, key: string, value: string | number | boolean | unknown[] 
 export function endpointView(ep: EndpointRecord | undefined): Json {
   // The zero struct: its strings are omitempty, its times are not (GARM v0.2.1, test/e2e/conformance).
   if (ep === undefined) return { created_at: ZERO_TIME, updated_at: ZERO_TIME };
-  return {
-    name: ep?.name ?? "",
-    description: ep?.description ?? "",
-    api_base_url: ep?.apiBaseUrl ?? "",
-    upload_base_url: ep?.uploadBaseUrl ?? "",
-    base_url: ep?.baseUrl ?? "",
-    created_at: ep?.createdAt ?? ZERO_TIME,
-    updated_at: ep?.updatedAt ?? ZERO_TIME,
-    endpoint_type: ep === undefined ? "" : "github",
-  };
+  const o: Json = {};
+  put(o, "name", ep.name);
+  put(o, "description", ep.description);
+  put(o, "api_base_url", ep.apiBaseUrl);
+  put(o, "upload_base_url", ep.uploadBaseUrl);
+  put(o, "base_url", ep.baseUrl);
+  put(o, "ca_cert_bundle", ep.caCertBundle);
+  o["created_at"] = ep.createdAt;
+  o["updated_at"] = ep.updatedAt;
+  if (ep.endpointType === "gitea") {
+    // Gitea endpoints carry the tools settings, the URL defaulted (database/sql/util.go L1094-1101).
+    o["tools_metadata_url"] = GITEA_RUNNER_RELEASES_URL;
+    o["use_internal_tools_metadata"] = false;
+  }
+  o["endpoint_type"] = ep.endpointType ?? "github";
+  return o;
 }
 
 export function credentialsView(store: Store, c: CredentialsRecord): Json {
   const ep = store.endpoints.get(c.endpoint);
-  return {
-    id: c.id,
-    name: c.name,
-    description: c.description,
-    api_base_url: ep?.apiBaseUrl ?? "",
-    upload_base_url: ep?.uploadBaseUrl ?? "",
-    base_url: ep?.baseUrl ?? "",
-    // The response key is `auth-type`, the request key `auth_type` (§2.5).
-    "auth-type": c.authType,
-    forge_type: "github",
-    endpoint: endpointView(ep),
-    created_at: c.createdAt,
-    updated_at: c.updatedAt,
-  };
+  const o: Json = { id: c.id };
+  put(o, "name", c.name);
+  put(o, "description", c.description);
+  put(o, "api_base_url", ep?.apiBaseUrl);
+  put(o, "upload_base_url", ep?.uploadBaseUrl);
+  put(o, "base_url", ep?.baseUrl);
+  put(o, "ca_bundle", ep?.caCertBundle);
+  // The response key is `auth-type`, the request key `auth_type` (§2.5).
+  o["auth-type"] = c.authType;
+  o["forge_type"] = ep?.endpointType ?? "github";
+  o["endpoint"] = endpointView(ep);
+  o["created_at"] = c.createdAt;
+  o["updated_at"] = c.updatedAt;
+  return o;
 }
 
 export function entityView(store: Store, e: EntityRecord): Json {

@@ -4,7 +4,7 @@ import { ApiError, badRequest, conflict, notFound, serverError } from "../errors
 import type { Reply, RequestContext, Router } from "../router";
 import type { Store } from "../state";
 import type { EntityKind, EntityRecord } from "../types";
-import { credentialsView, endpointView, entityView } from "../views";
+import { entityView } from "../views";
 import { registerEntityWriteRoutes, removeControllerHook } from "./entity-writes";
 
 interface KindInfo {
@@ -155,36 +155,4 @@ export function registerEntityRoutes(router: Router): void {
     router.add("DELETE", `/${info.plural}/{id}`, "api", (ctx) => remove(info, ctx));
     registerEntityWriteRoutes(router, info.kind, info.plural, info.word);
   }
-
-  router.add("GET", "/github/endpoints", "api", (ctx) => ({
-    status: 200,
-    body: [...ctx.store.endpoints.values()].map((ep) => endpointView(ep)),
-  }));
-  router.add("GET", "/github/endpoints/{name}", "api", (ctx) => {
-    const ep = ctx.store.endpoints.get(ctx.params["name"]!);
-    if (ep === undefined) throw notFound("error fetching github endpoint: not found");
-    return { status: 200, body: endpointView(ep) };
-  });
-  const listCredentials = (ctx: RequestContext): Reply => ({
-    status: 200,
-    body: ctx.store.credentials.map((c) => credentialsView(ctx.store, c)),
-  });
-  router.add("GET", "/github/credentials", "api", listCredentials);
-  router.add("GET", "/credentials", "api", listCredentials);
-  router.add("POST", "/github/credentials", "api", (ctx) => {
-    const b = parseBody(ctx.rawBody);
-    const name = optString(b, "name") ?? "";
-    const endpoint = optString(b, "endpoint") ?? "";
-    const authType = optString(b, "auth_type") ?? "";
-    if (name === "") throw badRequest("missing name");
-    if (authType !== "pat") throw badRequest("the simulator supports auth_type pat only");
-    const pat = b["pat"] as { oauth2_token?: unknown } | undefined;
-    if (typeof pat?.oauth2_token !== "string" || pat.oauth2_token === "") throw badRequest("missing oauth2_token");
-    if (!ctx.store.endpoints.has(endpoint)) throw notFound(`error fetching github endpoint: endpoint ${endpoint} not found`);
-    if (ctx.store.credentials.some((c) => c.name.toLowerCase() === name.toLowerCase())) {
-      throw conflict(`credentials ${name} already exists`);
-    }
-    const c = ctx.store.addCredentials(name, endpoint, optString(b, "description") ?? "");
-    return { status: 200, body: credentialsView(ctx.store, c) };
-  });
 }

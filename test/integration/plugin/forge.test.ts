@@ -1,0 +1,51 @@
+// GarmEndpoint and GarmCredentials through pulumi-resource-garm's gRPC protocol against the GARM simulator: the same
+// provider/ code as the dynamic provider, a secret token that stays a secret, and no import (adoptExisting instead).
+import { strict as assert } from "node:assert";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { SECRET_SIG, SIG_KEY } from "../../../provider-plugin/protocol";
+import { CREDENTIALS, ENDPOINT } from "../../../provider-plugin/resources";
+import { type Simulator, startSimulator } from "../../support/simulator";
+import { type PluginProcess, startPlugin } from "./plugin-process";
+
+const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
+
+describe("pulumi-resource-garm: GarmEndpoint and GarmCredentials", function () {
+  this.timeout(60_000);
+  let sim: Simulator | undefined;
+  let p: PluginProcess | undefined;
+  afterEach(async () => {
+    await p?.stop();
+    await sim?.stop();
+  });
+
+  it("creates an endpoint and credentials, rotates the token in place, refuses import, and deletes both", async () => {
+    sim = await startSimulator({ tickMs: 0 });
+    p = await startPlugin({});
+    await p.configure({ url: sim.url, username: sim.username, password: secret(sim.password) });
+
+    const ep = await p.check(ENDPOINT, "ep", { name: "ghe", baseUrl: "https://ghe.test", apiBaseUrl: "https://ghe.test/api/v3/", uploadBaseUrl: "https://ghe.test/up/" });
+    assert.deepEqual(ep.failures, []);
+    const epMade = await p.create(ENDPOINT, "ep", ep.inputs);
+    assert.equal(epMade.id, "ghe");
+
+    const creds = await p.check(CREDENTIALS, "creds", { name: "ghe-pat", endpoint: "ghe", token: secret("plugin-token-1") });
+    assert.deepEqual(creds.inputs.token, secret("plugin-token-1"), "the token stays a secret input");
+    const made = await p.create(CREDENTIALS, "creds", creds.inputs);
+    assert.equal(made.outs.token, undefined, "the token is never an output");
+    const digest = sim.credentials().find((c) => c.name === "ghe-pat")?.secretDigest;
+
+    const rotated = (await p.check(CREDENTIALS, "creds", { name: "ghe-pat", endpoint: "ghe", token: secret("plugin-token-2") })).inputs;
+    const diff = await p.diff(CREDENTIALS, "creds", made.id, made.outs, rotated, creds.inputs);
+    assert.equal(diff.getChanges(), proto.DiffResponse.DiffChanges.DIFF_SOME);
+    assert.deepEqual(diff.getReplacesList(), []);
+    const updated = await p.update(CREDENTIALS, "creds", made.id, made.outs, rotated);
+    assert.notEqual(sim.credentials().find((c) => c.name === "ghe-pat")?.secretDigest, digest);
+    assert.ok(!p.output.join("\n").includes("plugin-token"), "no token in the plugin's output");
+
+    await assert.rejects(p.read(CREDENTIALS, "creds", made.id), /GarmCredentials cannot be imported: declare it in the program with adoptExisting: true/);
+
+    await p.delete(CREDENTIALS, "creds", made.id, updated);
+    await p.delete(ENDPOINT, "ep", epMade.id, epMade.outs);
+    assert.deepEqual(sim.credentials().map((c) => c.name), ["acme-pat"]);
+  });
+});

@@ -1,0 +1,50 @@
+// GarmCredentials' diff: name, description and the secret change in place (UpdateGithubCredentialsParams,
+// params/requests.go L520-525); endpoint, forge and auth type replace (database/sql/github.go L437-458). The secret is
+// compared through its salted digest, never stored in plain text.
+import { strict as assert } from "node:assert";
+import { diffCredentials } from "../../../provider/credentials/diff";
+import type { CheckedCredentialsInputs, CredentialsOutputs } from "../../../provider/credentials/schema";
+import { secretDigest } from "../../../provider/credentials/secret-digest";
+import { APP_KEY_1, APP_KEY_2 } from "../../support/forge-pem";
+
+const pat: CheckedCredentialsInputs = { forge: "github", name: "c", description: "", endpoint: "ghe", authType: "pat", token: "t1", adoptExisting: false };
+const stored = (i: CheckedCredentialsInputs): CredentialsOutputs => ({
+  credentialsId: 3,
+  forge: i.forge,
+  name: i.name,
+  description: i.description,
+  endpoint: i.endpoint,
+  authType: i.authType,
+  ...(i.authType === "app" ? { appId: i.appId, installationId: i.installationId } : {}),
+  secretSalt: "salt",
+  secretDigest: secretDigest("salt", i),
+  adoptExisting: i.adoptExisting,
+  stateVersion: 1,
+});
+
+describe("GarmCredentials diff", () => {
+  it("sees no change for the same token, and keeps no plain secret in the state it compares with", () => {
+    assert.deepEqual(diffCredentials(stored(pat), pat), { changes: false, replaces: [], deleteBeforeReplace: false });
+    assert.ok(!JSON.stringify(stored(pat)).includes('"t1"'));
+  });
+
+  it("updates a rotated token, a rotated app key or app ids, a rename and a description in place", () => {
+    const app: CheckedCredentialsInputs = { ...pat, authType: "app", token: undefined, appId: 1, installationId: 2, privateKey: APP_KEY_1 };
+    for (const [olds, news] of [
+      [pat, { ...pat, token: "t2" }],
+      [app, { ...app, privateKey: APP_KEY_2 }],
+      [app, { ...app, installationId: 3 }],
+      [pat, { ...pat, name: "c2" }],
+      [pat, { ...pat, description: "d" }],
+    ] as const) {
+      assert.deepEqual(diffCredentials(stored(olds), news), { changes: true, replaces: [], deleteBeforeReplace: false }, JSON.stringify(news));
+    }
+  });
+
+  it("replaces on another endpoint, forge or auth type; old ones first unless renamed too", () => {
+    assert.deepEqual(diffCredentials(stored(pat), { ...pat, endpoint: "other" }), { changes: true, replaces: ["endpoint"], deleteBeforeReplace: true });
+    assert.deepEqual(diffCredentials(stored(pat), { ...pat, forge: "gitea" }), { changes: true, replaces: ["forge"], deleteBeforeReplace: true });
+    const toApp = { ...pat, name: "c-app", authType: "app" as const, token: undefined, appId: 1, installationId: 2, privateKey: APP_KEY_1 };
+    assert.deepEqual(diffCredentials(stored(pat), toApp), { changes: true, replaces: ["authType"], deleteBeforeReplace: false });
+  });
+});
