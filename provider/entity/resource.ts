@@ -41,11 +41,13 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
   const labelOf = (name: string, id?: string) => `${spec.resource} ${name}${id ? ` (id ${id})` : ""}`;
   const api = () => entityApi(deps.client());
 
+  /** The entity of this name under the endpoint of the given credentials: names are unique per endpoint only. */
   async function findByName(inputs: CheckedEntityInputs): Promise<EntityDetail | undefined> {
     const { owner, name } = splitName(kind, inputs.name);
-    const found = await api().list(kind, owner === undefined ? { name } : { owner, name });
-    if (found.length <= 1) return found[0];
+    // Unknown credentials: the POST says so (runner/organizations.go L52-54).
     const endpoint = await api().credentialsEndpoint(inputs.credentials);
+    if (endpoint === undefined) return undefined;
+    const found = await api().list(kind, { ...(owner === undefined ? {} : { owner }), name, endpoint });
     return found.find((e) => e.endpoint === endpoint);
   }
 

@@ -262,3 +262,32 @@ describe("GarmRepository webhook on delete", function () {
     assert.ok(destroyed.logs.some((l) => /leaving its webhook in GitHub/.test(l)));
   });
 });
+
+describe("GarmOrganization moved to credentials of another endpoint", function () {
+  this.timeout(60_000);
+  let fx: Fixture;
+  afterEach(async () => fx?.close());
+
+  it("previews a replacement naming both endpoints and makes the organization under the new endpoint", async () => {
+    fx = await startFixture();
+    await fx.engine.up([fx.entity("organization", "org")]);
+    const ghes = await fx.api("POST", "/github/endpoints", {
+      name: "ghes",
+      api_base_url: "https://ghes.example.com/api/v3/",
+      upload_base_url: "https://ghes.example.com/api/uploads/",
+      base_url: "https://ghes.example.com",
+    });
+    assert.equal(ghes.status, 200, JSON.stringify(ghes.body));
+    const creds = await fx.api("POST", "/github/credentials", { name: "ghes-pat", endpoint: "ghes", auth_type: "pat", pat: { oauth2_token: "t" } });
+    assert.equal(creds.status, 200, JSON.stringify(creds.body));
+    const moved = [fx.entity("organization", "org", { credentials: "ghes-pat" })];
+    const preview = await fx.engine.preview(moved);
+    assert.deepEqual(preview.diffs.org?.replaces, ["credentials"]);
+    assert.ok(preview.logs.some((l) => /belong to endpoint ghes, not github.com/.test(l)), preview.logs.join("\n"));
+    const up = await fx.engine.up(moved);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    assert.equal(up.outputs.org?.endpointName, "ghes");
+    const orgs = (await fx.api("GET", "/organizations?name=octo-org")).body as Json[];
+    assert.deepEqual(orgs.map((o) => (o.endpoint as Json).name), ["ghes"]);
+  });
+});

@@ -26,6 +26,7 @@ const inputs = { name: "acme", credentials: "acme-pat", webhookSecret: "top-secr
 describe("entity resource", () => {
   it("records a partial create when the webhook cannot be installed, without the secret", async () => {
     const { client, calls } = fakeClient((method, path) => {
+      if (method === "GET" && path === "/github/credentials") return { status: 200, body: [{ name: "acme-pat", endpoint: { name: "github.com" } }] };
       if (method === "GET" && path === "/organizations") return { status: 200, body: [] };
       if (method === "POST" && path === "/organizations") return { status: 200, body: org };
       // Webhook management off: GARM's catch-all (apiserver/routers/routers.go L442).
@@ -40,7 +41,7 @@ describe("entity resource", () => {
     assert.ok(!JSON.stringify(err.properties).includes("top-secret-value"));
     assert.ok(!err.message.includes("top-secret-value"));
     assert.match(err.message, /enable_webhook_management = true/);
-    assert.deepEqual(calls, ["GET /organizations", "POST /organizations", `POST /organizations/${org.id}/webhook`]);
+    assert.deepEqual(calls, ["GET /github/credentials", "GET /organizations", "POST /organizations", `POST /organizations/${org.id}/webhook`]);
   });
 
   it("refuses to delete while GARM lists a scale set or pool under the entity, and sends no DELETE", async () => {
