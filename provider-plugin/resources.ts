@@ -4,12 +4,15 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { Connection } from "../provider/connection";
 import { credentialsProviderWith } from "../provider/credentials/resource";
 import { endpointProviderWith } from "../provider/endpoint/resource";
+import { controllerMethodsWith } from "../provider/controller/resource";
+import { entityMethodsWith } from "../provider/entity/resource";
 import { garmProviderWith } from "../provider/garm-provider/resource";
 import { consoleLogger } from "../provider/log";
 import { scaleSetDepsFor, scaleSetMethodsWith } from "../provider/scaleset/resource";
 import { userFacing } from "../provider/user-facing";
 import { importScaleSet } from "./import";
 import { urnParts } from "./protocol";
+import { KIND_SPECS } from "../provider/entity/kinds";
 
 type Props = Record<string, unknown>;
 
@@ -88,5 +91,21 @@ export function pluginResources(connection: Connection): ReadonlyMap<string, Plu
         },
       },
     ],
+    ...(["organization", "repository", "enterprise"] as const).map((kind): [string, PluginResource] => {
+      const token = `garm:index:${KIND_SPECS[kind].resource}`;
+      return [token, notImportable(KIND_SPECS[kind].resource, adapt(entityMethodsWith(kind, forgeDeps)))];
+    }),
+    ["garm:index:GarmController", controllerNotImportable(adapt(controllerMethodsWith(forgeDeps)))],
   ]);
+}
+
+/** GARM has one controller, which declaring a GarmController takes over; there is nothing to import. */
+function controllerNotImportable(resource: PluginResource): PluginResource {
+  return {
+    ...resource,
+    read: (id, props) => {
+      if (Object.keys(props).length === 0) throw new Error("GarmController cannot be imported: declare it in the program and `pulumi up` takes over GARM's controller");
+      return resource.read(id, props);
+    },
+  };
 }

@@ -3,6 +3,8 @@
 import { z } from "zod";
 import { credentialsInputSchema } from "./credentials/schema";
 import { endpointInputSchema } from "./endpoint/schema";
+import { controllerInputSchema } from "./controller/inputs";
+import { entityInputSchema } from "./entity/inputs";
 import { garmProviderInputSchema } from "./garm-provider/schema";
 import { scaleSetInputSchema } from "./scaleset/inputs";
 
@@ -51,6 +53,27 @@ const credentialsComputed = z.object({
   secretDigest: z.string().describe("Salted SHA-256 of the token or private key, so a rotation is seen as a change; the secret itself is never an output."),
   stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
 });
+
+const entityComputed = z.object({
+  entityId: z.string().describe("GARM's id of the entity; also the resource id. A GarmScaleSet takes it as entityId."),
+  entityKind: z.enum(["organization", "repository", "enterprise"]).describe("Kind of the GARM entity."),
+  endpointName: z.string().describe("GARM endpoint the entity lives under (its credentials' endpoint)."),
+  webhookSecretHash: z.string().describe("Salted sha256 of the webhook secret, to detect a rotation; never the secret."),
+  webhookSecretSalt: z.string().describe("Salt of webhookSecretHash."),
+  webhookInstalled: z.boolean().describe("Whether GARM reports its webhook installed in GitHub."),
+  stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
+});
+
+const controllerComputed = z.object({
+  controllerId: z.string().describe("GARM's controller id; also the resource id."),
+  controllerWebhookUrl: z.string().describe("The URL GitHub delivers this controller's webhooks to: webhookUrl plus the controller id."),
+  version: z.string().describe("GARM's version."),
+  managed: z.array(z.string()).describe("The settings this resource manages (the inputs given)."),
+  stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
+});
+
+const ENTITY_DESCRIPTION = (what: string) =>
+  `A GARM ${what}. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.`;
 
 const TOKEN = (type: string) => `garm:index:${type}`;
 
@@ -161,6 +184,17 @@ export function packageSchema(version: string): Record<string, unknown> {
       ["forge", "endpoint"],
       types,
     )),
+    [TOKEN("GarmOrganization")]: withSecretInputs(["webhookSecret"], resourceSpec("GarmOrganization", ENTITY_DESCRIPTION("organization"), entityInputSchema("organization"), entityComputed, ["name"], types)),
+    [TOKEN("GarmRepository")]: withSecretInputs(["webhookSecret"], resourceSpec("GarmRepository", ENTITY_DESCRIPTION("repository"), entityInputSchema("repository"), entityComputed, ["name"], types)),
+    [TOKEN("GarmEnterprise")]: withSecretInputs(["webhookSecret"], resourceSpec("GarmEnterprise", ENTITY_DESCRIPTION("enterprise"), entityInputSchema("enterprise"), entityComputed, ["name"], types)),
+    [TOKEN("GarmController")]: resourceSpec(
+      "GarmController",
+      "GARM's controller settings (a singleton): create takes over GARM's controller and sets the given fields; delete leaves them as they are.",
+      controllerInputSchema,
+      controllerComputed,
+      [],
+      types,
+    ),
   };
   return {
     name: "garm",

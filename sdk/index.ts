@@ -3,3 +3,5 @@ export { GarmScaleSet, type GarmScaleSetArgs } from "./scaleset";
 export { GarmProvider, type GarmProviderArgs } from "./garm-provider";
 export { GarmEndpoint, type GarmEndpointArgs } from "./endpoint";
 export { GarmCredentials, type GarmCredentialsArgs } from "./credentials";
+export { GarmOrganization, GarmRepository, GarmEnterprise, type GarmOrganizationArgs, type GarmRepositoryArgs, type GarmEnterpriseArgs } from "./entity";
+export { GarmController, type GarmControllerArgs } from "./controller";

@@ -4,7 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /** The resource kinds `pulumi-garm/provider` implements. */
-export type ResourceKind = "scaleSet" | "garmProvider" | "endpoint" | "credentials";
+export type ResourceKind = "scaleSet" | "garmProvider" | "endpoint" | "credentials" | "organization" | "repository" | "enterprise" | "controller";
 
 /** Builds the seven-method forwarding provider for one resource kind. */
 export function forwardingProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
@@ -24,3 +24,7 @@ export const scaleSetProvider = forwardingProvider("scaleSet");
 export const garmProviderProvider = forwardingProvider("garmProvider");
 export const endpointProvider = forwardingProvider("endpoint");
 export const credentialsProvider = forwardingProvider("credentials");
+export const organizationProvider = forwardingProvider("organization");
+export const repositoryProvider = forwardingProvider("repository");
+export const enterpriseProvider = forwardingProvider("enterprise");
+export const controllerProvider = forwardingProvider("controller");

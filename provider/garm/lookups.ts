@@ -93,3 +93,17 @@ export function declareProvider(name: string): void {
 export function isDeclaredProvider(name: string): boolean {
   return declaredProviders.has(name);
 }
+
+/**
+ * Entity names the GarmOrganization, GarmRepository and GarmEnterprise resources of this run declare, recorded by their
+ * check, so a scale set naming one that `up` has yet to create is not refused at preview (scaleset/references.ts).
+ */
+const declaredEntities = new Set<string>();
+
+export function declareEntity(kind: EntityKind, name: string): void {
+  declaredEntities.add(`${kind}\n${name}`);
+}
+
+export function isDeclaredEntity(kind: EntityKind, name: string): boolean {
+  return declaredEntities.has(`${kind}\n${name}`);
+}

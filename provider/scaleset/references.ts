@@ -4,7 +4,7 @@
 // cost one GET per distinct reference) turns both into check failures. A value not yet known at preview is checked by
 // the check `up` runs once it is known, which comes before any write.
 import type { EntityKind, GarmClient } from "../garm/client";
-import { isDeclaredProvider, lookupsFor } from "../garm/lookups";
+import { isDeclaredEntity, isDeclaredProvider, lookupsFor } from "../garm/lookups";
 import type { GatedRead } from "./drained";
 import type { ScaleSetInputs } from "./inputs";
 
@@ -61,6 +61,7 @@ export async function referenceFailures(
     for (const [field, kind] of ENTITY_FIELDS) {
       const name = inputs[field];
       if (!known(field) || typeof name !== "string" || !(isNew(field) || isNew("endpoint"))) continue;
+      if (isDeclaredEntity(kind, name)) continue;
       const endpoint = inputs.endpoint;
       checks.push(
         deps.gate(() => lookups.findEntities(kind, name, endpoint)).then((read) => {

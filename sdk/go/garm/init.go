@@ -21,12 +21,20 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "garm:index:GarmController":
+		r = &GarmController{}
 	case "garm:index:GarmCredentials":
 		r = &GarmCredentials{}
 	case "garm:index:GarmEndpoint":
 		r = &GarmEndpoint{}
+	case "garm:index:GarmEnterprise":
+		r = &GarmEnterprise{}
+	case "garm:index:GarmOrganization":
+		r = &GarmOrganization{}
 	case "garm:index:GarmProvider":
 		r = &GarmProvider{}
+	case "garm:index:GarmRepository":
+		r = &GarmRepository{}
 	case "garm:index:ScaleSet":
 		r = &ScaleSet{}
 	default:

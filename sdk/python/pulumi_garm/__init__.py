@@ -6,9 +6,13 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from .garm_controller import *
 from .garm_credentials import *
 from .garm_endpoint import *
+from .garm_enterprise import *
+from .garm_organization import *
 from .garm_provider import *
+from .garm_repository import *
 from .provider import *
 from .scale_set import *
 from ._inputs import *
@@ -29,9 +33,13 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_garm",
   "classes": {
+   "garm:index:GarmController": "GarmController",
    "garm:index:GarmCredentials": "GarmCredentials",
    "garm:index:GarmEndpoint": "GarmEndpoint",
+   "garm:index:GarmEnterprise": "GarmEnterprise",
+   "garm:index:GarmOrganization": "GarmOrganization",
    "garm:index:GarmProvider": "GarmProvider",
+   "garm:index:GarmRepository": "GarmRepository",
    "garm:index:ScaleSet": "ScaleSet"
   }
  }

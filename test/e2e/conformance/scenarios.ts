@@ -3,6 +3,7 @@
 // and compares the two recordings. Section numbers refer to /work/shared/reference/garm-api.md.
 import type { Norm, Recorder } from "./observe";
 import type { ApiResult, Target } from "./target";
+import { ENTITY_SCENARIOS } from "./entity-scenarios";
 import { FORGE_SCENARIOS } from "./forge-scenarios";
 
 export interface Scenario {
@@ -364,4 +365,4 @@ const restartTrap: Scenario = {
     },
 };
 
-export const SCENARIOS: Scenario[] = [omittedKeys, updateRules, createRules, errorBodies, deleteEnabled, runners, restartTrap, ...FORGE_SCENARIOS];
+export const SCENARIOS: Scenario[] = [omittedKeys, updateRules, createRules, errorBodies, deleteEnabled, runners, restartTrap, ...FORGE_SCENARIOS, ...ENTITY_SCENARIOS];

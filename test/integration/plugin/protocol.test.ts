@@ -52,7 +52,17 @@ describe("pulumi-resource-garm protocol (plugin process against the GARM simulat
     const p = await plugin();
     const res = await p.call<GetSchemaRequest, proto.GetSchemaResponse>("getSchema", new GetSchemaRequest());
     const schema = JSON.parse(res.getSchema());
-    assert.deepEqual(Object.keys(schema.resources).sort(), ["garm:index:GarmCredentials", "garm:index:GarmEndpoint", "garm:index:GarmProvider", "garm:index:ScaleSet"]);
+    assert.deepEqual(Object.keys(schema.resources).sort(), [
+      "garm:index:GarmController",
+      "garm:index:GarmCredentials",
+      "garm:index:GarmEndpoint",
+      "garm:index:GarmEnterprise",
+      "garm:index:GarmOrganization",
+      "garm:index:GarmProvider",
+      "garm:index:GarmRepository",
+      "garm:index:ScaleSet",
+    ]);
+    assert.equal(schema.resources["garm:index:GarmOrganization"].inputProperties.webhookSecret.secret, true);
     assert.equal(schema.provider.inputProperties.password.secret, true);
     assert.equal(schema.config.variables.password.secret, true);
     assert.equal(schema.resources[SCALE_SET].inputProperties.labels.willReplaceOnChanges, true);

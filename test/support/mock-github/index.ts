@@ -6,6 +6,7 @@
 // test in another process (or a human with curl) can push job messages and inject failures.
 //
 // Everything listens on 127.0.0.1 only; long polls are bounded (longPollMs) and released on close().
+import { type HookOp, MockHooks } from "./hooks";
 import * as http from "node:http";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
@@ -39,6 +40,7 @@ export type MockOp =
     | "getRunner" // J3
     | "listAgents" // C1
     | "agentReleases" // controller garm_agent_releases_url, pointed here to keep GARM off the internet
+    | HookOp // webhook management (./hooks.ts)
     | "unknown";
 
 export interface EntityRef {
@@ -176,6 +178,8 @@ export interface MockGithub {
     readonly sessions: ReadonlyMap<string, MockSession>;
     readonly agents: ReadonlyMap<number, MockAgent>;
     readonly requests: readonly RequestRecord[];
+    /** Organization and repository webhooks GARM installed. */
+    readonly hooks: MockHooks;
 
     /** Injects failures: the next `times` calls of `op` answer `status` (times default 1; Infinity = sticky). */
     failNext(op: MockOp, status: number, times?: number, body?: unknown): void;
@@ -266,6 +270,7 @@ export async function startMockGithub(options: MockGithubOptions = {}): Promise<
     const queues = new Map<number, QueuedMessage[]>();
     const jobs = new Map<string, MockJob>();
     const failures: FailureRule[] = [];
+    const hooks = new MockHooks();
     const requests: RequestRecord[] = [];
     // Long-poll waiters per scale set; woken by a push or by close().
     const waiters = new Map<number, Set<() => void>>();
@@ -475,6 +480,7 @@ export async function startMockGithub(options: MockGithubOptions = {}): Promise<
         sessions,
         agents,
         requests,
+        hooks,
         failNext(op, status, times = 1, body) {
             failures.push({ op, status, remaining: times, body });
         },
@@ -632,6 +638,8 @@ export async function startMockGithub(options: MockGithubOptions = {}): Promise<
                 };
                 return { op: "agentReleases", reply: { status: 200, body: [release] } };
             }
+            const hooked = hooks.handle(method, seg, parseJson(body));
+            if (hooked) return hooked;
             const ent = restEntity(seg);
             const tail = ent ? seg.slice(ent.kind === "org" ? 2 : 3).join("/") : "";
             if (ent && method === "GET" && tail === "actions/runners/downloads") {
@@ -992,6 +1000,9 @@ export async function startMockGithub(options: MockGithubOptions = {}): Promise<
             if (m(/\/actions\/runners\/registration-token\/?$/)) return "registrationToken";
             if (m(/\/actions\/runner-groups\/?$/)) return "runnerGroups";
             if (m(/\/actions\/runners\/?$/) && method === "GET") return "listRunnersRest";
+            if (m(/\/hooks\/\d+\/pings\/?$/)) return "pingHook";
+            if (m(/\/hooks\/\d+\/?$/)) return "deleteHook";
+            if (m(/\/hooks\/?$/)) return method === "POST" ? "createHook" : "listHooks";
             return "unknown";
         }
         if (p === "/actions/runner-registration") return "runnerRegistration";

@@ -71,7 +71,10 @@ export interface EntityRecord {
   credentialsName: string;
   endpoint: string;
   webhookSecret: string;
+  /** "" when none was asked for; GARM reads it back as roundrobin (database/sql/util.go L215). */
   poolBalancerType: string;
+  /** agent_mode (params/requests.go L50); absent means false. */
+  agentMode?: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -74,7 +74,9 @@ export function entityView(store: Store, e: EntityRecord): Json {
   }
   o["endpoint"] = endpointView(store.endpoints.get(e.endpoint));
   o["pool_manager_status"] = { running: true };
+  // "" (none asked for) reads back as roundrobin (database/sql/util.go L215, L284, L532); agent_mode has no omitempty.
   o["pool_balancing_type"] = e.poolBalancerType || "roundrobin";
+  o["agent_mode"] = e.agentMode ?? false;
   o["created_at"] = e.createdAt;
   o["updated_at"] = e.updatedAt;
   return o;

@@ -1,10 +1,11 @@
 // Organizations, repositories, enterprises, GitHub endpoints and credentials (garm-api.md §2.4, §2.5).
-import { isUuid, optString, parseBody } from "../body";
+import { isUuid, optBool, optString, parseBody, parseBool } from "../body";
 import { ApiError, badRequest, conflict, notFound, serverError } from "../errors";
 import type { Reply, RequestContext, Router } from "../router";
 import type { Store } from "../state";
 import type { EntityKind, EntityRecord } from "../types";
 import { entityView } from "../views";
+import { registerEntityWriteRoutes, removeControllerHook } from "./entity-writes";
 
 interface KindInfo {
   kind: EntityKind;
@@ -21,7 +22,7 @@ const KINDS: KindInfo[] = [
 ];
 
 /** The store's word for an entity kind in its wrapped errors ("error fetching org: ..."). */
-const STORE_WORD: Record<EntityKind, string> = { organization: "org", repository: "repo", enterprise: "enterprise" };
+export const STORE_WORD: Record<EntityKind, string> = { organization: "org", repository: "repo", enterprise: "enterprise" };
 
 /**
  * The store's id parse error. Orgs and enterprises wrap it as `invalid request`; repositories leak uuid.Parse's own text
@@ -58,6 +59,15 @@ export function lookupEntity(store: Store, kind: EntityKind, id: string, via: En
   return e;
 }
 
+/** An entity by path id for the routes whose error wraps the store's error once more with `prefix` (delete, webhook). */
+export function lookupEntityFor(store: Store, kind: EntityKind, id: string, prefix: string): EntityRecord {
+  const inner = `error fetching ${STORE_WORD[kind]}`;
+  if (!isUuid(id)) throw badRequest(`${prefix}: ${inner}: ${parseIdError(kind, id)}`);
+  const e = store.entities.get(id.toLowerCase());
+  if (e === undefined || e.kind !== kind) throw notFound(`${prefix}: ${inner}: not found`);
+  return e;
+}
+
 export function kindOfPlural(plural: string): EntityKind {
   const k = KINDS.find((x) => x.plural === plural);
   if (k === undefined) throw new Error(`unknown entity path ${plural}`);
@@ -77,15 +87,20 @@ function create(info: KindInfo, ctx: RequestContext): Reply {
   const credentialsName = optString(b, "credentials_name") ?? "";
   const secret = optString(b, "webhook_secret") ?? "";
   const balancer = optString(b, "pool_balancer_type") ?? "";
-  if (info.kind === "repository" && owner === "") throw badRequest("missing owner");
-  if (name === "") throw badRequest(`missing ${info.word} name`);
-  if (credentialsName === "") throw badRequest("missing credentials name");
+  const agentMode = optBool(b, "agent_mode") ?? false;
+  // Validate() errors reach the answer wrapped by the runner (runner/organizations.go L36-38, conformance-tested).
+  const invalid = (what: string) => badRequest(`error validating params: ${what}`);
+  if (info.kind === "repository" && owner === "") throw invalid("missing owner");
+  if (name === "") throw invalid(`missing ${STORE_WORD[info.kind]} name`);
+  if (credentialsName === "") throw invalid("missing credentials name");
   if (secret === "") throw missingSecret(store);
-  if (!["", "roundrobin", "pack"].includes(balancer)) throw badRequest("invalid pool balancer type");
+  if (!["", "roundrobin", "pack"].includes(balancer)) throw invalid("invalid pool balancer type");
   const creds = store.credentials.find((c) => c.name === credentialsName);
   if (creds === undefined) throw badRequest(`credentials ${credentialsName} not defined`);
+  // GetOrganization & co. match names ignoring case (database/sql/organizations.go L285, COLLATE NOCASE).
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
   for (const e of store.entities.values()) {
-    if (e.kind === info.kind && e.name === name && e.owner === owner && e.endpoint === creds.endpoint) {
+    if (e.kind === info.kind && same(e.name, name) && same(e.owner, owner) && e.endpoint === creds.endpoint) {
       throw conflict(`${info.kind} ${info.kind === "repository" ? `${owner}/${name}` : name} already exists`);
     }
   }
@@ -96,7 +111,8 @@ function create(info: KindInfo, ctx: RequestContext): Reply {
     credentialsName,
     endpoint: creds.endpoint,
     webhookSecret: secret,
-    poolBalancerType: balancer === "" ? "roundrobin" : balancer,
+    poolBalancerType: balancer,
+    agentMode,
   });
   store.log(`created ${info.kind} ${e.id}`);
   return { status: 200, body: entityView(store, e) };
@@ -116,12 +132,14 @@ function list(info: KindInfo, ctx: RequestContext): Reply {
 
 function remove(info: KindInfo, ctx: RequestContext): Reply {
   const store = ctx.store;
-  const e = lookupEntity(store, info.kind, ctx.params["id"]!);
+  const e = lookupEntityFor(store, info.kind, ctx.params["id"]!, `error fetching ${STORE_WORD[info.kind]}`);
+  // Pools are checked before scale sets (runner/organizations.go L138-159).
+  const pools = [...store.pools.values()].filter((p) => p.entityId === e.id).map((p) => p.id);
+  if (pools.length > 0) throw badRequest(`${info.word} has pools defined (${pools.join(", ")})`);
   if ([...store.scaleSets.values()].some((s) => s.entityId === e.id)) {
     throw badRequest(`${info.word} has scale sets defined; delete them first`);
   }
-  const pools = [...store.pools.values()].filter((p) => p.entityId === e.id).map((p) => p.id);
-  if (pools.length > 0) throw badRequest(`${info.word} has pools defined (${pools.join(", ")})`);
+  if (!parseBool(ctx.query.get("keepWebhook")) && info.kind !== "enterprise") removeControllerHook(store, e);
   store.entities.delete(e.id);
   return { status: 200 };
 }
@@ -135,5 +153,6 @@ export function registerEntityRoutes(router: Router): void {
       body: entityView(ctx.store, lookupEntity(ctx.store, info.kind, ctx.params["id"]!)),
     }));
     router.add("DELETE", `/${info.plural}/{id}`, "api", (ctx) => remove(info, ctx));
+    registerEntityWriteRoutes(router, info.kind, info.plural, info.word);
   }
 }

@@ -1,0 +1,90 @@
+// GarmOrganization, GarmRepository and GarmEnterprise: GARM's entities, managed from a Pulumi program. One base class;
+// the three differ in their provider object and in what `name` holds.
+import * as pulumi from "@pulumi/pulumi";
+import { enterpriseProvider, organizationProvider, repositoryProvider } from "./shim";
+
+/** Inputs shared by the three entity kinds. Checked at `pulumi preview`. */
+interface EntityArgsBase {
+  /** Name of the GARM credentials to use; pass a GarmCredentials' name output so Pulumi orders them. */
+  readonly credentials: pulumi.Input<string>;
+  /** Secret GitHub signs webhook deliveries with; kept as a Pulumi secret. A change updates in place. */
+  readonly webhookSecret: pulumi.Input<string>;
+  /** "roundrobin" (default) or "pack". */
+  readonly poolBalancerType?: pulumi.Input<"roundrobin" | "pack">;
+  /** GARM's agent mode. Defaults to false. */
+  readonly agentMode?: pulumi.Input<boolean>;
+  /** Manage an entity of the same name that already exists in GARM instead of failing. Defaults to false. */
+  readonly adoptExisting?: pulumi.Input<boolean>;
+}
+
+interface WebhookArgs {
+  /** Install GARM's webhook in GitHub (needs enable_webhook_management in GARM's config); removed on delete. Defaults to false. */
+  readonly installWebhook?: pulumi.Input<boolean>;
+  /** Leave the installed webhook in GitHub when the entity is deleted. Defaults to false. */
+  readonly keepWebhookOnDelete?: pulumi.Input<boolean>;
+}
+
+export interface GarmOrganizationArgs extends EntityArgsBase, WebhookArgs {
+  /** GitHub organization name. Changing it replaces the organization. */
+  readonly name: pulumi.Input<string>;
+}
+
+export interface GarmRepositoryArgs extends EntityArgsBase, WebhookArgs {
+  /** GitHub repository as "owner/name". Changing it replaces the repository. */
+  readonly name: pulumi.Input<string>;
+}
+
+export interface GarmEnterpriseArgs extends EntityArgsBase {
+  /** GitHub enterprise slug. Changing it replaces the enterprise. */
+  readonly name: pulumi.Input<string>;
+}
+
+const OUTPUTS = { entityId: undefined, entityKind: undefined, endpointName: undefined, webhookInstalled: undefined, stateVersion: undefined };
+
+abstract class GarmEntity extends pulumi.dynamic.Resource {
+  /** GARM's id of the entity (also the Pulumi id); a GarmScaleSet takes it as entityId. */
+  declare readonly entityId: pulumi.Output<string>;
+  /** The name as GARM holds it; a GarmScaleSet takes it as organization, repository or enterprise. */
+  declare readonly name: pulumi.Output<string>;
+  declare readonly entityKind: pulumi.Output<"organization" | "repository" | "enterprise">;
+  /** The GARM endpoint the entity lives under (its credentials' endpoint). */
+  declare readonly endpointName: pulumi.Output<string>;
+  declare readonly credentials: pulumi.Output<string>;
+  declare readonly poolBalancerType: pulumi.Output<string>;
+  declare readonly agentMode: pulumi.Output<boolean>;
+  /** Whether GARM's webhook is installed in GitHub (false unless installWebhook). */
+  declare readonly webhookInstalled: pulumi.Output<boolean>;
+  /** Version of the state shape this resource wrote. */
+  declare readonly stateVersion: pulumi.Output<number>;
+
+  protected constructor(
+    provider: pulumi.dynamic.ResourceProvider,
+    type: string,
+    name: string,
+    args: EntityArgsBase & { name: pulumi.Input<string> },
+    opts?: pulumi.CustomResourceOptions,
+  ) {
+    // The secret stays a secret in state; the provider returns only a salted hash of it as an output.
+    const inputs = { ...OUTPUTS, ...args, webhookSecret: pulumi.secret(args.webhookSecret) };
+    const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), "webhookSecret"];
+    super(provider, name, inputs, { ...opts, additionalSecretOutputs: secretOutputs }, "garm", type);
+  }
+}
+
+export class GarmOrganization extends GarmEntity {
+  constructor(name: string, args: GarmOrganizationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(organizationProvider, "GarmOrganization", name, args, opts);
+  }
+}
+
+export class GarmRepository extends GarmEntity {
+  constructor(name: string, args: GarmRepositoryArgs, opts?: pulumi.CustomResourceOptions) {
+    super(repositoryProvider, "GarmRepository", name, args, opts);
+  }
+}
+
+export class GarmEnterprise extends GarmEntity {
+  constructor(name: string, args: GarmEnterpriseArgs, opts?: pulumi.CustomResourceOptions) {
+    super(enterpriseProvider, "GarmEnterprise", name, args, opts);
+  }
+}

@@ -1,0 +1,132 @@
+// Conformance scenarios of the routes GarmOrganization, GarmRepository, GarmEnterprise and GarmController use:
+// entity create/update/delete validation and texts (garm-api.md §2.4; runner/organizations.go, repositories.go,
+// enterprises.go), the webhook routes (runner/pool/pool.go L2204-2380) and PUT /controller (§1.6).
+import type { Scenario } from "./scenarios";
+import type { ApiResult, Target } from "./target";
+
+type Json = Record<string, unknown>;
+
+const pick = (o: Json, keys: string[]) => Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
+const ENTITY_KEYS = ["name", "owner", "pool_balancing_type", "agent_mode", "credentials_name", "endpoint"];
+
+/** The credentials the target was seeded with; their name differs per target, so messages show it as <creds>. */
+async function seededCredentials(t: Target): Promise<string> {
+    const list = (await t.api("GET", "/credentials")).body as Json[];
+    return String(list[0]?.name ?? "");
+}
+
+const entities: Scenario = {
+    name: "entities: create, update and delete rules",
+    async run(t, r) {
+        const creds = await seededCredentials(t);
+        r.n.alias(creds, "<creds>");
+        const entity = (res: ApiResult) => ({ status: res.status, body: res.status === 200 ? r.n.value(pick(res.body as Json, ENTITY_KEYS)) : r.n.result(res) });
+
+        const org = { name: "conf-org", credentials_name: creds, webhook_secret: "conf-secret-1" };
+        r.res("POST org without name", await t.api("POST", "/organizations", { ...org, name: "" }));
+        r.res("POST org without credentials", await t.api("POST", "/organizations", { ...org, credentials_name: "" }));
+        r.res("POST org without secret (MissingSecretError)", await t.api("POST", "/organizations", { ...org, webhook_secret: "" }));
+        r.res("POST org with an unknown balancer", await t.api("POST", "/organizations", { ...org, pool_balancer_type: "random" }));
+        r.res("POST org with unknown credentials", await t.api("POST", "/organizations", { ...org, credentials_name: "no-such-creds" }));
+        const created = await t.api("POST", "/organizations", org);
+        r.obs("POST org", entity(created));
+        const id = String((created.body as Json).id);
+        r.res("POST org again, other case (COLLATE NOCASE)", await t.api("POST", "/organizations", { ...org, name: "CONF-ORG" }));
+        r.obs("GET /organizations?name=", r.n.value(((await t.api("GET", "/organizations?name=conf-org")).body as Json[]).map((e) => e.name)));
+
+        r.obs("PUT org balancer pack, agent mode", entity(await t.api("PUT", `/organizations/${id}`, { pool_balancer_type: "pack", agent_mode: true })));
+        r.obs("PUT org secret only", entity(await t.api("PUT", `/organizations/${id}`, { webhook_secret: "conf-secret-2" })));
+        r.obs("PUT org empty body", entity(await t.api("PUT", `/organizations/${id}`, {})));
+        r.res("PUT org unknown balancer", await t.api("PUT", `/organizations/${id}`, { pool_balancer_type: "random" }));
+        r.res("PUT org unknown credentials", await t.api("PUT", `/organizations/${id}`, { credentials_name: "no-such-creds" }));
+        r.res("PUT org non-UUID", await t.api("PUT", "/organizations/not-a-uuid", { pool_balancer_type: "pack" }));
+        r.res("PUT org unknown id", await t.api("PUT", "/organizations/00000000-0000-4000-8000-000000000000", { pool_balancer_type: "pack" }));
+        r.res("PUT repo unknown id", await t.api("PUT", "/repositories/00000000-0000-4000-8000-000000000000", { pool_balancer_type: "pack" }));
+        r.res("PUT enterprise unknown id", await t.api("PUT", "/enterprises/00000000-0000-4000-8000-000000000000", { pool_balancer_type: "pack" }));
+
+        const repo = { owner: "conf-owner", name: "conf-repo", credentials_name: creds, webhook_secret: "conf-secret-1" };
+        r.res("POST repo without owner", await t.api("POST", "/repositories", { ...repo, owner: "" }));
+        r.res("POST repo without name", await t.api("POST", "/repositories", { ...repo, name: "" }));
+        const repoMade = await t.api("POST", "/repositories", repo);
+        r.obs("POST repo", entity(repoMade));
+        r.res("POST repo again", await t.api("POST", "/repositories", repo));
+        const ent = { name: "conf-ent", credentials_name: creds, webhook_secret: "conf-secret-1" };
+        r.res("POST enterprise without name", await t.api("POST", "/enterprises", { ...ent, name: "" }));
+        const entMade = await t.api("POST", "/enterprises", ent);
+        r.obs("POST enterprise", entity(entMade));
+        r.res("POST enterprise again", await t.api("POST", "/enterprises", ent));
+        r.res("GET enterprise webhook (no route)", await t.api("GET", `/enterprises/${String((entMade.body as Json).id)}/webhook`));
+
+        // GARM refuses to delete an entity with scale sets; the scale set is made disabled so it deletes at once.
+        const ss = await t.api("POST", `/organizations/${t.orgId}/scalesets`, {
+            name: "conf-ent-dep",
+            provider_name: "fake",
+            image: "ubuntu:24.04",
+            flavor: "small",
+            os_type: "linux",
+            os_arch: "amd64",
+            max_runners: 1,
+            enabled: false,
+        });
+        r.res("DELETE org with a scale set", await t.api("DELETE", `/organizations/${t.orgId}`));
+        await t.api("DELETE", `/scalesets/${String((ss.body as Json).id)}`);
+
+        r.res("DELETE org", await t.api("DELETE", `/organizations/${id}?keepWebhook=true`));
+        r.res("DELETE org again", await t.api("DELETE", `/organizations/${id}`));
+        r.res("DELETE org non-UUID", await t.api("DELETE", "/organizations/not-a-uuid"));
+        r.res("DELETE repo", await t.api("DELETE", `/repositories/${String((repoMade.body as Json).id)}?keepWebhook=true`));
+        r.res("DELETE repo again", await t.api("DELETE", `/repositories/${String((repoMade.body as Json).id)}`));
+        r.res("DELETE enterprise", await t.api("DELETE", `/enterprises/${String((entMade.body as Json).id)}`));
+        r.res("DELETE enterprise again", await t.api("DELETE", `/enterprises/${String((entMade.body as Json).id)}`));
+    },
+};
+
+const webhooks: Scenario = {
+    name: "entity webhooks: install, info, uninstall",
+    async run(t, r) {
+        const creds = await seededCredentials(t);
+        r.n.alias(creds, "<creds>");
+        const controller = (await t.api("GET", "/controller")).body as Json;
+        const hook = (res: ApiResult) => {
+            if (res.status !== 200) return r.n.result(res);
+            const b = res.body as Json;
+            return r.n.value({ active: b.active, events: b.events, url_is_controller_webhook_url: b.url === controller.controller_webhook_url });
+        };
+        for (const [plural, body] of [
+            ["organizations", { name: "conf-hook-org" }],
+            ["repositories", { owner: "conf-hook", name: "app" }],
+        ] as const) {
+            const made = await t.api("POST", `/${plural}`, { ...body, credentials_name: creds, webhook_secret: "conf-hook-secret" });
+            const id = String((made.body as Json).id);
+            r.res(`${plural}: GET webhook before install`, await t.api("GET", `/${plural}/${id}/webhook`));
+            r.obs(`${plural}: POST webhook`, hook(await t.api("POST", `/${plural}/${id}/webhook`, { webhook_endpoint_type: "direct" })));
+            r.res(`${plural}: POST webhook again`, await t.api("POST", `/${plural}/${id}/webhook`, {}));
+            r.obs(`${plural}: GET webhook`, hook(await t.api("GET", `/${plural}/${id}/webhook`)));
+            r.res(`${plural}: DELETE webhook`, await t.api("DELETE", `/${plural}/${id}/webhook`));
+            r.res(`${plural}: GET webhook after uninstall`, await t.api("GET", `/${plural}/${id}/webhook`));
+            r.res(`${plural}: DELETE webhook again`, await t.api("DELETE", `/${plural}/${id}/webhook`));
+            r.res(`${plural}: POST webhook unknown id`, await t.api("POST", `/${plural}/00000000-0000-4000-8000-000000000000/webhook`, {}));
+            await t.api("POST", `/${plural}/${id}/webhook`, {});
+            r.res(`${plural}: DELETE with its webhook (keepWebhook false)`, await t.api("DELETE", `/${plural}/${id}`));
+        }
+    },
+};
+
+const controllerUpdate: Scenario = {
+    name: "controller update",
+    async run(t, r) {
+        const before = (await t.api("GET", "/controller")).body as Json;
+        const view = (res: ApiResult) =>
+            res.status === 200 ? r.n.value(pick(res.body as Json, ["minimum_job_age_backoff"])) : r.n.result(res);
+        r.res("PUT /controller callback_url without scheme", await t.api("PUT", "/controller", { callback_url: "garm.example.com/callbacks" }));
+        r.res("PUT /controller webhook_url without host", await t.api("PUT", "/controller", { webhook_url: "https://" }));
+        r.res("PUT /controller metadata_url not a URL", await t.api("PUT", "/controller", { metadata_url: "::" }));
+        r.obs("PUT /controller minimum_job_age_backoff", view(await t.api("PUT", "/controller", { minimum_job_age_backoff: 45 })));
+        const moved = await t.api("PUT", "/controller", { webhook_url: "http://127.0.0.1:9/hooks/" });
+        const m = moved.body as Json;
+        r.obs("PUT /controller webhook_url: controller_webhook_url", m.controller_webhook_url === `http://127.0.0.1:9/hooks/${String(m.controller_id)}`);
+        r.obs("PUT /controller restore", (await t.api("PUT", "/controller", pick(before, ["webhook_url", "minimum_job_age_backoff"]))).status);
+    },
+};
+
+export const ENTITY_SCENARIOS: Scenario[] = [entities, webhooks, controllerUpdate];

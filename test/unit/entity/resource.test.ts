@@ -1,0 +1,62 @@
+// The entity resource over a fake GARM transport: a webhook GARM cannot install leaves a recorded partial create
+// (the entity exists, so the next `up` installs the webhook instead of creating a second entity), and the secret
+// reaches neither the recorded outputs nor the message.
+import { strict as assert } from "node:assert";
+import { entityMethodsWith } from "../../../provider/entity/resource";
+
+type Handler = (method: string, path: string) => { status: number; body?: unknown };
+
+function fakeClient(handler: Handler) {
+  const calls: string[] = [];
+  const transport = {
+    baseUrl: "http://garm.test/api/v1",
+    fetch: async (req: Request) => {
+      const path = new URL(req.url).pathname.replace("/api/v1", "");
+      calls.push(`${req.method} ${path}`);
+      const { status, body } = handler(req.method, path);
+      return new Response(body === undefined ? null : JSON.stringify(body), { status });
+    },
+  };
+  return { client: { transport } as never, calls };
+}
+
+const org = { id: "6c1b2f6e-0000-4000-8000-000000000001", name: "acme", credentials_name: "acme-pat", endpoint: { name: "github.com" }, pool_balancing_type: "roundrobin", agent_mode: false };
+const inputs = { name: "acme", credentials: "acme-pat", webhookSecret: "top-secret-value", poolBalancerType: "roundrobin", agentMode: false, installWebhook: true, keepWebhookOnDelete: false, adoptExisting: false };
+
+describe("entity resource", () => {
+  it("records a partial create when the webhook cannot be installed, without the secret", async () => {
+    const { client, calls } = fakeClient((method, path) => {
+      if (method === "GET" && path === "/github/credentials") return { status: 200, body: [{ name: "acme-pat", endpoint: { name: "github.com" } }] };
+      if (method === "GET" && path === "/organizations") return { status: 200, body: [] };
+      if (method === "POST" && path === "/organizations") return { status: 200, body: org };
+      // Webhook management off: GARM's catch-all (apiserver/routers/routers.go L442).
+      return { status: 404, body: { error: "Not found", details: "Resource not found" } };
+    });
+    const methods = entityMethodsWith("organization", { client: () => client, log: { info() {}, warn() {} } });
+    const err = (await methods.create({ ...inputs }).then(() => undefined, (e: unknown) => e)) as Error & { id?: string; properties?: Record<string, unknown>; reasons?: string[] };
+    assert.ok(err, "create fails");
+    assert.equal(err.id, org.id);
+    assert.equal(err.properties?.webhookInstalled, false);
+    assert.equal(err.properties?.webhookSecret, undefined);
+    assert.ok(!JSON.stringify(err.properties).includes("top-secret-value"));
+    assert.ok(!err.message.includes("top-secret-value"));
+    assert.match(err.message, /enable_webhook_management = true/);
+    assert.deepEqual(calls, ["GET /github/credentials", "GET /organizations", "POST /organizations", `POST /organizations/${org.id}/webhook`]);
+  });
+
+  it("refuses to delete while GARM lists a scale set or pool under the entity, and sends no DELETE", async () => {
+    const { client, calls } = fakeClient((method, path) => {
+      if (path.endsWith("/scalesets")) return { status: 200, body: [{ id: 4, name: "team-b", provider_name: "lxd" }] };
+      if (path === "/pools") return { status: 200, body: [{ id: "p-1", provider_name: "lxd", org_id: org.id }, { id: "p-2", provider_name: "lxd", org_id: "other" }] };
+      return { status: 500, body: { error: "Server error", details: "" } };
+    });
+    const methods = entityMethodsWith("organization", { client: () => client, log: { info() {}, warn() {} } });
+    const stored = { ...inputs, webhookSecret: undefined, entityId: org.id, entityKind: "organization", endpointName: "github.com", webhookSecretHash: "h", webhookSecretSalt: "s", webhookInstalled: true, stateVersion: 1 };
+    await assert.rejects(methods.delete!(org.id, stored), (e: Error) => {
+      assert.match(e.message, /still has scale set "team-b" \(id 4, provider lxd\), pool p-1 \(provider lxd\); it was not deleted/);
+      assert.ok(!e.message.includes("p-2"));
+      return true;
+    });
+    assert.ok(!calls.some((c) => c.startsWith("DELETE")), calls.join(", "));
+  });
+});
