@@ -3,7 +3,7 @@
 import createClient from "openapi-fetch";
 import { z } from "zod";
 import type { components, paths } from "./generated/garm-api";
-import { GarmApiError, errorFromResponse } from "./errors";
+import { emptyAnswer, parsedAnswer } from "./answer";
 import {
   type EntityKind,
   controllerSchema,
@@ -28,12 +28,6 @@ export interface EntityRef {
   readonly id: string;
 }
 
-interface ApiResult {
-  data?: unknown;
-  error?: unknown;
-  response: Response;
-}
-
 const ENTITY_COLLECTION: Record<EntityKind, "organizations" | "repositories" | "enterprises"> = {
   organization: "organizations",
   repository: "repositories",
@@ -49,35 +43,18 @@ export class GarmClient {
     this.api = createClient<paths>({ baseUrl: this.transport.baseUrl, fetch: this.transport.fetch });
   }
 
-  /** Returns the data of a successful answer, parsed with `schema`; throws GarmApiError for an HTTP error. */
-  private async expect<S extends z.ZodType>(request: string, pending: Promise<ApiResult>, schema: S): Promise<z.output<S>> {
-    const result = await pending;
-    if (!result.response.ok) throw errorFromResponse(request, result.response.status, result.error);
-    const parsed = schema.safeParse(result.data);
-    if (!parsed.success) {
-      throw new GarmApiError("unexpected", request, result.response.status, "answer not in GARM's shape", z.prettifyError(parsed.error));
-    }
-    return parsed.data;
-  }
-
-  /** For calls whose success has no body (GARM's DELETEs answer 200 with nothing, §2.1). */
-  private async expectOk(request: string, pending: Promise<ApiResult>): Promise<void> {
-    const result = await pending;
-    if (!result.response.ok) throw errorFromResponse(request, result.response.status, result.error);
-  }
-
   /** The spec has no GET /controller, so this reads the legacy alias, which answers the same struct (§1.6). */
   controllerInfo() {
-    return this.expect("GET /controller-info", this.api.GET("/controller-info"), controllerSchema);
+    return parsedAnswer("GET /controller-info", this.api.GET("/controller-info"), controllerSchema);
   }
 
   listProviders() {
-    return this.expect("GET /providers", this.api.GET("/providers"), z.array(providerSchema).nullable().transform((l) => l ?? []));
+    return parsedAnswer("GET /providers", this.api.GET("/providers"), z.array(providerSchema).nullable().transform((l) => l ?? []));
   }
 
   /** All scale sets of all entities. List answers omit extra_specs and instances (§2.1): use getScaleSet for reads. */
   listScaleSets() {
-    return this.expect("GET /scalesets", this.api.GET("/scalesets"), z.array(scaleSetSchema).nullable().transform((l) => l ?? []));
+    return parsedAnswer("GET /scalesets", this.api.GET("/scalesets"), z.array(scaleSetSchema).nullable().transform((l) => l ?? []));
   }
 
   listEntityScaleSets(entity: EntityRef) {
@@ -85,11 +62,11 @@ export class GarmClient {
     const list = z.array(scaleSetSchema).nullable().transform((l) => l ?? []);
     switch (entity.kind) {
       case "organization":
-        return this.expect(request, this.api.GET("/organizations/{orgID}/scalesets", { params: { path: { orgID: entity.id } } }), list);
+        return parsedAnswer(request, this.api.GET("/organizations/{orgID}/scalesets", { params: { path: { orgID: entity.id } } }), list);
       case "repository":
-        return this.expect(request, this.api.GET("/repositories/{repoID}/scalesets", { params: { path: { repoID: entity.id } } }), list);
+        return parsedAnswer(request, this.api.GET("/repositories/{repoID}/scalesets", { params: { path: { repoID: entity.id } } }), list);
       case "enterprise":
-        return this.expect(
+        return parsedAnswer(
           request,
           this.api.GET("/enterprises/{enterpriseID}/scalesets", { params: { path: { enterpriseID: entity.id } } }),
           list,
@@ -98,7 +75,7 @@ export class GarmClient {
   }
 
   getScaleSet(id: number) {
-    return this.expect(
+    return parsedAnswer(
       `GET /scalesets/${id}`,
       this.api.GET("/scalesets/{scalesetID}", { params: { path: { scalesetID: String(id) } } }),
       scaleSetSchema,
@@ -109,11 +86,11 @@ export class GarmClient {
     const request = `POST /${ENTITY_COLLECTION[entity.kind]}/${entity.id}/scalesets`;
     switch (entity.kind) {
       case "organization":
-        return this.expect(request, this.api.POST("/organizations/{orgID}/scalesets", { params: { path: { orgID: entity.id } }, body }), scaleSetSchema);
+        return parsedAnswer(request, this.api.POST("/organizations/{orgID}/scalesets", { params: { path: { orgID: entity.id } }, body }), scaleSetSchema);
       case "repository":
-        return this.expect(request, this.api.POST("/repositories/{repoID}/scalesets", { params: { path: { repoID: entity.id } }, body }), scaleSetSchema);
+        return parsedAnswer(request, this.api.POST("/repositories/{repoID}/scalesets", { params: { path: { repoID: entity.id } }, body }), scaleSetSchema);
       case "enterprise":
-        return this.expect(
+        return parsedAnswer(
           request,
           this.api.POST("/enterprises/{enterpriseID}/scalesets", { params: { path: { enterpriseID: entity.id } }, body }),
           scaleSetSchema,
@@ -122,7 +99,7 @@ export class GarmClient {
   }
 
   updateScaleSet(id: number, body: UpdateScaleSetParams) {
-    return this.expect(
+    return parsedAnswer(
       `PUT /scalesets/${id}`,
       this.api.PUT("/scalesets/{scalesetID}", { params: { path: { scalesetID: String(id) } }, body }),
       scaleSetSchema,
@@ -131,11 +108,11 @@ export class GarmClient {
 
   /** A 200 does not mean it is gone: GARM answers 200 and keeps the scale set when its GitHub call fails (§5). */
   deleteScaleSet(id: number) {
-    return this.expectOk(`DELETE /scalesets/${id}`, this.api.DELETE("/scalesets/{scalesetID}", { params: { path: { scalesetID: String(id) } } }));
+    return emptyAnswer(`DELETE /scalesets/${id}`, this.api.DELETE("/scalesets/{scalesetID}", { params: { path: { scalesetID: String(id) } } }));
   }
 
   listScaleSetInstances(id: number) {
-    return this.expect(
+    return parsedAnswer(
       `GET /scalesets/${id}/instances`,
       this.api.GET("/scalesets/{scalesetID}/instances", { params: { path: { scalesetID: String(id) } } }),
       z.array(instanceSchema).nullable().transform((l) => l ?? []),
@@ -143,7 +120,7 @@ export class GarmClient {
   }
 
   getInstance(name: string) {
-    return this.expect(
+    return parsedAnswer(
       `GET /instances/${name}`,
       this.api.GET("/instances/{instanceName}", { params: { path: { instanceName: name } } }),
       instanceSchema,
@@ -156,7 +133,7 @@ export class GarmClient {
     if (options.forceRemove) query.forceRemove = true;
     if (options.bypassGHUnauthorized) query.bypassGHUnauthorized = true;
     const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    return this.expectOk(
+    return emptyAnswer(
       `DELETE /instances/${name}${search ? `?${search}` : ""}`,
       this.api.DELETE("/instances/{instanceName}", { params: { path: { instanceName: name }, query } }),
     );
@@ -164,7 +141,7 @@ export class GarmClient {
 
   /** Templates, without their data; GARM filters by exact OS and forge type (§2.6). */
   listTemplates(osType: string, forgeType: string) {
-    return this.expect(
+    return parsedAnswer(
       "GET /templates",
       this.api.GET("/templates", { params: { query: { osType, forgeType } } }),
       z.array(templateSchema).nullable().transform((l) => l ?? []),
@@ -173,11 +150,11 @@ export class GarmClient {
 
   /** GARM's jobs table is a short-lived view, not a history (§7.7). */
   listJobs() {
-    return this.expect("GET /jobs", this.api.GET("/jobs"), z.array(jobSchema).nullable().transform((l) => l ?? []));
+    return parsedAnswer("GET /jobs", this.api.GET("/jobs"), z.array(jobSchema).nullable().transform((l) => l ?? []));
   }
 
   listPools() {
-    return this.expect("GET /pools", this.api.GET("/pools"), z.array(poolSchema).nullable().transform((l) => l ?? []));
+    return parsedAnswer("GET /pools", this.api.GET("/pools"), z.array(poolSchema).nullable().transform((l) => l ?? []));
   }
 
   /** Entities whose name matches exactly, optionally under one endpoint (§2.4). Repository names are owner/name. */
@@ -185,12 +162,12 @@ export class GarmClient {
     const list = z.array(entitySchema).nullable().transform((l) => l ?? []);
     switch (kind) {
       case "organization":
-        return this.expect("GET /organizations", this.api.GET("/organizations", { params: { query: { name, endpoint } } }), list);
+        return parsedAnswer("GET /organizations", this.api.GET("/organizations", { params: { query: { name, endpoint } } }), list);
       case "enterprise":
-        return this.expect("GET /enterprises", this.api.GET("/enterprises", { params: { query: { name, endpoint } } }), list);
+        return parsedAnswer("GET /enterprises", this.api.GET("/enterprises", { params: { query: { name, endpoint } } }), list);
       case "repository": {
         const [owner, repo] = splitRepository(name);
-        return this.expect("GET /repositories", this.api.GET("/repositories", { params: { query: { owner, name: repo, endpoint } } }), list);
+        return parsedAnswer("GET /repositories", this.api.GET("/repositories", { params: { query: { owner, name: repo, endpoint } } }), list);
       }
     }
   }
@@ -198,11 +175,11 @@ export class GarmClient {
   getEntity(kind: EntityKind, id: string) {
     switch (kind) {
       case "organization":
-        return this.expect(`GET /organizations/${id}`, this.api.GET("/organizations/{orgID}", { params: { path: { orgID: id } } }), entitySchema);
+        return parsedAnswer(`GET /organizations/${id}`, this.api.GET("/organizations/{orgID}", { params: { path: { orgID: id } } }), entitySchema);
       case "repository":
-        return this.expect(`GET /repositories/${id}`, this.api.GET("/repositories/{repoID}", { params: { path: { repoID: id } } }), entitySchema);
+        return parsedAnswer(`GET /repositories/${id}`, this.api.GET("/repositories/{repoID}", { params: { path: { repoID: id } } }), entitySchema);
       case "enterprise":
-        return this.expect(
+        return parsedAnswer(
           `GET /enterprises/${id}`,
           this.api.GET("/enterprises/{enterpriseID}", { params: { path: { enterpriseID: id } } }),
           entitySchema,

@@ -3,7 +3,7 @@
 import createClient from "openapi-fetch";
 import { z } from "zod";
 import type { GarmClient } from "./client";
-import { GarmApiError, errorFromResponse } from "./errors";
+import { emptyAnswer, parsedAnswer } from "./answer";
 import type { paths } from "./generated/garm-api";
 
 export type Forge = "github" | "gitea";
@@ -86,12 +86,6 @@ export interface CredentialsBody {
 
 export type EntityKindPlural = "organizations" | "repositories" | "enterprises";
 
-interface ApiResult {
-  data?: unknown;
-  error?: unknown;
-  response: Response;
-}
-
 const list = <S extends z.ZodType>(item: S) => z.array(item).nullable().transform((l) => l ?? []);
 
 /** The forge routes of one GARM client. Request labels name the route, never a body. */
@@ -102,32 +96,17 @@ export class ForgeApi {
     this.api = createClient<paths>({ baseUrl: client.transport.baseUrl, fetch: client.transport.fetch });
   }
 
-  private async expect<S extends z.ZodType>(request: string, pending: Promise<ApiResult>, schema: S): Promise<z.output<S>> {
-    const result = await pending;
-    if (!result.response.ok) throw errorFromResponse(request, result.response.status, result.error);
-    const parsed = schema.safeParse(result.data);
-    if (!parsed.success) {
-      throw new GarmApiError("unexpected", request, result.response.status, "answer not in GARM's shape", z.prettifyError(parsed.error));
-    }
-    return parsed.data;
-  }
-
-  private async expectOk(request: string, pending: Promise<ApiResult>): Promise<void> {
-    const result = await pending;
-    if (!result.response.ok) throw errorFromResponse(request, result.response.status, result.error);
-  }
-
   listEndpoints(forge: Forge) {
     const request = `GET /${forge}/endpoints`;
     const path = forge === "github" ? "/github/endpoints" : "/gitea/endpoints";
-    return this.expect(request, this.api.GET(path), list(endpointSchema));
+    return parsedAnswer(request, this.api.GET(path), list(endpointSchema));
   }
 
   getEndpoint(forge: Forge, name: string) {
     const request = `GET /${forge}/endpoints/${name}`;
     const params = { params: { path: { name } } };
     const pending = forge === "github" ? this.api.GET("/github/endpoints/{name}", params) : this.api.GET("/gitea/endpoints/{name}", params);
-    return this.expect(request, pending, endpointSchema);
+    return parsedAnswer(request, pending, endpointSchema);
   }
 
   createEndpoint(forge: Forge, body: EndpointBody) {
@@ -135,14 +114,14 @@ export class ForgeApi {
     // []byte is base64 text on the wire; the generated type says number[].
     const wire = body as never;
     const pending = forge === "github" ? this.api.POST("/github/endpoints", { body: wire }) : this.api.POST("/gitea/endpoints", { body: wire });
-    return this.expect(request, pending, endpointSchema);
+    return parsedAnswer(request, pending, endpointSchema);
   }
 
   updateEndpoint(forge: Forge, name: string, body: EndpointBody) {
     const request = `PUT /${forge}/endpoints/${name}`;
     const init = { params: { path: { name } }, body: body as never };
     const pending = forge === "github" ? this.api.PUT("/github/endpoints/{name}", init) : this.api.PUT("/gitea/endpoints/{name}", init);
-    return this.expect(request, pending, endpointSchema);
+    return parsedAnswer(request, pending, endpointSchema);
   }
 
   /** GARM answers 204 also when the endpoint does not exist (database/sql/github.go L183-186). */
@@ -151,13 +130,13 @@ export class ForgeApi {
     const params = { params: { path: { name } } };
     const pending =
       forge === "github" ? this.api.DELETE("/github/endpoints/{name}", params) : this.api.DELETE("/gitea/endpoints/{name}", params);
-    return this.expectOk(request, pending);
+    return emptyAnswer(request, pending);
   }
 
   listCredentials(forge: Forge) {
     const request = `GET /${forge}/credentials`;
     const path = forge === "github" ? "/github/credentials" : "/gitea/credentials";
-    return this.expect(request, this.api.GET(path), list(credentialsSchema));
+    return parsedAnswer(request, this.api.GET(path), list(credentialsSchema));
   }
 
   /** With the repositories, organizations and enterprises that use them (a detailed read). */
@@ -165,21 +144,21 @@ export class ForgeApi {
     const request = `GET /${forge}/credentials/${id}`;
     const params = { params: { path: { id } } };
     const pending = forge === "github" ? this.api.GET("/github/credentials/{id}", params) : this.api.GET("/gitea/credentials/{id}", params);
-    return this.expect(request, pending, credentialsSchema);
+    return parsedAnswer(request, pending, credentialsSchema);
   }
 
   createCredentials(forge: Forge, body: CredentialsBody) {
     const request = `POST /${forge}/credentials`;
     const wire = body as never;
     const pending = forge === "github" ? this.api.POST("/github/credentials", { body: wire }) : this.api.POST("/gitea/credentials", { body: wire });
-    return this.expect(request, pending, credentialsSchema);
+    return parsedAnswer(request, pending, credentialsSchema);
   }
 
   updateCredentials(forge: Forge, id: number, body: CredentialsBody) {
     const request = `PUT /${forge}/credentials/${id}`;
     const init = { params: { path: { id } }, body: body as never };
     const pending = forge === "github" ? this.api.PUT("/github/credentials/{id}", init) : this.api.PUT("/gitea/credentials/{id}", init);
-    return this.expect(request, pending, credentialsSchema);
+    return parsedAnswer(request, pending, credentialsSchema);
   }
 
   /** GARM answers 204 also when the credentials do not exist (database/sql/github.go L508-512). */
@@ -188,7 +167,7 @@ export class ForgeApi {
     const params = { params: { path: { id } } };
     const pending =
       forge === "github" ? this.api.DELETE("/github/credentials/{id}", params) : this.api.DELETE("/gitea/credentials/{id}", params);
-    return this.expectOk(request, pending);
+    return emptyAnswer(request, pending);
   }
 
   /** Entities of one kind under an endpoint (the list's exact-match `endpoint` filter, §2.4). */
@@ -201,7 +180,7 @@ export class ForgeApi {
         : kind === "repositories"
           ? this.api.GET("/repositories", query)
           : this.api.GET("/enterprises", query);
-    return this.expect(request, pending, list(entityRef));
+    return parsedAnswer(request, pending, list(entityRef));
   }
 }
 

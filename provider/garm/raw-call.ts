@@ -1,7 +1,7 @@
 // One GARM request over a GarmClient's transport, for routes whose path the caller builds (the entity kinds share one
 // set of calls). The answer is parsed with a zod view; an HTTP error is thrown as GarmApiError, as the client does.
-import { z } from "zod";
-import { GarmApiError, errorFromResponse } from "./errors";
+import type { z } from "zod";
+import { emptyAnswer, parsedAnswer } from "./answer";
 import type { GarmTransport } from "./transport";
 
 export async function garmCall<S extends z.ZodType>(
@@ -18,11 +18,12 @@ export async function garmCall<S extends z.ZodType>(
   const response = await transport.fetch(new Request(`${transport.baseUrl}${path}`, init));
   const raw = await response.text();
   const parsedBody = raw === "" ? undefined : safeJson(raw);
-  if (!response.ok) throw errorFromResponse(request, response.status, parsedBody ?? raw);
-  if (schema === undefined) return undefined;
-  const parsed = schema.safeParse(parsedBody);
-  if (!parsed.success) throw new GarmApiError("unexpected", request, response.status, "answer not in GARM's shape", z.prettifyError(parsed.error));
-  return parsed.data;
+  const result = { response, data: parsedBody, error: parsedBody ?? raw };
+  if (schema === undefined) {
+    await emptyAnswer(request, Promise.resolve(result));
+    return undefined;
+  }
+  return parsedAnswer(request, Promise.resolve(result), schema);
 }
 
 function safeJson(raw: string): unknown {
