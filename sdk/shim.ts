@@ -1,6 +1,7 @@
 // The provider objects handed to pulumi.dynamic.Resource. Pulumi serializes them into state and calls the stored copy
 // for refresh, pending deletes and destroy (pulumi-dynamic-providers.md §3.4), so each method only forwards to the
 // implementation installed at run time: fixes reach old resources, and nothing live or secret is ever captured.
+import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 
 /** The resource kinds `pulumi-garm/provider` implements. */
@@ -22,3 +23,32 @@ export function forwardingProvider(kind: ResourceKind): pulumi.dynamic.ResourceP
 /** One provider object per kind, so Pulumi's per-object serialization cache is hit (§3.1). */
 export const scaleSetProvider = forwardingProvider("scaleSet");
 export const garmProviderProvider = forwardingProvider("garmProvider");
+
+const forwarding: Record<ResourceKind, pulumi.dynamic.ResourceProvider> = { scaleSet: scaleSetProvider, garmProvider: garmProviderProvider };
+const byReference: Record<ResourceKind, string> = { scaleSet: "./dynamic/scaleset", garmProvider: "./dynamic/garm-provider" };
+const chosen: Partial<Record<ResourceKind, pulumi.dynamic.ResourceProvider>> = {};
+
+/**
+ * The provider the SDK classes hand to pulumi.dynamic.Resource. Installed as a package (node_modules/pulumi-garm), the
+ * module of dynamic/ whose exports are the provider: the serializer writes it as a require of its export path, a
+ * tenth of the forwarding object's size in every resource's state. Anywhere else (this repository's tests, a layout
+ * whose real path puts another directory after node_modules, as pnpm's store does) the serializer could not name it,
+ * so the forwarding object, serialized by value.
+ */
+export function providerFor(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+  if (!chosen[kind]) {
+    const file = require.resolve(byReference[kind]);
+    chosen[kind] = namedByPackage(file) ? (require(file) as pulumi.dynamic.ResourceProvider) : forwarding[kind];
+  }
+  return chosen[kind];
+}
+
+/**
+ * Whether Pulumi's serializer names `file` by package: it takes the path from the working directory and requires what
+ * follows its first node_modules segment, which must then be this package.
+ */
+export function namedByPackage(file: string, cwd = process.cwd()): boolean {
+  const parts = path.relative(cwd, file).split(path.sep);
+  const at = parts.indexOf("node_modules");
+  return at >= 0 && parts[at + 1] === "pulumi-garm";
+}
