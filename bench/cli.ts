@@ -76,6 +76,20 @@ function writeSource(root: string, kind: Kind): string {
   return dir;
 }
 
+/**
+ * CPU the finished child processes used (Linux: cutime + cstime of /proc/self/stat, in 10 ms ticks): a CLI run's whole
+ * tree, since the CLI reaps its plugins and the host its program. On a shared machine wall time follows CPU.
+ */
+function childrenCpuMs(): number {
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** GARM requests since the last clear, login excluded, as "METHOD /path/{id}" -> count. */
@@ -83,7 +97,7 @@ function garmCalls(sim: Simulator): { total: number; byPath: Record<string, numb
   const byPath: Record<string, number> = {};
   const calls = sim.requests().filter((r) => !r.path.endsWith("/auth/login"));
   for (const r of calls) {
-    const key = `${r.method} ${r.path.replace(/\/\d+(?=\/|$)/g, "/{id}")}`;
+    const key = `${r.method} ${r.path.replace(/\/(\d+|[0-9a-f]{8}-[0-9a-f-]{27})(?=\/|$)/g, "/{id}")}`;
     byPath[key] = (byPath[key] ?? 0) + 1;
   }
   return { total: calls.length, byPath };
@@ -108,6 +122,8 @@ export async function wholeCliRun(): Promise<Result[]> {
       await project.initStack("bench", config);
     }
     const ms: Record<Kind, Record<Op, number[]>> = { garm: { up: [], destroy: [] }, noop: { up: [], destroy: [] } };
+    const cpu: Record<Kind, Record<Op, number[]>> = { garm: { up: [], destroy: [] }, noop: { up: [], destroy: [] } };
+    const simulatorCpu: Record<Op, number[]> = { up: [], destroy: [] };
     const calls: Record<Op, { total: number; byPath: Record<string, number> }[]> = { up: [], destroy: [] };
     // Round 0 warms the disk cache and the npm-installed modules and is not counted; the order alternates each round.
     for (let round = 0; round <= ROUNDS; round++) {
@@ -115,10 +131,17 @@ export async function wholeCliRun(): Promise<Result[]> {
       for (const op of ["up", "destroy"] as const) {
         for (const kind of order) {
           sim.clearRequests();
+          const [children, self] = [childrenCpuMs(), process.cpuUsage()];
           const r = await projects[kind]!.cli([op, "--yes", "--skip-preview"]);
           if (round === 0) continue;
           ms[kind][op].push(r.durationMs);
-          if (kind === "garm") calls[op].push(garmCalls(sim));
+          cpu[kind][op].push(childrenCpuMs() - children);
+          if (kind === "garm") {
+            calls[op].push(garmCalls(sim));
+            // This process is idle during the run but for the simulator answering GARM's calls.
+            const used = process.cpuUsage(self);
+            simulatorCpu[op].push(Math.round((used.user + used.system) / 1000));
+          }
         }
       }
       if (sim.scaleSets().length !== 0) throw new Error(`destroy left ${sim.scaleSets().length} scale sets in GARM`);
@@ -130,9 +153,23 @@ export async function wholeCliRun(): Promise<Result[]> {
       const perResource = (calls[op].at(-1)?.total ?? 0) / COUNT;
       return {
         target: `whole CLI \`pulumi ${op}\` of ${COUNT} scale sets within x${TARGET} of ${COUNT} no-op dynamic resources (real CLI from a project directory, simulator)`,
-        measured: `${(garm / 1000).toFixed(2)} s vs ${(noop / 1000).toFixed(2)} s (x${ratio.toFixed(2)}), medians of ${ROUNDS} alternating runs; ${perResource.toFixed(2)} GARM calls per scale set`,
+        measured:
+          `${(garm / 1000).toFixed(2)} s vs ${(noop / 1000).toFixed(2)} s (x${ratio.toFixed(2)}), medians of ${ROUNDS} alternating runs; ` +
+          `CPU of the CLI's process tree ${(median(cpu.garm[op]) / 1000).toFixed(2)} s vs ${(median(cpu.noop[op]) / 1000).toFixed(2)} s, ` +
+          `simulator ${(median(simulatorCpu[op]) / 1000).toFixed(2)} s; ${perResource.toFixed(2)} GARM calls per scale set`,
         met: ratio <= TARGET,
-        details: { garmMs: ms.garm[op], noopMs: ms.noop[op], garmCalls: calls[op].at(-1), rounds: ROUNDS, count: COUNT },
+        details: {
+          garmMs: ms.garm[op],
+          noopMs: ms.noop[op],
+          garmCpuMs: cpu.garm[op],
+          noopCpuMs: cpu.noop[op],
+          simulatorCpuMs: simulatorCpu[op],
+          loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
+          cores: os.cpus().length,
+          garmCalls: calls[op].at(-1),
+          rounds: ROUNDS,
+          count: COUNT,
+        },
       };
     });
   } finally {
