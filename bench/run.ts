@@ -12,6 +12,7 @@ import { type GarmLogin, REPO_ROOT, engineForGarm } from "../test/support/engine
 import { locateGarm } from "../test/support/real-garm";
 import { startE2eEnvironment } from "../test/support/real-garm/environment";
 import { type Simulator, startSimulator } from "../test/support/simulator";
+import { wholeCliRun } from "./cli";
 import { previewReferenceCost } from "./preview";
 import { drainLatency as eventsDrainLatency, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
 import { simulatorScaleSetInputs } from "../test/support/scaleset-inputs";
@@ -222,19 +223,27 @@ async function hundred(): Promise<Result> {
   };
 }
 
-/** `node dist/bench/run.js --only preview`: runs issue 13's preview bench alone and updates its rows in results.json. */
-async function onlyPreview(): Promise<void> {
+/** Parts that run alone (`node dist/bench/run.js --only <name>`), each updating only its own rows in results.json. */
+const PARTS: Record<string, { run: () => Promise<Result[]>; prefix: string }> = {
+  preview: { run: previewReferenceCost, prefix: "preview's reference check" },
+  cli: { run: wholeCliRun, prefix: "whole CLI `pulumi" },
+};
+
+async function only(name: string): Promise<void> {
+  const part = PARTS[name];
+  if (!part) throw new Error(`--only ${name}: expected one of ${Object.keys(PARTS).join(", ")}`);
   const file = join(REPO_ROOT, "bench", "results.json");
-  const fresh = await previewReferenceCost();
+  const fresh = await part.run();
   const saved = JSON.parse(readFileSync(file, "utf8")) as { date: string; node: string; results: Result[] };
-  const others = saved.results.filter((r) => !r.target.startsWith("preview's reference check"));
+  const others = saved.results.filter((r) => !r.target.startsWith(part.prefix));
   for (const r of fresh) console.log(`${r.met ? "met   " : "MISSED"} ${r.target}: ${r.measured}`);
   writeFileSync(file, `${JSON.stringify({ ...saved, results: [...others, ...fresh] }, null, 2)}\n`);
   if (fresh.some((r) => !r.met)) process.exitCode = 1;
 }
 
 async function main(): Promise<void> {
-  if (process.argv.includes("--only") && process.argv.includes("preview")) return onlyPreview();
+  const onlyAt = process.argv.indexOf("--only");
+  if (onlyAt >= 0) return only(process.argv[onlyAt + 1] ?? "");
   const results: Result[] = [
     ...(await previewReferenceCost()),
     ...(await previewAndNoopUp()),
@@ -246,6 +255,7 @@ async function main(): Promise<void> {
     ...(await readinessLatency()),
     ...(await hundredScaleSetDestroy()),
     await hundred(),
+    ...(await wholeCliRun()),
   ];
   for (const r of results) console.log(`${r.met ? "met   " : "MISSED"} ${r.target}: ${r.measured}`);
   const file = join(REPO_ROOT, "bench", "results.json");

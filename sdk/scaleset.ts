@@ -1,6 +1,6 @@
 // GarmScaleSet: a GARM scale set managed from a Pulumi program.
 import * as pulumi from "@pulumi/pulumi";
-import { scaleSetProvider } from "./shim";
+import { providerFor } from "./shim";
 
 /** Inputs of a GarmScaleSet. Field rules and defaults are checked at `pulumi preview`. */
 export interface GarmScaleSetArgs {
@@ -85,7 +85,7 @@ export class GarmScaleSet extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: GarmScaleSetArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      scaleSetProvider,
+      providerFor("scaleSet"),
       name,
       {
         scaleSetId: undefined,

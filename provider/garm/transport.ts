@@ -1,6 +1,6 @@
 // The wire under the GARM client: one bounded pool of in-flight requests per process, a timeout on every attempt,
 // jittered exponential backoff for idempotent requests, and the GARM session (login, one re-login on expiry).
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent } from "undici";
 import { GarmApiError, errorFromResponse, isTransient } from "./errors";
 import { type RestartWindow, type RestartWindows, processRestarts } from "./restart-window";
 import { GarmSession } from "./session";
@@ -221,22 +221,27 @@ export class GarmTransport {
     return attempt < this.maxAttempts && this.now() - started < this.maxRetryMs;
   }
 
+  /**
+   * One attempt. undici's request API rather than its fetch: a GARM call is a plain HTTP exchange, and fetch's WHATWG
+   * machinery (a second Request, body streams, response wrapping) cost more CPU than the call itself in a 100-scale-set
+   * run. It follows no redirects and asks for no compression, as `fetch` with redirect "manual" did not need to.
+   */
   private async send(method: string, url: string, headers: Headers, body: ArrayBuffer | undefined, requestName: string): Promise<WireAnswer> {
     this.requestsSent++;
     const sentAt = this.restarts.sending();
     try {
-      const res = await undiciFetch(url, {
-        method,
+      const target = new URL(url);
+      const res = await this.agent.request({
+        origin: target.origin,
+        path: target.pathname + target.search,
+        method: method as "GET",
         headers: Object.fromEntries(headers.entries()),
         body: body && body.byteLength > 0 ? new Uint8Array(body) : undefined,
-        dispatcher: this.agent,
         signal: AbortSignal.timeout(this.timeoutMs),
-        redirect: "manual",
       });
-      const responseHeaders = new Headers();
-      res.headers.forEach((value, key) => responseHeaders.set(key, value));
+      const answer = await res.body.arrayBuffer();
       this.restarts.answered(sentAt);
-      return { status: res.status, headers: responseHeaders, body: await res.arrayBuffer() };
+      return { status: res.statusCode, headers: headersOf(res.headers), body: answer };
     } catch (err) {
       throw wireFailure(err, method, requestName, this.timeoutMs);
     }
@@ -247,7 +252,17 @@ export class GarmTransport {
   }
 }
 
-/** Maps a thrown fetch failure to a typed error; a POST that may have reached GARM is flagged outcomeUnknown. */
+/** Node's header object (a repeated header as an array) as a Headers. */
+function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else if (value !== undefined) headers.set(key, value);
+  }
+  return headers;
+}
+
+/** Maps a thrown request failure to a typed error; a POST that may have reached GARM is flagged outcomeUnknown. */
 function wireFailure(err: unknown, method: string, requestName: string, timeoutMs: number): GarmApiError {
   const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } };
   const code = e.cause?.code ?? e.code ?? "";

@@ -107,6 +107,11 @@ describe("examples/ as users run them: package installed from its npm tarball, `
     assert.match(set.name, /^ci-small-[0-9a-f]{8}$/);
     assert.equal(set.entityId, host.sim.organizationId);
     assert.equal(set.minIdleRunners, 1);
+    // Installed from the tarball, each resource's state names the provider module instead of holding its source.
+    const state = JSON.parse((await p.cli(["stack", "export"])).stdout) as { deployment: { resources: { type: string; inputs?: { __provider?: string } }[] } };
+    const shims = state.deployment.resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/")).map((r) => r.inputs?.__provider ?? "");
+    assert.equal(shims.length, 2);
+    for (const shim of shims) assert.match(shim, /require\("pulumi-garm\/dist\/sdk\/dynamic\/(scaleset|garm-provider)\.js"\)/);
     await idleRunner(set.id);
     writes();
     await expectNoChanges(p);

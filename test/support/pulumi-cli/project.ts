@@ -51,6 +51,8 @@ export function packOnce(): Promise<string> {
 export interface ProjectOptions {
   /** Directory of examples/ to copy. */
   readonly example: string;
+  /** A project directory elsewhere to copy instead of examples/<example> (the benches write theirs to a temp dir). */
+  readonly source?: string;
   /** The package tarball (packOnce()). */
   readonly tarball: string;
   /** Temp directory name prefix. */
@@ -94,7 +96,7 @@ export class PulumiProject {
 
   /** Copies examples/<example> (without node_modules or stack files) and installs the tarball into it with npm. */
   static async fromExample(opts: ProjectOptions): Promise<PulumiProject> {
-    const src = path.join(REPO_ROOT, "examples", opts.example);
+    const src = opts.source ?? path.join(REPO_ROOT, "examples", opts.example);
     if (!fs.existsSync(path.join(src, "Pulumi.yaml"))) throw new Error(`${src} is not a Pulumi project (no Pulumi.yaml)`);
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), opts.prefix ?? `pulumi-garm-${opts.example}-`));
     try {
