@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { garmProviderInputSchema } from "./garm-provider/schema";
 import { scaleSetInputSchema } from "./scaleset/inputs";
+import { templateInputSchema } from "./template/inputs";
 
 type JsonSchema = {
   type?: string | string[];
@@ -36,6 +37,12 @@ const scaleSetComputed = z.object({
 });
 
 const garmProviderComputed = z.object({
+  stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
+});
+
+const templateComputed = z.object({
+  templateId: z.number().int().describe("GARM's id of the template; also the resource id. Pass it to a scale set's or pool's templateId."),
+  owner: z.string().describe("The GARM user who owns the template."),
   stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
 });
 
@@ -123,6 +130,14 @@ export function packageSchema(version: string): Record<string, unknown> {
       garmProviderInputSchema,
       garmProviderComputed,
       ["name", "garmConfigPath"],
+      types,
+    ),
+    [TOKEN("GarmTemplate")]: resourceSpec(
+      "GarmTemplate",
+      "A GARM runner install template. Its name, description and body change in place; an OS or forge type change replaces it. It is never deleted while a scale set or pool uses it, and GARM's system templates are never managed.",
+      templateInputSchema,
+      templateComputed,
+      ["osType", "forgeType"],
       types,
     ),
   };

@@ -4,7 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /** The resource kinds `pulumi-garm/provider` implements. */
-export type ResourceKind = "scaleSet" | "garmProvider";
+export type ResourceKind = "scaleSet" | "garmProvider" | "template";
 
 /** Builds the seven-method forwarding provider for one resource kind. */
 export function forwardingProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
@@ -22,3 +22,4 @@ export function forwardingProvider(kind: ResourceKind): pulumi.dynamic.ResourceP
 /** One provider object per kind, so Pulumi's per-object serialization cache is hit (§3.1). */
 export const scaleSetProvider = forwardingProvider("scaleSet");
 export const garmProviderProvider = forwardingProvider("garmProvider");
+export const templateProvider = forwardingProvider("template");

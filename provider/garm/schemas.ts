@@ -155,6 +155,31 @@ export const templateSchema = z
   .transform((t) => ({ id: t.id, name: t.name, osType: t.os_type, forgeType: t.forge_type, owner: t.owner_id }));
 export type TemplateView = z.output<typeof templateSchema>;
 
+/**
+ * One template as GET by id answers it, with its body: Go marshals the `[]byte` data as base64 (params/params.go
+ * L1483-1494), and lists omit it (database/sql/templates.go L34), so only a GET by id carries it.
+ */
+export const templateDetailSchema = z
+  .object({
+    id: z.number().int().positive(),
+    name: text,
+    description: text,
+    os_type: text,
+    forge_type: text,
+    owner_id: text,
+    data: z.string().nullish(),
+  })
+  .transform((t) => ({
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    osType: t.os_type,
+    forgeType: t.forge_type,
+    owner: t.owner_id,
+    body: Buffer.from(t.data ?? "", "base64").toString("utf8"),
+  }));
+export type TemplateDetailView = z.output<typeof templateDetailSchema>;
+
 export const providerSchema = z
   .object({ name: text, type: text, description: text })
   .transform((p) => ({ name: p.name, type: p.type, description: p.description }));
@@ -167,11 +192,14 @@ export const poolSchema = z
     repo_name: z.string().optional(),
     org_name: z.string().optional(),
     enterprise_name: z.string().optional(),
+    /** omitempty (params/params.go L520): absent only for a pool that never had one. */
+    template_id: z.number().optional(),
   })
   .transform((p) => ({
     id: p.id,
     providerName: p.provider_name,
     entityName: p.org_name ?? p.repo_name ?? p.enterprise_name ?? "",
+    templateId: p.template_id,
   }));
 export type PoolView = z.output<typeof poolSchema>;
 

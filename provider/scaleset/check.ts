@@ -1,9 +1,9 @@
 // GarmScaleSet input rules, run by `check` during preview before anything is touched. GARM enforces most of these
 // late, after it has already called GitHub, and answers 500 with no details (garm-api.md §4.4), or not at all.
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import { containsUnknown, withoutProviderKey } from "../unknown";
 import { type CheckedInputs, type ScaleSetInputs, scaleSetInputSchema, withDefaults } from "./inputs";
+import { inputIssueWords } from "../input-words";
 import { MAX_LIVE_NAME, canonicalLabels } from "./naming";
 
 type Failure = pulumi.dynamic.CheckFailure;
@@ -179,64 +179,4 @@ const EXPECTED: Record<string, string> = {
   drain: "an object such as { timeoutSeconds: 600 }",
 };
 
-const TYPE_WORDS: Record<string, string> = {
-  int: "a whole number",
-  number: "a number",
-  string: "a string",
-  boolean: "true or false",
-  array: "a list",
-  object: "an object",
-  record: "an object",
-};
-
-/** A type failure in words: the field, the value given and what is expected. */
-function issueToFailure(issue: z.core.$ZodIssue, raw: Record<string, unknown>): Failure {
-  const path = issue.path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
-  if (issue.code === "unrecognized_keys") {
-    const keys = issue.keys.map((k) => (path ? `${path}.${k}` : k));
-    const known = path ? `the inputs of ${path} are ${Object.keys(nestedShape(path)).join(", ")}` : "see GarmScaleSetArgs for the inputs";
-    return fail(keys[0] ?? path, `unknown input ${keys.map(show).join(", ")}; ${known}`);
-  }
-  const value = issue.path.reduce<unknown>((v, key) => (v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[key] : undefined), raw);
-  return fail(path, `${path} is ${showValue(value)}; it must be ${EXPECTED[path] ?? expectedOf(issue)}`);
-}
-
-/** The input schema as JSON Schema, to tell whole-number fields from other numbers. */
-const JSON_SHAPE = z.toJSONSchema(scaleSetInputSchema, { io: "input", unrepresentable: "any" }) as JsonShape;
-interface JsonShape {
-  type?: string;
-  properties?: Record<string, JsonShape>;
-}
-
-function isWholeNumberField(path: readonly PropertyKey[]): boolean {
-  const field = path.reduce<JsonShape | undefined>((shape, key) => shape?.properties?.[String(key)], JSON_SHAPE);
-  return field?.type === "integer";
-}
-
-function expectedOf(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case "invalid_type":
-      if (issue.expected === "number" && isWholeNumberField(issue.path)) return TYPE_WORDS.int;
-      return TYPE_WORDS[issue.expected] ?? issue.expected;
-    case "too_small":
-      return issue.inclusive ? `at least ${issue.minimum}` : `greater than ${issue.minimum}`;
-    case "too_big":
-      return issue.inclusive ? `at most ${issue.maximum}` : `less than ${issue.maximum}`;
-    case "invalid_value":
-      return `one of ${issue.values.map(show).join(", ")}`;
-    default:
-      return "a valid value";
-  }
-}
-
-function showValue(value: unknown): string {
-  if (value === undefined) return "missing";
-  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-  return JSON.stringify(value);
-}
-
-function nestedShape(path: string): Record<string, unknown> {
-  const field = scaleSetInputSchema.shape[path as keyof typeof scaleSetInputSchema.shape];
-  const inner = field instanceof z.ZodOptional ? field.unwrap() : field;
-  return inner instanceof z.ZodObject ? inner.shape : {};
-}
+const issueToFailure = inputIssueWords(scaleSetInputSchema, "GarmScaleSetArgs", EXPECTED);

@@ -8,6 +8,7 @@ import { registerEntityRoutes } from "./routes/entities";
 import { registerInstanceRoutes } from "./routes/instances";
 import { registerListRoutes } from "./routes/lists";
 import { registerScaleSetRoutes } from "./routes/scalesets";
+import { registerTemplateRoutes } from "./routes/templates";
 import type { Store } from "./state";
 
 const errorBody = (e: ApiError) => ({ error: e.label, details: e.details });
@@ -21,6 +22,7 @@ export class Api {
     registerScaleSetRoutes(this.router);
     registerInstanceRoutes(this.router);
     registerListRoutes(this.router);
+    registerTemplateRoutes(this.router);
   }
 
   /** Whether GARM has a route for this path (any method); otherwise it answers its catch-all 404 (§1.1). */

@@ -383,6 +383,10 @@ class SimulatorImpl implements Simulator {
     return clone([...this.store.providers.values()]);
   }
 
+  templates() {
+    return clone(this.store.templates);
+  }
+
   async stop(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;

@@ -8,6 +8,7 @@ import type {
   InstanceStatus,
   JobRecord,
   ProviderRecord,
+  TemplateRecord,
   RunnerStatus,
   ScaleSetRecord,
 } from "./types";
@@ -125,5 +126,7 @@ export interface Simulator {
   instances(): InstanceRecord[];
   jobs(): JobRecord[];
   providers(): ProviderRecord[];
+  /** Runner install templates, GARM's system ones (ids 1-4) included. */
+  templates(): TemplateRecord[];
   stop(): Promise<void>;
 }

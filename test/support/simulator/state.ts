@@ -95,6 +95,8 @@ export class Store {
   private nextScaleSetId = 1;
   private nextJobId = 1;
   private nextCredentialsId = 1;
+  /** Template ids are never handed out again after a delete (AUTOINCREMENT); 1-4 are the system ones. */
+  private nextTemplateId = 5;
 
   constructor(
     readonly behaviour: Behaviour,
@@ -188,6 +190,10 @@ export class Store {
 
   newScaleSetId(): number {
     return this.nextScaleSetId++;
+  }
+
+  newTemplateId(): number {
+    return this.nextTemplateId++;
   }
 
   newJobId(): number {

@@ -78,6 +78,11 @@ export interface TemplateRecord {
   name: string;
   osType: "linux" | "windows";
   forgeType: "github" | "gitea";
+  description?: string;
+  /** The body as base64, as Go marshals its `[]byte` (params/params.go L1492). */
+  data?: string;
+  /** The owning user's name; absent for GARM's system templates (user_id NULL, database/sql/util.go L1126-1129). */
+  owner?: string;
 }
 
 export interface ScaleSetRecord {
@@ -161,6 +166,8 @@ export interface PoolRecord {
   maxRunners: number;
   minIdleRunners: number;
   enabled: boolean;
+  /** The runner install template (database/sql/models.go Pool.TemplateID); 0 when none. */
+  templateId?: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,4 +1,4 @@
-// Read-only lists: providers, jobs, pools, templates (garm-api.md §2.3, §2.6, §9.4).
+// Read-only lists: providers, jobs, pools (garm-api.md §2.3, §9.4); templates are in templates.ts.
 import { isUuid } from "../body";
 import { badRequest, notFound } from "../errors";
 import type { Router } from "../router";
@@ -18,17 +18,6 @@ export function registerListRoutes(router: Router): void {
     status: 200,
     body: [...ctx.store.jobs.values()].map((j) => jobView(ctx.store, j)),
   }));
-  // Exact-match filters on osType and forgeType (§2.6); every simulated template is a system one, listed without data.
-  router.add("GET", "/templates", "api", (ctx) => {
-    const os = ctx.query.get("osType");
-    const forge = ctx.query.get("forgeType");
-    return {
-      status: 200,
-      body: ctx.store.templates
-        .filter((t) => (!os || t.osType === os) && (!forge || t.forgeType === forge))
-        .map((t) => ({ id: t.id, name: t.name, os_type: t.osType, forge_type: t.forgeType, data: null, owner_id: "system" })),
-    };
-  });
   router.add("GET", "/pools", "api", (ctx) => ({
     status: 200,
     body: [...ctx.store.pools.values()].map((p) => poolView(ctx.store, p)),
