@@ -14,7 +14,7 @@ import { briefly } from "./brief-error";
 import { checkScaleSetInputs } from "./check";
 import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
-import { drainOptionsFor } from "./drain-override";
+import { drainOptionsFor } from "../drain/override";
 import { replaceReasons, updateChanges } from "./change-line";
 import { fieldsToRestore, isDrained, liveReader, readGate, restoreLine, withDrainedFields } from "./drained";
 import { makerOf, makerPhrase } from "./provenance";
