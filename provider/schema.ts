@@ -2,6 +2,7 @@
 // documentation and the checks have one source. Dynamic resources need no schema; it is the published contract.
 import { z } from "zod";
 import { garmProviderInputSchema } from "./garm-provider/schema";
+import { poolInputSchema } from "./pool/inputs";
 import { scaleSetInputSchema } from "./scaleset/inputs";
 import { templateInputSchema } from "./template/inputs";
 
@@ -43,6 +44,16 @@ const garmProviderComputed = z.object({
 const templateComputed = z.object({
   templateId: z.number().int().describe("GARM's id of the template; also the resource id. Pass it to a scale set's or pool's templateId."),
   owner: z.string().describe("The GARM user who owns the template."),
+  stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
+});
+
+const poolComputed = z.object({
+  poolId: z.string().describe("GARM's id of the pool; also the resource id."),
+  labels: z.array(z.string()).describe("Labels as GARM holds them: trimmed, lower-cased, sorted."),
+  enabled: z.boolean().describe("Whether GARM runs the pool."),
+  entityKind: z.enum(["organization", "repository", "enterprise"]).describe("Kind of the GARM entity that owns the pool."),
+  entityId: z.string().describe("GARM id of the owning entity."),
+  entityName: z.string().describe("Name of the owning entity (owner/name for repositories)."),
   stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
 });
 
@@ -130,6 +141,14 @@ export function packageSchema(version: string): Record<string, unknown> {
       garmProviderInputSchema,
       garmProviderComputed,
       ["name", "garmConfigPath"],
+      types,
+    ),
+    [TOKEN("GarmPool")]: resourceSpec(
+      "GarmPool",
+      "A GARM classic pool. Its labels and runner settings change in place; a provider or entity change replaces it, the new pool first; deleting it disables and drains it without interrupting running jobs.",
+      poolInputSchema,
+      poolComputed,
+      ["organization", "repository", "enterprise", "entityId", "endpoint", "providerName"],
       types,
     ),
     [TOKEN("GarmTemplate")]: resourceSpec(

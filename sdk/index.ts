@@ -2,3 +2,4 @@
 export { GarmScaleSet, type GarmScaleSetArgs } from "./scaleset";
 export { GarmProvider, type GarmProviderArgs } from "./garm-provider";
 export { GarmTemplate, type GarmTemplateArgs } from "./template";
+export { GarmPool, type GarmPoolArgs } from "./pool";

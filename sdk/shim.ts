@@ -4,7 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /** The resource kinds `pulumi-garm/provider` implements. */
-export type ResourceKind = "scaleSet" | "garmProvider" | "template";
+export type ResourceKind = "scaleSet" | "garmProvider" | "template" | "pool";
 
 /** Builds the seven-method forwarding provider for one resource kind. */
 export function forwardingProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
@@ -23,3 +23,4 @@ export function forwardingProvider(kind: ResourceKind): pulumi.dynamic.ResourceP
 export const scaleSetProvider = forwardingProvider("scaleSet");
 export const garmProviderProvider = forwardingProvider("garmProvider");
 export const templateProvider = forwardingProvider("template");
+export const poolProvider = forwardingProvider("pool");

@@ -31,6 +31,8 @@ export interface TemplateWrite {
   data?: string;
 }
 export type { TemplateView, TemplateDetailView } from "./schemas";
+export type CreatePoolParams = components["schemas"]["CreatePoolParams"];
+export type UpdatePoolParams = components["schemas"]["UpdatePoolParams"];
 export type { ScaleSetView, InstanceView, JobView, ProviderView, PoolView, EntityView, EntityKind } from "./schemas";
 
 /** Where a scale set lives: a GARM entity by its id. */
@@ -212,6 +214,45 @@ export class GarmClient {
   /** GARM's jobs table is a short-lived view, not a history (§7.7). */
   listJobs() {
     return this.expect("GET /jobs", this.api.GET("/jobs"), z.array(jobSchema).nullable().transform((l) => l ?? []));
+  }
+
+  /** Tags are the pool's labels; runner_prefix, not a name (params/requests.go L204-225). */
+  createPool(entity: EntityRef, body: CreatePoolParams) {
+    const request = `POST /${ENTITY_COLLECTION[entity.kind]}/${entity.id}/pools`;
+    switch (entity.kind) {
+      case "organization":
+        return this.expect(request, this.api.POST("/organizations/{orgID}/pools", { params: { path: { orgID: entity.id } }, body }), poolSchema);
+      case "repository":
+        return this.expect(request, this.api.POST("/repositories/{repoID}/pools", { params: { path: { repoID: entity.id } }, body }), poolSchema);
+      case "enterprise":
+        return this.expect(
+          request,
+          this.api.POST("/enterprises/{enterpriseID}/pools", { params: { path: { enterpriseID: entity.id } }, body }),
+          poolSchema,
+        );
+    }
+  }
+
+  getPool(id: string) {
+    return this.expect(`GET /pools/${id}`, this.api.GET("/pools/{poolID}", { params: { path: { poolID: id } } }), poolSchema);
+  }
+
+  /** Empty strings, absent pointers and an empty tag list leave a field as it is (database/sql/util.go L580-677). */
+  updatePool(id: string, body: UpdatePoolParams) {
+    return this.expect(`PUT /pools/${id}`, this.api.PUT("/pools/{poolID}", { params: { path: { poolID: id } }, body }), poolSchema);
+  }
+
+  /** A missing pool answers 200; one with runners 400 `pool has runners` (runner/pools.go L51-72). */
+  deletePool(id: string) {
+    return this.expectOk(`DELETE /pools/${id}`, this.api.DELETE("/pools/{poolID}", { params: { path: { poolID: id } } }));
+  }
+
+  listPoolInstances(id: string) {
+    return this.expect(
+      `GET /pools/${id}/instances`,
+      this.api.GET("/pools/{poolID}/instances", { params: { path: { poolID: id } } }),
+      z.array(instanceSchema).nullable().transform((l) => l ?? []),
+    );
   }
 
   listPools() {

@@ -7,7 +7,7 @@ import { inputIssueWords } from "../input-words";
 import { MAX_LIVE_NAME, canonicalLabels } from "./naming";
 
 type Failure = pulumi.dynamic.CheckFailure;
-type Rule = (inputs: Partial<ScaleSetInputs>, known: (field: keyof ScaleSetInputs) => boolean) => Failure[];
+export type Rule = (inputs: Partial<ScaleSetInputs>, known: (field: keyof ScaleSetInputs) => boolean) => Failure[];
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -34,7 +34,7 @@ const nameRule: Rule = ({ name, naming }, known) => {
 
 const ENTITY_FIELDS = ["organization", "repository", "enterprise", "entityId"] as const;
 
-const entityRule: Rule = (inputs, known) => {
+export const entityRule: Rule = (inputs, known) => {
   if (!ENTITY_FIELDS.every((f) => known(f))) return [];
   const given = ENTITY_FIELDS.filter((f) => inputs[f] !== undefined);
   if (given.length !== 1) {
@@ -53,7 +53,7 @@ const entityRule: Rule = (inputs, known) => {
   return [];
 };
 
-const requiredTextRule =
+export const requiredTextRule =
   (field: "providerName" | "image" | "flavor" | "runnerPrefix" | "runnerGroup" | "endpoint"): Rule =>
   (inputs, known) => {
     const value = inputs[field];
@@ -61,7 +61,7 @@ const requiredTextRule =
     return value.trim() === "" ? [fail(field, `${field} must not be empty`)] : [];
   };
 
-const labelsRule: Rule = ({ labels, naming }, known) => {
+export const labelsRule: Rule = ({ labels, naming }, known) => {
   if (!known("labels") || labels === undefined) return [];
   if (labels.length === 0) {
     // Without labels, runs-on can name the scale set only by its live name, and a hashed one changes every generation.
@@ -96,7 +96,7 @@ const labelsRule: Rule = ({ labels, naming }, known) => {
   return failures;
 };
 
-const runnerCountsRule: Rule = ({ maxRunners, minIdleRunners }, known) => {
+export const runnerCountsRule: Rule = ({ maxRunners, minIdleRunners }, known) => {
   const failures: Failure[] = [];
   if (known("maxRunners") && maxRunners !== undefined && maxRunners < 1) {
     failures.push(fail("maxRunners", `maxRunners is ${maxRunners}; it must be at least 1`));
@@ -110,7 +110,7 @@ const runnerCountsRule: Rule = ({ maxRunners, minIdleRunners }, known) => {
   return failures;
 };
 
-const positiveRule =
+export const positiveRule =
   (field: "runnerBootstrapTimeout" | "templateId"): Rule =>
   (inputs, known) => {
     const value = inputs[field];
@@ -118,7 +118,7 @@ const positiveRule =
     return value < 1 ? [fail(field, `${field} is ${value}; it must be at least 1`)] : [];
   };
 
-const extraSpecsRule: Rule = ({ extraSpecs }, known) => {
+export const extraSpecsRule: Rule = ({ extraSpecs }, known) => {
   if (!known("extraSpecs") || typeof extraSpecs !== "string") return [];
   try {
     const parsed: unknown = JSON.parse(extraSpecs);

@@ -7,6 +7,7 @@ import { registerAuthRoutes, urlsConfigured } from "./routes/auth";
 import { registerEntityRoutes } from "./routes/entities";
 import { registerInstanceRoutes } from "./routes/instances";
 import { registerListRoutes } from "./routes/lists";
+import { registerPoolRoutes } from "./routes/pools";
 import { registerScaleSetRoutes } from "./routes/scalesets";
 import { registerTemplateRoutes } from "./routes/templates";
 import type { Store } from "./state";
@@ -23,6 +24,7 @@ export class Api {
     registerInstanceRoutes(this.router);
     registerListRoutes(this.router);
     registerTemplateRoutes(this.router);
+    registerPoolRoutes(this.router);
   }
 
   /** Whether GARM has a route for this path (any method); otherwise it answers its catch-all 404 (§1.1). */

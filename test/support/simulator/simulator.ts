@@ -7,6 +7,7 @@ import type {
   InstanceRecord,
   InstanceStatus,
   JobRecord,
+  PoolRecord,
   ProviderRecord,
   TemplateRecord,
   RunnerStatus,
@@ -101,6 +102,15 @@ export interface Simulator {
   invalidateTokens(): void;
   /** Adds a pool using `providerName` under an entity (default: the seeded org). Returns the pool id. */
   addPool(providerName: string, entityId?: string): string;
+  /** Adds a runner to a pool, registered in GitHub; defaults: status running, runner_status idle. Returns its name. */
+  addPoolRunner(poolId: string, opts?: { status?: InstanceStatus; runnerStatus?: RunnerStatus; providerFault?: string; name?: string }): string;
+  /** A workflow_job "queued" webhook for the entity (default: the seeded org); the pool manager makes a runner for it. Returns the job id. */
+  queuePoolJob(labels: string[], entityId?: string): number;
+  /** A workflow_job "in_progress" webhook naming the pool runner (the queued job's, or a new one). Returns the job id. */
+  startPoolJob(runnerName: string, jobId?: number): number;
+  /** A workflow_job "completed" webhook: the job ends and GARM removes the ephemeral runner. */
+  completePoolJob(runnerName: string): void;
+  pools(): PoolRecord[];
   /**
    * A GARM restart: closes the listener and every connection, stays down restartDownMs, then reloads [[provider]]
    * (§9.2), runs the worker start recovery (§4.5, §6.3) and listens again on the same port. JWTs stay valid. Resolves

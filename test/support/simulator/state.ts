@@ -215,8 +215,18 @@ export class Store {
     return undefined;
   }
 
-  /** The provider of a scale set is loaded from config; otherwise no worker runs for it (§9.3). */
-  providerLoaded(ss: ScaleSetRecord): boolean {
+  /** The scale set or pool a runner belongs to. */
+  runnerOwner(inst: InstanceRecord): ScaleSetRecord | PoolRecord | undefined {
+    return inst.poolId !== undefined ? this.pools.get(inst.poolId) : this.scaleSets.get(inst.scaleSetId);
+  }
+
+  /** The runners of a pool. */
+  poolInstances(poolId: string): InstanceRecord[] {
+    return [...this.instances.values()].filter((i) => i.poolId === poolId);
+  }
+
+  /** The provider of a scale set or pool is loaded from config; otherwise no worker runs for it (§9.3). */
+  providerLoaded(ss: Pick<ScaleSetRecord, "providerName">): boolean {
     return this.providers.has(ss.providerName);
   }
 

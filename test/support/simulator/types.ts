@@ -122,6 +122,8 @@ export interface InstanceRecord {
   providerId: string;
   agentId: number;
   scaleSetId: number;
+  /** The pool a pool runner belongs to (scaleSetId is then 0). */
+  poolId?: string;
   osType: string;
   osArch: string;
   osName: string;
@@ -149,6 +151,8 @@ export interface JobRecord {
   repositoryOwner: string;
   labels: string[];
   entityId: string;
+  /** A pool runner was made for this queued job (the job's lock, pool.go consumeQueuedJobs). */
+  lockedForRunner?: boolean;
   startedAt: string;
   completedAt: string;
   createdAt: string;
@@ -166,8 +170,18 @@ export interface PoolRecord {
   maxRunners: number;
   minIdleRunners: number;
   enabled: boolean;
-  /** The runner install template (database/sql/models.go Pool.TemplateID); 0 when none. */
+  /** The runner install template (database/sql/models.go Pool.TemplateID). */
   templateId?: number;
+  runnerPrefix?: string;
+  tagIds?: string[];
+  runnerBootstrapTimeout?: number;
+  /** Raw bytes as sent, or undefined when NULL. */
+  extraSpecs?: string;
+  enableShell?: boolean;
+  runnerGroup?: string;
+  priority?: number;
+  /** Bumped by updates that change how runners are made (database/sql/util.go L580-649). */
+  generation?: number;
   createdAt: string;
   updatedAt: string;
 }
