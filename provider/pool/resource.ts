@@ -40,7 +40,10 @@ const defaultDeps: PoolDeps = {
 
 const inputsOf = (props: Record<string, unknown>) => withoutProviderKey(props) as unknown as CheckedPoolInputs;
 
-/** The create body; the bootstrap timeout is always sent, since GARM stores 0 when it is omitted (runner/organizations.go L213-220). */
+/**
+ * The create body. The bootstrap timeout is always sent: GARM stores 0 when it is omitted (runner/organizations.go
+ * L213-220) and only its GET by id and the pool manager read 0 as 20 (apiserver/controllers/pools.go L89, params.go L580-585).
+ */
 function createBody(inputs: CheckedPoolInputs): CreatePoolParams {
   const body: Record<string, unknown> = {
     provider_name: inputs.providerName,

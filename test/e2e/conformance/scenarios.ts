@@ -3,6 +3,7 @@
 // and compares the two recordings. Section numbers refer to /work/shared/reference/garm-api.md.
 import type { Norm, Recorder } from "./observe";
 import type { ApiResult, Target } from "./target";
+import { TEMPLATE_POOL_SCENARIOS } from "./templates-pools";
 
 export interface Scenario {
     name: string;
@@ -363,4 +364,4 @@ const restartTrap: Scenario = {
     },
 };
 
-export const SCENARIOS: Scenario[] = [omittedKeys, updateRules, createRules, errorBodies, deleteEnabled, runners, restartTrap];
+export const SCENARIOS: Scenario[] = [omittedKeys, updateRules, createRules, errorBodies, deleteEnabled, runners, restartTrap, ...TEMPLATE_POOL_SCENARIOS];

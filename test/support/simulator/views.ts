@@ -200,7 +200,8 @@ export function scaleSetView(store: Store, ss: ScaleSetRecord, mode: ScaleSetVie
   return o;
 }
 
-export function poolView(store: Store, p: PoolRecord): Json {
+/** params.Pool. "get" fills the default bootstrap timeout (apiserver/controllers/pools.go L89); lists carry no template name. */
+export function poolView(store: Store, p: PoolRecord, mode: "get" | "list" | "write" = "get"): Json {
   const o: Json = { id: p.id, provider_name: p.providerName };
   put(o, "max_runners", p.maxRunners);
   put(o, "min_idle_runners", p.minIdleRunners);
@@ -214,7 +215,7 @@ export function poolView(store: Store, p: PoolRecord): Json {
   o["enable_shell"] = p.enableShell ?? false;
   o["runner_prefix"] = p.runnerPrefix ?? "garm";
   o["generation"] = p.generation ?? 0;
-  put(o, "runner_bootstrap_timeout", p.runnerBootstrapTimeout ?? 20);
+  put(o, "runner_bootstrap_timeout", mode === "get" && !p.runnerBootstrapTimeout ? 20 : p.runnerBootstrapTimeout);
   o["created_at"] = p.createdAt;
   o["updated_at"] = p.updatedAt;
   putEntity(store, o, p.entityId);
@@ -223,6 +224,6 @@ export function poolView(store: Store, p: PoolRecord): Json {
   put(o, "github-runner-group", p.runnerGroup);
   put(o, "priority", p.priority);
   put(o, "template_id", p.templateId);
-  put(o, "template_name", store.templates.find((t) => t.id === p.templateId)?.name);
+  if (mode !== "list") put(o, "template_name", store.templates.find((t) => t.id === p.templateId)?.name);
   return o;
 }

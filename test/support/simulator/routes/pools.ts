@@ -79,7 +79,8 @@ function create(kind: EntityKind, ctx: RequestContext): Reply {
     templateId: template.id,
     runnerPrefix: p.runnerPrefix === "" ? "garm" : p.runnerPrefix,
     tagIds: tagIdsOf(store, p.tags),
-    // The runner sets its default on a copy it no longer uses (runner/organizations.go L213-220): 0 is stored.
+    // The runner sets its default on a copy it no longer uses (runner/organizations.go L213-220): 0 is stored, and only
+    // GET by id shows the default (apiserver/controllers/pools.go L89).
     runnerBootstrapTimeout: p.bootstrapTimeout,
     extraSpecs: p.extraSpecs,
     enableShell: p.enableShell,
@@ -91,7 +92,7 @@ function create(kind: EntityKind, ctx: RequestContext): Reply {
   };
   store.pools.set(pool.id, pool);
   store.log(`created pool ${pool.id}`);
-  return { status: 200, body: poolView(store, pool) };
+  return { status: 200, body: poolView(store, pool, "write") };
 }
 
 function update(ctx: RequestContext): Reply {
@@ -147,7 +148,7 @@ function update(ctx: RequestContext): Reply {
   // An empty tag list leaves the tags as they are (util.go L660-677).
   if (u.tags.length > 0) pool.tagIds = tagIdsOf(store, u.tags);
   pool.updatedAt = store.now();
-  return { status: 200, body: poolView(store, pool) };
+  return { status: 200, body: poolView(store, pool, "write") };
 }
 
 function remove(ctx: RequestContext): Reply {
@@ -170,11 +171,11 @@ export function registerPoolRoutes(router: Router): void {
   }
   router.add("GET", "/pools", "api", (ctx) => ({
     status: 200,
-    body: [...ctx.store.pools.values()].map((p) => poolView(ctx.store, p)),
+    body: [...ctx.store.pools.values()].map((p) => poolView(ctx.store, p, "list")),
   }));
   router.add("GET", "/pools/{id}", "api", (ctx) => ({
     status: 200,
-    body: poolView(ctx.store, getPool(ctx.store, ctx.params["id"]!, "error fetching pool")),
+    body: poolView(ctx.store, getPool(ctx.store, ctx.params["id"]!, "error fetching pool: error fetching pool by ID")),
   }));
   router.add("PUT", "/pools/{id}", "api", update);
   router.add("DELETE", "/pools/{id}", "api", remove);
