@@ -1,13 +1,18 @@
 // GarmPool input rules, run by `check` during preview before anything is touched: the scale set's rules for the fields
 // both share (../scaleset/check.ts), and GARM's pool create rules (params/requests.go L227-253) said before GARM says them.
-import type * as pulumi from "@pulumi/pulumi";
 import { inputIssueWords } from "../input-words";
-import { type Rule, entityRule, extraSpecsRule, labelsRule, positiveRule, requiredTextRule, runnerCountsRule } from "../scaleset/check";
-import type { ScaleSetInputs } from "../scaleset/inputs";
-import { containsUnknown, withoutProviderKey } from "../unknown";
+import {
+  type CheckOutcome,
+  type Rule,
+  checkRunnerInputs,
+  entityRule,
+  extraSpecsRule,
+  labelsRule,
+  positiveRule,
+  requiredTextRule,
+  runnerCountsRule,
+} from "../scaleset/check";
 import { type PoolInputs, poolDefaults, poolInputSchema } from "./inputs";
-
-type Failure = pulumi.dynamic.CheckFailure;
 
 const EXPECTED: Record<string, string> = {
   labels: "a list of strings",
@@ -38,25 +43,13 @@ const RULES: Rule[] = [
   extraSpecsRule,
 ];
 
-export interface PoolCheckOutcome {
-  readonly inputs: Record<string, unknown>;
-  readonly failures: Failure[];
-}
-
 /** Validates raw inputs. With no failures, returns them with defaults filled in; unknown values pass through as is. */
-export function checkPoolInputs(news: Record<string, unknown>): PoolCheckOutcome {
-  const raw = withoutProviderKey(news);
-  const unknownFields = new Set(Object.keys(raw).filter((k) => containsUnknown(raw[k])));
-  const known = (field: string) => !unknownFields.has(field);
-  const knownOnly = Object.fromEntries(Object.entries(raw).filter(([k]) => known(k)));
-  const parsed = knownFieldsSchema.safeParse(knownOnly);
-  const typeFailures = parsed.success ? [] : parsed.error.issues.map((issue) => issueToFailure(issue, knownOnly));
-  const required = (["providerName", "image", "flavor", "labels", "maxRunners"] as const)
-    .filter((f) => known(f) && raw[f] === undefined)
-    .map((f) => ({ property: f, reason: `${f} is required` }));
-  if (!parsed.success || required.length > 0) return { inputs: news, failures: [...required, ...typeFailures] };
-  const failures = RULES.flatMap((rule) => rule(parsed.data as Partial<ScaleSetInputs>, known));
-  if (failures.length > 0) return { inputs: news, failures };
-  const defaults = poolDefaults(parsed.data as PoolInputs);
-  return { inputs: { ...defaults, ...Object.fromEntries([...unknownFields].map((k) => [k, raw[k]])) }, failures: [] };
+export function checkPoolInputs(news: Record<string, unknown>): CheckOutcome {
+  return checkRunnerInputs(news, {
+    knownFieldsSchema,
+    issueToFailure,
+    required: ["providerName", "image", "flavor", "labels", "maxRunners"],
+    rules: RULES,
+    withDefaults: (parsed) => poolDefaults(parsed as PoolInputs),
+  });
 }

@@ -1,8 +1,8 @@
 // The GarmPool input schema: one source for check's type rules, the defaults and schema.json's documentation. The
 // fields a pool shares with a scale set are the scale set's, so both document and check them the same way.
 import { z } from "zod";
-import { DRAIN_DEFAULTS, type DrainOptions } from "../drain/options";
-import { OS_ARCHES, OS_TYPES, scaleSetInputSchema } from "../scaleset/inputs";
+import type { DrainOptions } from "../drain/options";
+import { OS_ARCHES, OS_TYPES, type ScaleSetInputs, scaleSetInputSchema, withDefaults } from "../scaleset/inputs";
 
 export const poolInputSchema = scaleSetInputSchema
   .pick({
@@ -45,13 +45,8 @@ export interface CheckedPoolInputs extends PoolInputs {
   drain: DrainOptions;
 }
 
+/** The scale set's defaults for the fields both share. */
 export function poolDefaults(inputs: PoolInputs): CheckedPoolInputs {
-  return {
-    ...inputs,
-    osType: inputs.osType ?? "linux",
-    osArch: inputs.osArch ?? "amd64",
-    minIdleRunners: inputs.minIdleRunners ?? 0,
-    enabled: inputs.enabled ?? true,
-    drain: { ...DRAIN_DEFAULTS, ...inputs.drain },
-  };
+  const { osType, osArch, minIdleRunners, enabled, drain } = withDefaults(inputs as unknown as ScaleSetInputs);
+  return { ...inputs, osType, osArch, minIdleRunners, enabled, drain };
 }

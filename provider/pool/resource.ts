@@ -1,26 +1,27 @@
 // GarmPool's dynamic-provider methods: check reads GARM only through the planning gate; diff is pure; create, read,
 // update and delete talk to GARM through the process-wide client. Delete is the shared drain (../drain/retire.ts).
 import type * as pulumi from "@pulumi/pulumi";
-import { isDeepStrictEqual } from "node:util";
 import { configure, garmClient } from "../connection";
+import { runnerCreateFields, scaleSetDepsFor } from "../scaleset/resource";
 import { retireGroup } from "../drain/retire";
 import { drainOptionsFor } from "../drain/override";
 import type { CreatePoolParams, GarmClient, PoolView } from "../garm/client";
 import { isGarmError } from "../garm/errors";
+import type { GarmEvents } from "../garm/events";
+import { type WaiterOptions, changeWaiter, poolConcern } from "../garm/events-wait";
 import { lookupsFor } from "../garm/lookups";
-import { type Logger, consoleLogger } from "../log";
+import type { Logger } from "../log";
 import { fieldsToRestore, readGate, restoreLine, withDrainedFields } from "../scaleset/drained";
 import { entityLabel, resolveEntity } from "../scaleset/entity";
-import { canonicalJson, parseExtraSpecs } from "../scaleset/extra-specs";
-import { referenceFailures } from "../scaleset/references";
+import { withReferenceChecks } from "../scaleset/references";
 import { systemTemplateId } from "../scaleset/templates";
-import { type ResolvedEntity, dropUndefined } from "../scaleset/state";
-import { containsUnknown, withoutProviderKey } from "../unknown";
+import { type ResolvedEntity, dropUndefined, storedEntity } from "../scaleset/state";
+import { withoutProviderKey } from "../unknown";
 import { checkPoolInputs } from "./check";
 import { type PoolUpdatableField, changedPoolFields, diffPool, poolUpdateBody } from "./diff";
 import { poolGroup } from "./drain";
 import type { CheckedPoolInputs } from "./inputs";
-import { type PoolOutputs, isSamePool, readPoolOutputs, storedPoolEntity, toPoolOutputs } from "./state";
+import { type PoolOutputs, isSamePool, readPoolOutputs, toPoolOutputs } from "./state";
 
 export interface PoolDeps {
   readonly client: () => GarmClient;
@@ -29,14 +30,12 @@ export interface PoolDeps {
   readonly sleep: (ms: number) => Promise<void>;
   /** Bound on a planning read of GARM. @default 5000 */
   readonly readTimeoutMs?: number;
+  /** GARM's events socket for this client, which wakes drain waits; without it they poll. */
+  readonly events?: (client: GarmClient) => GarmEvents | undefined;
+  readonly waiter?: WaiterOptions;
 }
 
-const defaultDeps: PoolDeps = {
-  client: garmClient,
-  log: consoleLogger,
-  now: Date.now,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
+const defaultDeps: PoolDeps = scaleSetDepsFor(garmClient);
 
 const inputsOf = (props: Record<string, unknown>) => withoutProviderKey(props) as unknown as CheckedPoolInputs;
 
@@ -45,25 +44,7 @@ const inputsOf = (props: Record<string, unknown>) => withoutProviderKey(props) a
  * L213-220) and only its GET by id and the pool manager read 0 as 20 (apiserver/controllers/pools.go L89, params.go L580-585).
  */
 function createBody(inputs: CheckedPoolInputs): CreatePoolParams {
-  const body: Record<string, unknown> = {
-    provider_name: inputs.providerName,
-    image: inputs.image,
-    flavor: inputs.flavor,
-    os_type: inputs.osType,
-    os_arch: inputs.osArch,
-    tags: [...new Set(inputs.labels.map((l) => l.trim()))],
-    max_runners: inputs.maxRunners,
-    min_idle_runners: inputs.minIdleRunners,
-    enabled: inputs.enabled,
-    enable_shell: inputs.enableShell ?? false,
-    runner_prefix: inputs.runnerPrefix,
-    "github-runner-group": inputs.runnerGroup,
-    runner_bootstrap_timeout: inputs.runnerBootstrapTimeout ?? 20,
-    priority: inputs.priority,
-    template_id: inputs.templateId,
-  };
-  const specs = parseExtraSpecs(inputs.extraSpecs);
-  if (specs) body.extra_specs = canonicalJson(specs);
+  const body = { ...runnerCreateFields(inputs), runner_bootstrap_timeout: inputs.runnerBootstrapTimeout ?? 20, priority: inputs.priority };
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as CreatePoolParams;
 }
 
@@ -76,13 +57,7 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
 
   return {
     async check(olds, news) {
-      const checked = checkPoolInputs(news);
-      if (checked.failures.length > 0) return checked;
-      const inputs = checked.inputs as Record<string, unknown>;
-      const known = (field: string) => !containsUnknown(inputs[field]);
-      const isNew = (field: string) => !isDeepStrictEqual(olds?.[field], inputs[field]);
-      const failures = await referenceFailures(inputs, known, isNew, { client: deps.client, gate });
-      return failures.length > 0 ? { inputs: news, failures } : checked;
+      return withReferenceChecks(checkPoolInputs(news), olds, news, { client: deps.client, gate });
     },
 
     async diff(id, olds, news) {
@@ -139,7 +114,7 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
           deps.log.warn(`GarmPool ${id}: GARM's pool of that id is under ${view.entityName || "another entity"} with provider ${view.providerName}, not this one; dropping this one from the stack as gone`);
           return {};
         }
-        return { id, props: { ...olds, ...toPoolOutputs(olds, view, storedPoolEntity(olds)), __provider: props?.__provider } };
+        return { id, props: { ...olds, ...toPoolOutputs(olds, view, storedEntity(olds)), __provider: props?.__provider } };
       } catch (err) {
         if (isGarmError(err, "not-found")) return {};
         throw err;
@@ -159,14 +134,22 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
         throw new Error(`GarmPool ${id}: GARM's pool of that id is not this one; nothing was changed. Run \`pulumi refresh\` to drop it, then \`pulumi up\` creates it again`);
       }
       await sendUpdate(client, id, news, fields);
-      return { outs: toPoolOutputs(news, await client.getPool(id), storedPoolEntity(stored)) };
+      return { outs: toPoolOutputs(news, await client.getPool(id), storedEntity(stored)) };
     },
 
     async delete(id, props) {
       const olds = readPoolOutputs(props);
       const client = deps.client();
       const group = poolGroup(id, (view) => isSamePool(olds, view), client);
-      const outcome = await retireGroup(group, drainOptionsFor(olds.drain), { log: deps.log, now: deps.now, sleep: deps.sleep });
+      const events = deps.events?.(client);
+      const waiter = events && changeWaiter(events, poolConcern(id), deps.waiter);
+      const outcome = await retireGroup(group, drainOptionsFor(olds.drain), {
+        log: deps.log,
+        now: deps.now,
+        sleep: deps.sleep,
+        wait: waiter?.wait,
+        cadence: waiter?.cadence,
+      }).finally(() => waiter?.close());
       switch (outcome.kind) {
         case "deleted":
           deps.log.info(`${group.label}: deleted from GARM`);

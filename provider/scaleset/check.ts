@@ -1,8 +1,9 @@
 // GarmScaleSet input rules, run by `check` during preview before anything is touched. GARM enforces most of these
 // late, after it has already called GitHub, and answers 500 with no details (garm-api.md §4.4), or not at all.
 import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
 import { containsUnknown, withoutProviderKey } from "../unknown";
-import { type CheckedInputs, type ScaleSetInputs, scaleSetInputSchema, withDefaults } from "./inputs";
+import { type ScaleSetInputs, scaleSetInputSchema, withDefaults } from "./inputs";
 import { inputIssueWords } from "../input-words";
 import { MAX_LIVE_NAME, canonicalLabels } from "./naming";
 
@@ -152,22 +153,41 @@ export interface CheckOutcome {
 
 /** Validates raw inputs. With no failures, returns them with defaults filled in; unknown values pass through as is. */
 export function checkScaleSetInputs(news: Record<string, unknown>): CheckOutcome {
+  return checkRunnerInputs(news, {
+    knownFieldsSchema,
+    issueToFailure,
+    required: ["name", "providerName", "image", "flavor", "labels", "maxRunners"],
+    rules: RULES,
+    withDefaults: (parsed) => withDefaults(parsed as ScaleSetInputs),
+  });
+}
+
+/** What differs between the checks of resources that make runners (scale sets, pools). */
+export interface RunnerCheckSpec {
+  /** The input schema with every field optional: types are checked only for fields present and known. */
+  readonly knownFieldsSchema: z.ZodType;
+  readonly issueToFailure: (issue: z.core.$ZodIssue, raw: Record<string, unknown>) => Failure;
+  readonly required: readonly string[];
+  readonly rules: readonly Rule[];
+  readonly withDefaults: (parsed: unknown) => object;
+}
+
+/** Types, required fields, then rules; with no failures, the inputs with defaults filled in and unknowns kept. */
+export function checkRunnerInputs(news: Record<string, unknown>, spec: RunnerCheckSpec): CheckOutcome {
   const raw = withoutProviderKey(news);
   const unknownFields = new Set(Object.keys(raw).filter((k) => containsUnknown(raw[k])));
   const known = (field: string) => !unknownFields.has(field);
 
   // Type-check the known fields only; an unknown one is checked again at `up`, when its value exists.
   const knownOnly = Object.fromEntries(Object.entries(raw).filter(([k]) => known(k)));
-  const parsed = knownFieldsSchema.safeParse(knownOnly);
-  const typeFailures = parsed.success ? [] : parsed.error.issues.map((issue) => issueToFailure(issue, knownOnly));
-  const required = (["name", "providerName", "image", "flavor", "labels", "maxRunners"] as const)
-    .filter((f) => known(f) && raw[f] === undefined)
-    .map((f) => fail(f, `${f} is required`));
+  const parsed = spec.knownFieldsSchema.safeParse(knownOnly);
+  const typeFailures = parsed.success ? [] : parsed.error.issues.map((issue) => spec.issueToFailure(issue, knownOnly));
+  const required = spec.required.filter((f) => known(f) && raw[f] === undefined).map((f) => fail(f, `${f} is required`));
   if (!parsed.success || required.length > 0) return { inputs: news, failures: [...required, ...typeFailures] };
 
-  const failures = RULES.flatMap((rule) => rule(parsed.data, known));
+  const failures = spec.rules.flatMap((rule) => rule(parsed.data as Partial<ScaleSetInputs>, known));
   if (failures.length > 0) return { inputs: news, failures };
-  const defaults: CheckedInputs = withDefaults(parsed.data as ScaleSetInputs);
+  const defaults = spec.withDefaults(parsed.data);
   // Keep the unknowns where they were, so Pulumi shows them as "computed" in the preview.
   return { inputs: { ...defaults, ...Object.fromEntries([...unknownFields].map((k) => [k, raw[k]])) }, failures: [] };
 }

@@ -126,10 +126,8 @@ describe("GarmPool against the GARM simulator", function () {
   });
 
   it("destroy removes the idle runner, force-removes the stuck one, leaves the busy one, names it and its job, and succeeds once the job completes", async () => {
-    // A stuck runner spends one tick in pending_delete and one in deleting; 35 ms ticks keep the 1 s drain passes from
-    // meeting it in deleting every time (25 ms ticks divide the second evenly).
-    await fx.close();
-    fx = await startFixture({ tickMs: 35 });
+    // A stuck runner spends one tick in pending_delete and one in deleting: a drain polling every second alone met it in
+    // deleting every time (failed before the pool drain woke on GARM's instance events, poolConcern).
     // One idle runner wanted: GARM's own scale-down leaves it, and skips a disabled pool (runner/pool/pool.go L1225-1233),
     // so only the drain can remove it.
     await fx.engine.up([pool("p", { minIdleRunners: 1, drain: { timeoutSeconds: 3, pollSeconds: 1 } })]);
