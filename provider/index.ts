@@ -5,6 +5,8 @@ import { controller as controllerImpl } from "./controller/resource";
 import { enterprise as enterpriseImpl, organization as organizationImpl, repository as repositoryImpl } from "./entity/resource";
 import { garmProvider as garmProviderImpl } from "./garm-provider/resource";
 import { scaleSet as scaleSetImpl } from "./scaleset/resource";
+import { pool as poolImpl } from "./pool/resource";
+import { template as templateImpl } from "./template/resource";
 import { userFacing } from "./user-facing";
 
 export const scaleSet = userFacing(scaleSetImpl);
@@ -15,3 +17,5 @@ export const organization = userFacing(organizationImpl);
 export const repository = userFacing(repositoryImpl);
 export const enterprise = userFacing(enterpriseImpl);
 export const controller = userFacing(controllerImpl);
+export const template = userFacing(templateImpl);
+export const pool = userFacing(poolImpl);

@@ -6,7 +6,9 @@ import { endpointInputSchema } from "./endpoint/schema";
 import { controllerInputSchema } from "./controller/inputs";
 import { entityInputSchema } from "./entity/inputs";
 import { garmProviderInputSchema } from "./garm-provider/schema";
+import { poolInputSchema } from "./pool/inputs";
 import { scaleSetInputSchema } from "./scaleset/inputs";
+import { templateInputSchema } from "./template/inputs";
 
 type JsonSchema = {
   type?: string | string[];
@@ -74,6 +76,22 @@ const controllerComputed = z.object({
 
 const ENTITY_DESCRIPTION = (what: string) =>
   `A GARM ${what}. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.`;
+
+const templateComputed = z.object({
+  templateId: z.number().int().describe("GARM's id of the template; also the resource id. Pass it to a scale set's or pool's templateId."),
+  owner: z.string().describe("The GARM user who owns the template."),
+  stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
+});
+
+const poolComputed = z.object({
+  poolId: z.string().describe("GARM's id of the pool; also the resource id."),
+  labels: z.array(z.string()).describe("Labels as GARM holds them: trimmed, lower-cased, sorted."),
+  enabled: z.boolean().describe("Whether GARM runs the pool."),
+  entityKind: z.enum(["organization", "repository", "enterprise"]).describe("Kind of the GARM entity that owns the pool."),
+  entityId: z.string().describe("GARM id of the owning entity."),
+  entityName: z.string().describe("Name of the owning entity (owner/name for repositories)."),
+  stateVersion: z.number().int().describe("Version of the state shape this resource wrote."),
+});
 
 const TOKEN = (type: string) => `garm:index:${type}`;
 
@@ -193,6 +211,22 @@ export function packageSchema(version: string): Record<string, unknown> {
       controllerInputSchema,
       controllerComputed,
       [],
+      types,
+    ),
+    [TOKEN("GarmPool")]: resourceSpec(
+      "GarmPool",
+      "A GARM classic pool. Its labels and runner settings change in place; a provider or entity change replaces it, the new pool first; deleting it disables and drains it without interrupting running jobs.",
+      poolInputSchema,
+      poolComputed,
+      ["organization", "repository", "enterprise", "entityId", "endpoint", "providerName"],
+      types,
+    ),
+    [TOKEN("GarmTemplate")]: resourceSpec(
+      "GarmTemplate",
+      "A GARM runner install template. Its name, description and body change in place; an OS or forge type change replaces it. It is never deleted while a scale set or pool uses it, and GARM's system templates are never managed.",
+      templateInputSchema,
+      templateComputed,
+      ["osType", "forgeType"],
       types,
     ),
   };

@@ -5,3 +5,5 @@ export { GarmEndpoint, type GarmEndpointArgs } from "./endpoint";
 export { GarmCredentials, type GarmCredentialsArgs } from "./credentials";
 export { GarmOrganization, GarmRepository, GarmEnterprise, type GarmOrganizationArgs, type GarmRepositoryArgs, type GarmEnterpriseArgs } from "./entity";
 export { GarmController, type GarmControllerArgs } from "./controller";
+export { GarmTemplate, type GarmTemplateArgs } from "./template";
+export { GarmPool, type GarmPoolArgs } from "./pool";

@@ -5,7 +5,17 @@ import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 
 /** The resource kinds `pulumi-garm/provider` implements. */
-export type ResourceKind = "scaleSet" | "garmProvider" | "endpoint" | "credentials" | "organization" | "repository" | "enterprise" | "controller";
+export type ResourceKind =
+  | "scaleSet"
+  | "garmProvider"
+  | "endpoint"
+  | "credentials"
+  | "organization"
+  | "repository"
+  | "enterprise"
+  | "controller"
+  | "template"
+  | "pool";
 
 /** Builds the seven-method forwarding provider for one resource kind. */
 export function forwardingProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
@@ -30,6 +40,8 @@ export const repositoryProvider = forwardingProvider("repository");
 export const enterpriseProvider = forwardingProvider("enterprise");
 export const controllerProvider = forwardingProvider("controller");
 
+export const templateProvider = forwardingProvider("template");
+export const poolProvider = forwardingProvider("pool");
 const forwarding: Partial<Record<ResourceKind, pulumi.dynamic.ResourceProvider>> = { scaleSet: scaleSetProvider, garmProvider: garmProviderProvider };
 // The kinds a stack holds by the dozen or hundred; a stack's one endpoint or controller gains nothing from it.
 const byReference: Partial<Record<ResourceKind, string>> = { scaleSet: "./dynamic/scaleset", garmProvider: "./dynamic/garm-provider" };

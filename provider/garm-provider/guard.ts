@@ -6,6 +6,7 @@ export interface ScaleSetRef {
   id: number;
   name: string;
   providerName: string;
+  templateId?: number;
   entityName?: string;
   entity?: { kind?: string; name?: string; id?: string };
 }
@@ -14,6 +15,7 @@ export interface ScaleSetRef {
 export interface PoolRef {
   id: string;
   providerName: string;
+  templateId?: number;
   entityName?: string;
 }
 
@@ -37,15 +39,16 @@ function entityOf(ref: { entityName?: string; entity?: { kind?: string; name?: s
 }
 
 /** Every scale set and pool whose provider is `provider`, across all entities (not only this stack's). */
-export async function providerUsers(provider: string, source: UsageSource): Promise<ProviderUser[]> {
+export function providerUsers(provider: string, source: UsageSource): Promise<ProviderUser[]> {
+  return usersWhere((ref) => ref.providerName === provider, source);
+}
+
+/** Every scale set and pool, across all entities, that `uses` says uses the thing being deleted. */
+export async function usersWhere(uses: (ref: ScaleSetRef | PoolRef) => boolean, source: UsageSource): Promise<ProviderUser[]> {
   const [scaleSets, pools] = await Promise.all([source.listScaleSets(), source.listPools()]);
   return [
-    ...scaleSets
-      .filter((s) => s.providerName === provider)
-      .map((s): ProviderUser => ({ kind: "scale set", id: String(s.id), name: s.name, entity: entityOf(s) })),
-    ...pools
-      .filter((p) => p.providerName === provider)
-      .map((p): ProviderUser => ({ kind: "pool", id: p.id, entity: entityOf(p) })),
+    ...scaleSets.filter(uses).map((s): ProviderUser => ({ kind: "scale set", id: String(s.id), name: s.name, entity: entityOf(s) })),
+    ...pools.filter(uses).map((p): ProviderUser => ({ kind: "pool", id: p.id, entity: entityOf(p) })),
   ];
 }
 

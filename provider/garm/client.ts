@@ -13,6 +13,7 @@ import {
   poolSchema,
   providerSchema,
   scaleSetSchema,
+  templateDetailSchema,
   templateSchema,
 } from "./schemas";
 import { GarmTransport, type TransportOptions } from "./transport";
@@ -20,6 +21,18 @@ import { GarmTransport, type TransportOptions } from "./transport";
 export type CreateScaleSetParams = components["schemas"]["CreateScaleSetParams"];
 /** `state` and `extended_state` are left out on purpose: GARM stores them verbatim and nothing reads them (§4.1). */
 export type UpdateScaleSetParams = Omit<components["schemas"]["UpdateScaleSetParams"], "state" | "extended_state">;
+/** What a template create or update sends; `data` is the body as base64, which the spec wrongly types as a number array. */
+export interface TemplateWrite {
+  name?: string;
+  description?: string;
+  os_type?: string;
+  forge_type?: string;
+  /** base64 of the body: GARM's `Data []byte` (params/requests.go L877-884, L910-914). */
+  data?: string;
+}
+export type { TemplateView, TemplateDetailView } from "./schemas";
+export type CreatePoolParams = components["schemas"]["CreatePoolParams"];
+export type UpdatePoolParams = components["schemas"]["UpdatePoolParams"];
 export type { ScaleSetView, InstanceView, JobView, ProviderView, PoolView, EntityView, EntityKind } from "./schemas";
 
 /** Where a scale set lives: a GARM entity by its id. */
@@ -139,18 +152,84 @@ export class GarmClient {
     );
   }
 
-  /** Templates, without their data; GARM filters by exact OS and forge type (§2.6). */
-  listTemplates(osType: string, forgeType: string) {
+  /** Templates, without their data; GARM filters by exact OS and forge type, and by a name part (§2.6). */
+  listTemplates(osType?: string, forgeType?: string, partialName?: string) {
     return parsedAnswer(
       "GET /templates",
-      this.api.GET("/templates", { params: { query: { osType, forgeType } } }),
+      this.api.GET("/templates", { params: { query: { osType, forgeType, partialName } } }),
       z.array(templateSchema).nullable().transform((l) => l ?? []),
     );
+  }
+
+  /** One template with its body (templates.go L44-53); 404 when GARM has no template of that id. */
+  getTemplate(id: number) {
+    return parsedAnswer(
+      `GET /templates/${id}`,
+      this.api.GET("/templates/{templateID}", { params: { path: { templateID: id } } }),
+      templateDetailSchema,
+    );
+  }
+
+  createTemplate(body: TemplateWrite) {
+    return parsedAnswer("POST /templates", this.api.POST("/templates", { body: body as never }), templateDetailSchema);
+  }
+
+  /** Only name, description and data can change (params/requests.go L910-914); an empty data leaves the body as it is. */
+  updateTemplate(id: number, body: Pick<TemplateWrite, "name" | "description" | "data">) {
+    return parsedAnswer(
+      `PUT /templates/${id}`,
+      this.api.PUT("/templates/{templateID}", { params: { path: { templateID: id } }, body: body as never }),
+      templateDetailSchema,
+    );
+  }
+
+  /** A missing template answers 200 too (runner/templates.go L182-193). */
+  deleteTemplate(id: number) {
+    return emptyAnswer(`DELETE /templates/${id}`, this.api.DELETE("/templates/{templateID}", { params: { path: { templateID: id } } }));
   }
 
   /** GARM's jobs table is a short-lived view, not a history (§7.7). */
   listJobs() {
     return parsedAnswer("GET /jobs", this.api.GET("/jobs"), z.array(jobSchema).nullable().transform((l) => l ?? []));
+  }
+
+  /** Tags are the pool's labels; runner_prefix, not a name (params/requests.go L204-225). */
+  createPool(entity: EntityRef, body: CreatePoolParams) {
+    const request = `POST /${ENTITY_COLLECTION[entity.kind]}/${entity.id}/pools`;
+    switch (entity.kind) {
+      case "organization":
+        return parsedAnswer(request, this.api.POST("/organizations/{orgID}/pools", { params: { path: { orgID: entity.id } }, body }), poolSchema);
+      case "repository":
+        return parsedAnswer(request, this.api.POST("/repositories/{repoID}/pools", { params: { path: { repoID: entity.id } }, body }), poolSchema);
+      case "enterprise":
+        return parsedAnswer(
+          request,
+          this.api.POST("/enterprises/{enterpriseID}/pools", { params: { path: { enterpriseID: entity.id } }, body }),
+          poolSchema,
+        );
+    }
+  }
+
+  getPool(id: string) {
+    return parsedAnswer(`GET /pools/${id}`, this.api.GET("/pools/{poolID}", { params: { path: { poolID: id } } }), poolSchema);
+  }
+
+  /** Empty strings, absent pointers and an empty tag list leave a field as it is (database/sql/util.go L580-677). */
+  updatePool(id: string, body: UpdatePoolParams) {
+    return parsedAnswer(`PUT /pools/${id}`, this.api.PUT("/pools/{poolID}", { params: { path: { poolID: id } }, body }), poolSchema);
+  }
+
+  /** A missing pool answers 200; one with runners 400 `pool has runners` (runner/pools.go L51-72). */
+  deletePool(id: string) {
+    return emptyAnswer(`DELETE /pools/${id}`, this.api.DELETE("/pools/{poolID}", { params: { path: { poolID: id } } }));
+  }
+
+  listPoolInstances(id: string) {
+    return parsedAnswer(
+      `GET /pools/${id}/instances`,
+      this.api.GET("/pools/{poolID}/instances", { params: { path: { poolID: id } } }),
+      z.array(instanceSchema).nullable().transform((l) => l ?? []),
+    );
   }
 
   listPools() {

@@ -45,16 +45,25 @@ const sleepFor = (ms: number, signal?: AbortSignal) => delay(ms, undefined, { si
  * scale_set_id (garm database/sql/instances.go:193-195); job rows only name their runner (params/params.go Job).
  */
 export function scaleSetConcern(scaleSetId: number): Concern {
+  return runnerGroupConcern("scaleset", "scale_set_id", scaleSetId);
+}
+
+/** The same for a pool: its runners carry pool_id (params/params.go Instance). */
+export function poolConcern(poolId: string): Concern {
+  return runnerGroupConcern("pool", "pool_id", poolId);
+}
+
+function runnerGroupConcern(groupType: string, runnerKey: string, id: number | string): Concern {
   return (event, runners) => {
     const p = event.payload;
     switch (event.entityType) {
       case "instance":
-        return p["scale_set_id"] === scaleSetId || (typeof p["name"] === "string" && runners.has(p["name"]));
+        return p[runnerKey] === id || (typeof p["name"] === "string" && runners.has(p["name"]));
       case "job":
         return typeof p["runner_name"] === "string" && runners.has(p["runner_name"]);
-      case "scaleset":
+      case groupType:
         // Its updates are our own disable and GARM's bookkeeping; runner changes come as instance events.
-        return event.operation === "delete" && p["id"] === scaleSetId;
+        return event.operation === "delete" && p["id"] === id;
       default:
         return false;
     }

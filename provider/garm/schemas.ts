@@ -155,23 +155,88 @@ export const templateSchema = z
   .transform((t) => ({ id: t.id, name: t.name, osType: t.os_type, forgeType: t.forge_type, owner: t.owner_id }));
 export type TemplateView = z.output<typeof templateSchema>;
 
+/**
+ * One template as GET by id answers it, with its body: Go marshals the `[]byte` data as base64 (params/params.go
+ * L1483-1494), and lists omit it (database/sql/templates.go L34), so only a GET by id carries it.
+ */
+export const templateDetailSchema = z
+  .object({
+    id: z.number().int().positive(),
+    name: text,
+    description: text,
+    os_type: text,
+    forge_type: text,
+    owner_id: text,
+    data: z.string().nullish(),
+  })
+  .transform((t) => ({
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    osType: t.os_type,
+    forgeType: t.forge_type,
+    owner: t.owner_id,
+    body: Buffer.from(t.data ?? "", "base64").toString("utf8"),
+  }));
+export type TemplateDetailView = z.output<typeof templateDetailSchema>;
+
 export const providerSchema = z
   .object({ name: text, type: text, description: text })
   .transform((p) => ({ name: p.name, type: p.type, description: p.description }));
 export type ProviderView = z.output<typeof providerSchema>;
 
+/** A classic pool (params/params.go L468-522); lists and GET by id answer the same keys, all omitempty but enable_shell. */
 export const poolSchema = z
   .object({
     id: text,
     provider_name: text,
+    max_runners: count,
+    min_idle_runners: count,
+    image: text,
+    flavor: text,
+    os_type: text,
+    os_arch: text,
+    tags: z.array(z.object({ name: z.string() })).nullish(),
+    enabled: flag,
+    instances: z.array(instanceSchema).nullish(),
+    enable_shell: flag,
+    runner_prefix: text,
+    runner_bootstrap_timeout: count,
+    extra_specs: z.unknown().optional(),
+    "github-runner-group": text,
+    priority: count,
+    repo_id: z.string().optional(),
     repo_name: z.string().optional(),
+    org_id: z.string().optional(),
     org_name: z.string().optional(),
+    enterprise_id: z.string().optional(),
     enterprise_name: z.string().optional(),
+    /** omitempty (params/params.go L520): absent only for a pool that never had one. */
+    template_id: z.number().optional(),
+    template_name: z.string().optional(),
   })
   .transform((p) => ({
     id: p.id,
     providerName: p.provider_name,
     entityName: p.org_name ?? p.repo_name ?? p.enterprise_name ?? "",
+    entity: entityOf(p),
+    maxRunners: p.max_runners,
+    minIdleRunners: p.min_idle_runners,
+    image: p.image,
+    flavor: p.flavor,
+    osType: p.os_type,
+    osArch: p.os_arch,
+    labels: (p.tags ?? []).map((t) => t.name),
+    enabled: p.enabled,
+    instances: p.instances ?? [],
+    enableShell: p.enable_shell,
+    runnerPrefix: p.runner_prefix,
+    runnerBootstrapTimeout: p.runner_bootstrap_timeout,
+    extraSpecs: p.extra_specs,
+    runnerGroup: p["github-runner-group"],
+    priority: p.priority,
+    templateId: p.template_id,
+    templateName: p.template_name,
   }));
 export type PoolView = z.output<typeof poolSchema>;
 

@@ -1,13 +1,14 @@
 // GarmScaleSet input rules, run by `check` during preview before anything is touched. GARM enforces most of these
 // late, after it has already called GitHub, and answers 500 with no details (garm-api.md §4.4), or not at all.
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
 import { containsUnknown, withoutProviderKey } from "../unknown";
-import { type CheckedInputs, type ScaleSetInputs, scaleSetInputSchema, withDefaults } from "./inputs";
+import { type ScaleSetInputs, scaleSetInputSchema, withDefaults } from "./inputs";
+import { inputIssueWords } from "../input-words";
 import { MAX_LIVE_NAME, canonicalLabels } from "./naming";
 
 type Failure = pulumi.dynamic.CheckFailure;
-type Rule = (inputs: Partial<ScaleSetInputs>, known: (field: keyof ScaleSetInputs) => boolean) => Failure[];
+export type Rule = (inputs: Partial<ScaleSetInputs>, known: (field: keyof ScaleSetInputs) => boolean) => Failure[];
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -34,7 +35,7 @@ const nameRule: Rule = ({ name, naming }, known) => {
 
 const ENTITY_FIELDS = ["organization", "repository", "enterprise", "entityId"] as const;
 
-const entityRule: Rule = (inputs, known) => {
+export const entityRule: Rule = (inputs, known) => {
   if (!ENTITY_FIELDS.every((f) => known(f))) return [];
   const given = ENTITY_FIELDS.filter((f) => inputs[f] !== undefined);
   if (given.length !== 1) {
@@ -53,7 +54,7 @@ const entityRule: Rule = (inputs, known) => {
   return [];
 };
 
-const requiredTextRule =
+export const requiredTextRule =
   (field: "providerName" | "image" | "flavor" | "runnerPrefix" | "runnerGroup" | "endpoint"): Rule =>
   (inputs, known) => {
     const value = inputs[field];
@@ -61,7 +62,7 @@ const requiredTextRule =
     return value.trim() === "" ? [fail(field, `${field} must not be empty`)] : [];
   };
 
-const labelsRule: Rule = ({ labels, naming }, known) => {
+export const labelsRule: Rule = ({ labels, naming }, known) => {
   if (!known("labels") || labels === undefined) return [];
   if (labels.length === 0) {
     // Without labels, runs-on can name the scale set only by its live name, and a hashed one changes every generation.
@@ -96,7 +97,7 @@ const labelsRule: Rule = ({ labels, naming }, known) => {
   return failures;
 };
 
-const runnerCountsRule: Rule = ({ maxRunners, minIdleRunners }, known) => {
+export const runnerCountsRule: Rule = ({ maxRunners, minIdleRunners }, known) => {
   const failures: Failure[] = [];
   if (known("maxRunners") && maxRunners !== undefined && maxRunners < 1) {
     failures.push(fail("maxRunners", `maxRunners is ${maxRunners}; it must be at least 1`));
@@ -110,7 +111,7 @@ const runnerCountsRule: Rule = ({ maxRunners, minIdleRunners }, known) => {
   return failures;
 };
 
-const positiveRule =
+export const positiveRule =
   (field: "runnerBootstrapTimeout" | "templateId"): Rule =>
   (inputs, known) => {
     const value = inputs[field];
@@ -118,7 +119,7 @@ const positiveRule =
     return value < 1 ? [fail(field, `${field} is ${value}; it must be at least 1`)] : [];
   };
 
-const extraSpecsRule: Rule = ({ extraSpecs }, known) => {
+export const extraSpecsRule: Rule = ({ extraSpecs }, known) => {
   if (!known("extraSpecs") || typeof extraSpecs !== "string") return [];
   try {
     const parsed: unknown = JSON.parse(extraSpecs);
@@ -152,22 +153,41 @@ export interface CheckOutcome {
 
 /** Validates raw inputs. With no failures, returns them with defaults filled in; unknown values pass through as is. */
 export function checkScaleSetInputs(news: Record<string, unknown>): CheckOutcome {
+  return checkRunnerInputs(news, {
+    knownFieldsSchema,
+    issueToFailure,
+    required: ["name", "providerName", "image", "flavor", "labels", "maxRunners"],
+    rules: RULES,
+    withDefaults: (parsed) => withDefaults(parsed as ScaleSetInputs),
+  });
+}
+
+/** What differs between the checks of resources that make runners (scale sets, pools). */
+export interface RunnerCheckSpec {
+  /** The input schema with every field optional: types are checked only for fields present and known. */
+  readonly knownFieldsSchema: z.ZodType;
+  readonly issueToFailure: (issue: z.core.$ZodIssue, raw: Record<string, unknown>) => Failure;
+  readonly required: readonly string[];
+  readonly rules: readonly Rule[];
+  readonly withDefaults: (parsed: unknown) => object;
+}
+
+/** Types, required fields, then rules; with no failures, the inputs with defaults filled in and unknowns kept. */
+export function checkRunnerInputs(news: Record<string, unknown>, spec: RunnerCheckSpec): CheckOutcome {
   const raw = withoutProviderKey(news);
   const unknownFields = new Set(Object.keys(raw).filter((k) => containsUnknown(raw[k])));
   const known = (field: string) => !unknownFields.has(field);
 
   // Type-check the known fields only; an unknown one is checked again at `up`, when its value exists.
   const knownOnly = Object.fromEntries(Object.entries(raw).filter(([k]) => known(k)));
-  const parsed = knownFieldsSchema.safeParse(knownOnly);
-  const typeFailures = parsed.success ? [] : parsed.error.issues.map((issue) => issueToFailure(issue, knownOnly));
-  const required = (["name", "providerName", "image", "flavor", "labels", "maxRunners"] as const)
-    .filter((f) => known(f) && raw[f] === undefined)
-    .map((f) => fail(f, `${f} is required`));
+  const parsed = spec.knownFieldsSchema.safeParse(knownOnly);
+  const typeFailures = parsed.success ? [] : parsed.error.issues.map((issue) => spec.issueToFailure(issue, knownOnly));
+  const required = spec.required.filter((f) => known(f) && raw[f] === undefined).map((f) => fail(f, `${f} is required`));
   if (!parsed.success || required.length > 0) return { inputs: news, failures: [...required, ...typeFailures] };
 
-  const failures = RULES.flatMap((rule) => rule(parsed.data, known));
+  const failures = spec.rules.flatMap((rule) => rule(parsed.data as Partial<ScaleSetInputs>, known));
   if (failures.length > 0) return { inputs: news, failures };
-  const defaults: CheckedInputs = withDefaults(parsed.data as ScaleSetInputs);
+  const defaults = spec.withDefaults(parsed.data);
   // Keep the unknowns where they were, so Pulumi shows them as "computed" in the preview.
   return { inputs: { ...defaults, ...Object.fromEntries([...unknownFields].map((k) => [k, raw[k]])) }, failures: [] };
 }
@@ -179,64 +199,4 @@ const EXPECTED: Record<string, string> = {
   drain: "an object such as { timeoutSeconds: 600 }",
 };
 
-const TYPE_WORDS: Record<string, string> = {
-  int: "a whole number",
-  number: "a number",
-  string: "a string",
-  boolean: "true or false",
-  array: "a list",
-  object: "an object",
-  record: "an object",
-};
-
-/** A type failure in words: the field, the value given and what is expected. */
-function issueToFailure(issue: z.core.$ZodIssue, raw: Record<string, unknown>): Failure {
-  const path = issue.path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
-  if (issue.code === "unrecognized_keys") {
-    const keys = issue.keys.map((k) => (path ? `${path}.${k}` : k));
-    const known = path ? `the inputs of ${path} are ${Object.keys(nestedShape(path)).join(", ")}` : "see GarmScaleSetArgs for the inputs";
-    return fail(keys[0] ?? path, `unknown input ${keys.map(show).join(", ")}; ${known}`);
-  }
-  const value = issue.path.reduce<unknown>((v, key) => (v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[key] : undefined), raw);
-  return fail(path, `${path} is ${showValue(value)}; it must be ${EXPECTED[path] ?? expectedOf(issue)}`);
-}
-
-/** The input schema as JSON Schema, to tell whole-number fields from other numbers. */
-const JSON_SHAPE = z.toJSONSchema(scaleSetInputSchema, { io: "input", unrepresentable: "any" }) as JsonShape;
-interface JsonShape {
-  type?: string;
-  properties?: Record<string, JsonShape>;
-}
-
-function isWholeNumberField(path: readonly PropertyKey[]): boolean {
-  const field = path.reduce<JsonShape | undefined>((shape, key) => shape?.properties?.[String(key)], JSON_SHAPE);
-  return field?.type === "integer";
-}
-
-function expectedOf(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case "invalid_type":
-      if (issue.expected === "number" && isWholeNumberField(issue.path)) return TYPE_WORDS.int;
-      return TYPE_WORDS[issue.expected] ?? issue.expected;
-    case "too_small":
-      return issue.inclusive ? `at least ${issue.minimum}` : `greater than ${issue.minimum}`;
-    case "too_big":
-      return issue.inclusive ? `at most ${issue.maximum}` : `less than ${issue.maximum}`;
-    case "invalid_value":
-      return `one of ${issue.values.map(show).join(", ")}`;
-    default:
-      return "a valid value";
-  }
-}
-
-function showValue(value: unknown): string {
-  if (value === undefined) return "missing";
-  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-  return JSON.stringify(value);
-}
-
-function nestedShape(path: string): Record<string, unknown> {
-  const field = scaleSetInputSchema.shape[path as keyof typeof scaleSetInputSchema.shape];
-  const inner = field instanceof z.ZodOptional ? field.unwrap() : field;
-  return inner instanceof z.ZodObject ? inner.shape : {};
-}
+const issueToFailure = inputIssueWords(scaleSetInputSchema, "GarmScaleSetArgs", EXPECTED);

@@ -8,7 +8,6 @@ import type { Logger } from "../log";
 import { containsUnknown } from "../unknown";
 import { briefly } from "./brief-error";
 import type { UpdatableField } from "./diff";
-import type { ScaleSetOutputs } from "./state";
 
 export const DRAINED_FIELDS = ["enabled", "maxRunners", "minIdleRunners"] as const satisfies readonly UpdatableField[];
 export type DrainedField = (typeof DRAINED_FIELDS)[number];
@@ -26,8 +25,8 @@ export function fieldsToRestore(live: Counts, news: Record<string, unknown>): Dr
   return DRAINED_FIELDS.filter((field) => news[field] !== undefined && (containsUnknown(news[field]) || news[field] !== live[field]));
 }
 
-/** The stored outputs with the drained fields taken from GARM when GARM holds the scale set drained. */
-export function withDrainedFields(olds: ScaleSetOutputs, live: Counts): ScaleSetOutputs {
+/** The stored outputs with the drained fields taken from GARM when GARM holds the scale set (or pool) drained. */
+export function withDrainedFields<T extends Counts>(olds: T, live: Counts): T {
   if (!isDrained(live)) return olds;
   return { ...olds, enabled: live.enabled, maxRunners: live.maxRunners, minIdleRunners: live.minIdleRunners };
 }

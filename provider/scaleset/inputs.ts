@@ -1,30 +1,12 @@
 // The GarmScaleSet input schema: one source for check's type rules, the defaults and schema.json's documentation.
 import { z } from "zod";
+import { DRAIN_DEFAULTS, type DrainOptions, drainSchema } from "../drain/options";
+
+export { DRAIN_DEFAULTS, type DrainOptions, drainSchema };
 
 export const OS_TYPES = ["linux", "windows"] as const;
 /** GARM's OSArch values (garm-provider-common params). */
 export const OS_ARCHES = ["amd64", "arm64", "arm", "386"] as const;
-
-export const DRAIN_DEFAULTS = { timeoutSeconds: 600, pollSeconds: 5, jobStaleAfterHours: 120 } as const;
-
-export const drainSchema = z
-  .object({
-    timeoutSeconds: z
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe("How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600."),
-    pollSeconds: z.number().int().positive().optional().describe("Seconds between drain checks. Defaults to 5."),
-    jobStaleAfterHours: z
-      .number()
-      .positive()
-      .optional()
-      .describe(
-        "A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.",
-      ),
-  })
-  .strict();
 
 export const scaleSetInputSchema = z
   .object({
@@ -61,7 +43,6 @@ export const scaleSetInputSchema = z
   .strict();
 
 export type ScaleSetInputs = z.output<typeof scaleSetInputSchema>;
-export type DrainOptions = Required<z.output<typeof drainSchema>>;
 
 /** The inputs with every default filled in, as check returns them and the other methods receive them. */
 export interface CheckedInputs extends ScaleSetInputs {

@@ -3,7 +3,9 @@
 // only at `up`; reading GARM here (GETs only, through the planning gate, with the run-wide lookups so 100 scale sets
 // cost one GET per distinct reference) turns both into check failures. A value not yet known at preview is checked by
 // the check `up` runs once it is known, which comes before any write.
+import { isDeepStrictEqual } from "node:util";
 import type { EntityKind, GarmClient } from "../garm/client";
+import { containsUnknown } from "../unknown";
 import { isDeclaredEntity, isDeclaredProvider, lookupsFor } from "../garm/lookups";
 import type { GatedRead } from "./drained";
 import type { ScaleSetInputs } from "./inputs";
@@ -76,4 +78,20 @@ export async function referenceFailures(
     }
   }
   return (await Promise.all(checks)).filter((f): f is Failure => f !== undefined);
+}
+
+/** A passed check, with its references then asked about: only those this run would use anew (isNew). */
+export async function withReferenceChecks(
+  checked: { inputs: Record<string, unknown>; failures: Failure[] },
+  olds: Record<string, unknown> | undefined,
+  news: Record<string, unknown>,
+  deps: ReferenceDeps,
+): Promise<{ inputs: Record<string, unknown>; failures: Failure[] }> {
+  if (checked.failures.length > 0) return checked;
+  const inputs = checked.inputs;
+  const known = (field: string) => !containsUnknown(inputs[field]);
+  // An existing resource keeps its provider and entity: asking again would fail a plan once GARM lost them.
+  const isNew = (field: string) => !isDeepStrictEqual(olds?.[field], inputs[field]);
+  const failures = await referenceFailures(inputs, known, isNew, deps);
+  return failures.length > 0 ? { inputs: news, failures } : checked;
 }

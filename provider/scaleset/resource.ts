@@ -14,12 +14,11 @@ import { briefly } from "./brief-error";
 import { checkScaleSetInputs } from "./check";
 import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
-import { drainOptionsFor } from "./drain-override";
+import { drainOptionsFor } from "../drain/override";
 import { replaceReasons, updateChanges } from "./change-line";
 import { fieldsToRestore, isDrained, liveReader, readGate, restoreLine, withDrainedFields } from "./drained";
 import { makerOf, makerPhrase } from "./provenance";
-import { referenceFailures } from "./references";
-import { containsUnknown } from "../unknown";
+import { withReferenceChecks } from "./references";
 import { entityLabel, resolveEntity } from "./entity";
 import { canonicalJson, parseExtraSpecs } from "./extra-specs";
 import type { CheckedInputs } from "./inputs";
@@ -55,27 +54,34 @@ function inputsOf(props: Record<string, unknown>): CheckedInputs {
 }
 
 function createBody(inputs: CheckedInputs, name: string): CreateScaleSetParams {
+  const { tags, ...shared } = runnerCreateFields(inputs);
+  return { name, ...shared, labels: tags } as CreateScaleSetParams;
+}
+
+/**
+ * The create fields scale sets and pools share, GARM's keys, undefined ones left out. Both creates take the runner
+ * group as `github-runner-group` (§3.5); the labels come back under `tags`, the pool's name for them.
+ */
+export function runnerCreateFields(inputs: Omit<CheckedInputs, "name" | "naming" | "adoptExisting">): Record<string, unknown> {
   const body: Record<string, unknown> = {
-    name,
     provider_name: inputs.providerName,
     image: inputs.image,
     flavor: inputs.flavor,
     os_type: inputs.osType,
     os_arch: inputs.osArch,
-    labels: [...new Set(inputs.labels.map((l) => l.trim()))],
+    tags: [...new Set(inputs.labels.map((l) => l.trim()))],
     max_runners: inputs.maxRunners,
     min_idle_runners: inputs.minIdleRunners,
     enabled: inputs.enabled,
     enable_shell: inputs.enableShell ?? false,
     runner_prefix: inputs.runnerPrefix,
-    // Create takes the runner group as `github-runner-group`; update as `runner_group` (§3.5, §3.6).
     "github-runner-group": inputs.runnerGroup,
     runner_bootstrap_timeout: inputs.runnerBootstrapTimeout,
     template_id: inputs.templateId,
   };
   const specs = parseExtraSpecs(inputs.extraSpecs);
   if (specs) body.extra_specs = canonicalJson(specs);
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as CreateScaleSetParams;
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
 }
 
 async function findByName(client: GarmClient, entity: ResolvedEntity, name: string): Promise<ScaleSetView | undefined> {
@@ -99,14 +105,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
 
   return {
     async check(olds, news) {
-      const checked = checkScaleSetInputs(news);
-      if (checked.failures.length > 0) return checked;
-      const inputs = checked.inputs as Record<string, unknown>;
-      const known = (field: string) => !containsUnknown(inputs[field]);
-      // Only a reference this run would use anew is asked about: an existing scale set keeps its provider and entity.
-      const isNew = (field: string) => !isDeepStrictEqual(olds?.[field], inputs[field]);
-      const failures = await referenceFailures(inputs, known, isNew, { client: deps.client, gate });
-      return failures.length > 0 ? { inputs: news, failures } : checked;
+      return withReferenceChecks(checkScaleSetInputs(news), olds, news, { client: deps.client, gate });
     },
 
     async diff(id, olds, news) {

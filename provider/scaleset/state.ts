@@ -50,6 +50,18 @@ export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: Res
     entityId: entity.id,
     entityName: entity.name,
     endpointName: entity.endpoint,
+    ...heldRunnerSettings(view, inputs),
+  };
+  // Pulumi's Struct marshalling rejects undefined values; leave the keys out instead.
+  return dropUndefined(outputs);
+}
+
+/** What GARM holds for a scale set or a pool alike: how its runners are made. OS and arch fall back to the inputs. */
+export function heldRunnerSettings(
+  view: Omit<ScaleSetView, "id" | "name" | "githubScaleSetId" | "labels" | "instances" | "entity" | "endpoint" | "desiredRunnerCount">,
+  inputs: Pick<CheckedInputs, "osType" | "osArch">,
+) {
+  return {
     providerName: view.providerName,
     image: view.image,
     flavor: view.flavor,
@@ -66,19 +78,22 @@ export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: Res
     templateId: view.templateId,
     templateName: view.templateName,
   };
-  // Pulumi's Struct marshalling rejects undefined values; leave the keys out instead.
-  return dropUndefined(outputs);
 }
 
 /** Reads stored outputs of any version this package wrote. Throws for state written by a newer pulumi-garm. */
 export function readOutputs(props: Record<string, unknown>): ScaleSetOutputs {
-  readableStateVersion("GarmScaleSet", props, STATE_VERSION);
-  const outputs = props as unknown as ScaleSetOutputs;
+  return readDrainingOutputs<ScaleSetOutputs>("GarmScaleSet", props, STATE_VERSION);
+}
+
+/** Stored outputs of a resource that drains (a scale set, a pool), with the drain defaults filled in. */
+export function readDrainingOutputs<T extends { drain: CheckedInputs["drain"] }>(resource: string, props: Record<string, unknown>, newest: number): T {
+  readableStateVersion(resource, props, newest);
+  const outputs = props as unknown as T;
   return { ...outputs, drain: { ...DRAIN_DEFAULTS, ...outputs.drain } };
 }
 
 /** The entity a stored scale set belongs to, as create resolved it. */
-export function storedEntity(outputs: ScaleSetOutputs): ResolvedEntity {
+export function storedEntity(outputs: Pick<ScaleSetOutputs, "entityKind" | "entityId" | "entityName" | "endpointName">): ResolvedEntity {
   return { kind: outputs.entityKind, id: outputs.entityId, name: outputs.entityName, endpoint: outputs.endpointName };
 }
 

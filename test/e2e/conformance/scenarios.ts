@@ -5,6 +5,7 @@ import type { Norm, Recorder } from "./observe";
 import type { ApiResult, Target } from "./target";
 import { ENTITY_SCENARIOS } from "./entity-scenarios";
 import { FORGE_SCENARIOS } from "./forge-scenarios";
+import { TEMPLATE_POOL_SCENARIOS } from "./templates-pools";
 
 export interface Scenario {
     name: string;
@@ -365,4 +366,15 @@ const restartTrap: Scenario = {
     },
 };
 
-export const SCENARIOS: Scenario[] = [omittedKeys, updateRules, createRules, errorBodies, deleteEnabled, runners, restartTrap, ...FORGE_SCENARIOS, ...ENTITY_SCENARIOS];
+export const SCENARIOS: Scenario[] = [
+  omittedKeys,
+  updateRules,
+  createRules,
+  errorBodies,
+  deleteEnabled,
+  runners,
+  restartTrap,
+  ...FORGE_SCENARIOS,
+  ...ENTITY_SCENARIOS,
+  ...TEMPLATE_POOL_SCENARIOS,
+];

@@ -8,7 +8,7 @@ import { diagnosticsErrors, providerMessages, summarizeCalls } from "../../../sc
 import { locateLanguageHost, locatePulumi } from "../../support/pulumi-cli";
 import { type Preview, PulumiProject, packOnce, urnName } from "../../support/pulumi-cli/project";
 
-const EXAMPLES = ["quickstart", "label-change", "two-providers", "busy-destroy"] as const;
+const EXAMPLES = ["quickstart", "label-change", "two-providers", "busy-destroy", "pools-templates"] as const;
 type Example = (typeof EXAMPLES)[number];
 
 describe("examples/ as users run them: package installed from its npm tarball, `pulumi` run from the project directory, GARM simulator", function () {
@@ -35,7 +35,7 @@ describe("examples/ as users run them: package installed from its npm tarball, `
       projects.set(example, p);
     }
     await Promise.allSettled(projects.values());
-    console.log(`      (npm pack and npm install of 4 projects: ${((Date.now() - started) / 1000).toFixed(1)}s)`);
+    console.log(`      (npm pack and npm install of ${EXAMPLES.length} projects: ${((Date.now() - started) / 1000).toFixed(1)}s)`);
   });
   after(async () => {
     for (const p of projects.values()) (await p.catch(() => undefined))?.close();
@@ -238,6 +238,35 @@ describe("examples/ as users run them: package installed from its npm tarball, `
     assert.ok(host.sim.scaleSets().some((s) => s.id === id), "refresh deletes nothing");
     host.sim.completeJob(runner);
     await p.cli(["destroy", "--yes"]);
+    await assertAllGone(p);
+  });
+
+  it("pools-templates: a template used by a pool and a scale set; a new template text updates it in place; destroy removes the template last", async () => {
+    const p = await open("pools-templates");
+    assert.deepEqual((await p.preview()).changeSummary, { create: 5 }); // stack, GarmProvider, GarmTemplate, GarmPool, GarmScaleSet
+    await p.cli(["up", "--yes"]);
+    const out = await p.outputs();
+    const template = host.sim.templates().find((t) => t.name === "ci-linux");
+    assert.equal(template?.id, out.templateId);
+    assert.equal(host.sim.pools().find((pl) => pl.id === out.poolId)?.templateId, template?.id);
+    assert.equal(host.sim.scaleSets().find((s) => s.id === out.scaleSetId)?.templateId, template?.id);
+    writes();
+    await expectNoChanges(p);
+
+    // The change: new template text, updated in place under the same id.
+    await p.cli(["config", "set", "templateBody", "#!/bin/bash\necho v2\n"]);
+    // A dynamic resource shows only its inputs while its update is previewed, so templateId is unknown to the pool and
+    // the scale set then and they preview as updates; `up` then finds the id unchanged and touches neither.
+    const preview = await p.preview();
+    assert.deepEqual(ops(preview), { install: "update", "linux-pool": "update", small: "update" });
+    await p.cli(["up", "--yes"]);
+    assert.deepEqual(writes(), [`PUT /templates/${template?.id}`]);
+    const updated = host.sim.templates().find((t) => t.id === template?.id);
+    assert.equal(Buffer.from(updated?.data ?? "", "base64").toString(), "#!/bin/bash\necho v2\n");
+
+    await p.cli(["destroy", "--yes"]);
+    assert.deepEqual(host.sim.pools(), []);
+    assert.equal(host.sim.templates().some((t) => t.name === "ci-linux"), false);
     await assertAllGone(p);
   });
 });

@@ -8,7 +8,9 @@ import { registerEntityRoutes } from "./routes/entities";
 import { registerForgeRoutes } from "./routes/forge";
 import { registerInstanceRoutes } from "./routes/instances";
 import { registerListRoutes } from "./routes/lists";
+import { registerPoolRoutes } from "./routes/pools";
 import { registerScaleSetRoutes } from "./routes/scalesets";
+import { registerTemplateRoutes } from "./routes/templates";
 import type { Store } from "./state";
 
 const errorBody = (e: ApiError) => ({ error: e.label, details: e.details });
@@ -23,6 +25,8 @@ export class Api {
     registerScaleSetRoutes(this.router);
     registerInstanceRoutes(this.router);
     registerListRoutes(this.router);
+    registerTemplateRoutes(this.router);
+    registerPoolRoutes(this.router);
   }
 
   /** Whether GARM has a route for this path (any method); otherwise it answers its catch-all 404 (§1.1). */

@@ -13,8 +13,22 @@ export interface AddRunnerOptions {
   name?: string;
 }
 
+/** What a new runner takes from its scale set or pool. */
+export interface RunnerSource {
+  readonly runnerPrefix: string;
+  readonly osType: string;
+  readonly osArch: string;
+  readonly runnerGroup: string;
+  /** A scale set's id; a pool runner has 0 and its pool's id in poolId. */
+  readonly scaleSetId: number;
+  readonly poolId?: string;
+}
+
+/** A scale set as the source of its runners. */
+export const scaleSetSource = (ss: ScaleSetRecord): RunnerSource => ({ ...ss, scaleSetId: ss.id });
+
 /** Creates a runner row the way handleScaleUp does: agent registered in GitHub first, then the DB row (§10.2 J1). */
-export function createRunner(store: Store, ss: ScaleSetRecord, opts: AddRunnerOptions = {}): InstanceRecord {
+export function createRunner(store: Store, ss: RunnerSource, opts: AddRunnerOptions = {}): InstanceRecord {
   const name = (opts.name ?? `${ss.runnerPrefix}-${newRunnerSuffix()}`).toLowerCase();
   if (store.findInstance(name) !== undefined) throw new Error(`runner ${name} already exists`);
   const status = opts.status ?? "pending_create";
@@ -25,7 +39,8 @@ export function createRunner(store: Store, ss: ScaleSetRecord, opts: AddRunnerOp
     name,
     providerId: provisioned ? `fake-${name}` : "",
     agentId: store.github.registerAgent(name),
-    scaleSetId: ss.id,
+    scaleSetId: ss.scaleSetId,
+    ...(ss.poolId === undefined ? {} : { poolId: ss.poolId }),
     osType: ss.osType,
     osArch: ss.osArch,
     osName: provisioned ? "fake" : "",
@@ -72,8 +87,8 @@ export class RunnerLifecycle {
   consolidate(): void {
     this.lastConsolidation = this.store.clock();
     for (const inst of [...this.store.instances.values()]) {
-      const ss = this.store.scaleSets.get(inst.scaleSetId);
-      if (ss === undefined || !this.store.providerLoaded(ss)) continue;
+      const owner = this.store.runnerOwner(inst);
+      if (owner === undefined || !this.store.providerLoaded(owner)) continue;
       if (deletionLane.includes(inst.status) || this.store.github.agents.has(inst.agentId)) continue;
       if (this.store.updateInstance(inst, { status: "pending_delete" }) === undefined) {
         this.store.log(`consolidation: runner ${inst.name} is gone from GitHub -> pending_delete`);
@@ -123,7 +138,7 @@ export class RunnerLifecycle {
     const live = store.instancesOf(ss.id).filter((i) => !deletionLane.includes(i.status));
     if (ss.enabled && live.length < target) {
       for (let n = live.length; n < target; n++) {
-        const inst = createRunner(store, ss);
+        const inst = createRunner(store, scaleSetSource(ss));
         store.log(`scale set ${ss.id}: scale up, runner ${inst.name} pending_create`);
       }
     }
@@ -149,14 +164,14 @@ export class RunnerLifecycle {
   private providerPass(): void {
     const store = this.store;
     for (const inst of [...store.instances.values()]) {
-      const ss = store.scaleSets.get(inst.scaleSetId);
+      const ss = store.runnerOwner(inst);
       if (ss === undefined || !store.providerLoaded(ss)) continue; // "provider not configured, skipping runner" (§9.3)
       switch (inst.status) {
         case "pending_create":
           store.updateInstance(inst, { status: "creating" });
           break;
         case "creating":
-          if (this.createFails.has(ss.id)) {
+          if (this.createFails.has(inst.scaleSetId)) {
             store.updateInstance(inst, { status: "error", providerFault: "injected create failure" });
           } else {
             inst.providerId = `fake-${inst.name}`;

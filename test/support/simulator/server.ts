@@ -12,7 +12,8 @@ import { proxyBadGateway, proxyNotFound, type ProxyReply } from "./front-proxy";
 import { encodeJson } from "./json";
 import { loadProviders } from "./providers";
 import { createAdmin } from "./routes/auth";
-import { completeJob, createRunner, queueJob, RunnerLifecycle, startJob } from "./runner-lifecycle";
+import { completePoolJob, PoolManager, poolSource, queuePoolJob, startPoolJob } from "./pool-manager";
+import { completeJob, createRunner, queueJob, RunnerLifecycle, scaleSetSource, startJob } from "./runner-lifecycle";
 import type { RequestLogEntry, Simulator, SimulatorOptions } from "./simulator";
 import { Store, type DatabaseImage } from "./state";
 import type { InstanceStatus, ProviderRecord, RunnerStatus } from "./types";
@@ -47,6 +48,7 @@ class SimulatorImpl implements Simulator {
   private readonly store: Store;
   private readonly api: Api;
   private readonly lifecycle: RunnerLifecycle;
+  private readonly poolManager: PoolManager;
   private readonly server: Server;
   private port = 0;
   /** Whether the port is bound (GARM's own listener, or the front proxy's, which stays up while GARM is down). */
@@ -71,6 +73,7 @@ class SimulatorImpl implements Simulator {
     this.store = new Store(opts.behaviour ?? "v0.2.1", () => Date.now(), this.say);
     this.api = new Api(this.store);
     this.lifecycle = new RunnerLifecycle(this.store, opts.consolidationMs ?? 300_000);
+    this.poolManager = new PoolManager(this.store);
     this.server = createServer((req, res) => {
       this.onRequest(req, res).catch((e: unknown) => {
         this.say(`request failed: ${(e as Error).message}`);
@@ -93,7 +96,10 @@ class SimulatorImpl implements Simulator {
     const tickMs = this.opts.tickMs ?? 5000;
     if (tickMs > 0) {
       this.timer = setInterval(() => {
-        if (this.outage === "none") this.lifecycle.tick();
+        if (this.outage === "none") {
+          this.poolManager.tick();
+          this.lifecycle.tick();
+        }
       }, tickMs);
       this.timer.unref(); // never keeps the process alive
     }
@@ -192,7 +198,7 @@ class SimulatorImpl implements Simulator {
   ): string {
     const ss = this.store.scaleSets.get(scaleSetId);
     if (ss === undefined) throw new Error(`no scale set ${scaleSetId}`);
-    const inst = createRunner(this.store, ss, { status: "running", runnerStatus: "idle", ...opts });
+    const inst = createRunner(this.store, scaleSetSource(ss), { status: "running", runnerStatus: "idle", ...opts });
     this.say(`added runner ${inst.name} (${inst.status}/${inst.runnerStatus}) to scale set ${scaleSetId}`);
     return inst.name;
   }
@@ -255,10 +261,37 @@ class SimulatorImpl implements Simulator {
       maxRunners: 5,
       minIdleRunners: 0,
       enabled: true,
+      runnerPrefix: "garm",
+      tagIds: [this.store.getOrCreateTag("linux").id],
+      runnerBootstrapTimeout: 20,
       createdAt: now,
       updatedAt: now,
     });
     return id;
+  }
+
+  addPoolRunner(poolId: string, opts: { status?: InstanceStatus; runnerStatus?: RunnerStatus; providerFault?: string; name?: string } = {}): string {
+    const pool = this.store.pools.get(poolId);
+    if (pool === undefined) throw new Error(`no pool ${poolId}`);
+    const inst = createRunner(this.store, poolSource(pool), { status: "running", runnerStatus: "idle", ...opts });
+    this.say(`added runner ${inst.name} (${inst.status}/${inst.runnerStatus}) to pool ${poolId}`);
+    return inst.name;
+  }
+
+  queuePoolJob(labels: string[], entityId?: string): number {
+    return queuePoolJob(this.store, entityId ?? this.organizationId, labels);
+  }
+
+  startPoolJob(runnerName: string, jobId?: number): number {
+    return startPoolJob(this.store, runnerName, jobId);
+  }
+
+  completePoolJob(runnerName: string): void {
+    completePoolJob(this.store, runnerName);
+  }
+
+  pools() {
+    return clone([...this.store.pools.values()]);
   }
 
   restart(): Promise<void> {
@@ -360,6 +393,7 @@ class SimulatorImpl implements Simulator {
   }
 
   async tick(): Promise<void> {
+    this.poolManager.tick();
     this.lifecycle.tick();
   }
 
@@ -385,6 +419,10 @@ class SimulatorImpl implements Simulator {
 
   credentials() {
     return clone(this.store.credentials);
+  }
+
+  templates() {
+    return clone(this.store.templates);
   }
 
   async stop(): Promise<void> {

@@ -7,8 +7,10 @@ import type {
   InstanceRecord,
   InstanceStatus,
   JobRecord,
+  PoolRecord,
   ProviderRecord,
   CredentialsRecord,
+  TemplateRecord,
   RunnerStatus,
   ScaleSetRecord,
 } from "./types";
@@ -101,6 +103,15 @@ export interface Simulator {
   invalidateTokens(): void;
   /** Adds a pool using `providerName` under an entity (default: the seeded org). Returns the pool id. */
   addPool(providerName: string, entityId?: string): string;
+  /** Adds a runner to a pool, registered in GitHub; defaults: status running, runner_status idle. Returns its name. */
+  addPoolRunner(poolId: string, opts?: { status?: InstanceStatus; runnerStatus?: RunnerStatus; providerFault?: string; name?: string }): string;
+  /** A workflow_job "queued" webhook for the entity (default: the seeded org); the pool manager makes a runner for it. Returns the job id. */
+  queuePoolJob(labels: string[], entityId?: string): number;
+  /** A workflow_job "in_progress" webhook naming the pool runner (the queued job's, or a new one). Returns the job id. */
+  startPoolJob(runnerName: string, jobId?: number): number;
+  /** A workflow_job "completed" webhook: the job ends and GARM removes the ephemeral runner. */
+  completePoolJob(runnerName: string): void;
+  pools(): PoolRecord[];
   /**
    * A GARM restart: closes the listener and every connection, stays down restartDownMs, then reloads [[provider]]
    * (§9.2), runs the worker start recovery (§4.5, §6.3) and listens again on the same port. JWTs stay valid. Resolves
@@ -128,5 +139,7 @@ export interface Simulator {
   providers(): ProviderRecord[];
   /** GitHub and Gitea credentials, with a digest of each one's secret. */
   credentials(): CredentialsRecord[];
+  /** Runner install templates, GARM's system ones (ids 1-4) included. */
+  templates(): TemplateRecord[];
   stop(): Promise<void>;
 }

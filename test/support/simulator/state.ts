@@ -95,6 +95,8 @@ export class Store {
   private nextScaleSetId = 1;
   private nextJobId = 1;
   private nextCredentialsId = 1;
+  /** Template ids are never handed out again after a delete (AUTOINCREMENT); 1-4 are the system ones. */
+  private nextTemplateId = 5;
 
   constructor(
     readonly behaviour: Behaviour,
@@ -190,6 +192,10 @@ export class Store {
     return this.nextScaleSetId++;
   }
 
+  newTemplateId(): number {
+    return this.nextTemplateId++;
+  }
+
   newJobId(): number {
     return this.nextJobId++;
   }
@@ -209,8 +215,18 @@ export class Store {
     return undefined;
   }
 
-  /** The provider of a scale set is loaded from config; otherwise no worker runs for it (§9.3). */
-  providerLoaded(ss: ScaleSetRecord): boolean {
+  /** The scale set or pool a runner belongs to. */
+  runnerOwner(inst: InstanceRecord): ScaleSetRecord | PoolRecord | undefined {
+    return inst.poolId !== undefined ? this.pools.get(inst.poolId) : this.scaleSets.get(inst.scaleSetId);
+  }
+
+  /** The runners of a pool. */
+  poolInstances(poolId: string): InstanceRecord[] {
+    return [...this.instances.values()].filter((i) => i.poolId === poolId);
+  }
+
+  /** The provider of a scale set or pool is loaded from config; otherwise no worker runs for it (§9.3). */
+  providerLoaded(ss: Pick<ScaleSetRecord, "providerName">): boolean {
     return this.providers.has(ss.providerName);
   }
 

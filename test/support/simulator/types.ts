@@ -89,6 +89,11 @@ export interface TemplateRecord {
   name: string;
   osType: "linux" | "windows";
   forgeType: "github" | "gitea";
+  description?: string;
+  /** The body as base64, as Go marshals its `[]byte` (params/params.go L1492). */
+  data?: string;
+  /** The owning user's name; absent for GARM's system templates (user_id NULL, database/sql/util.go L1126-1129). */
+  owner?: string;
 }
 
 export interface ScaleSetRecord {
@@ -128,6 +133,8 @@ export interface InstanceRecord {
   providerId: string;
   agentId: number;
   scaleSetId: number;
+  /** The pool a pool runner belongs to (scaleSetId is then 0). */
+  poolId?: string;
   osType: string;
   osArch: string;
   osName: string;
@@ -155,6 +162,8 @@ export interface JobRecord {
   repositoryOwner: string;
   labels: string[];
   entityId: string;
+  /** A pool runner was made for this queued job (the job's lock, pool.go consumeQueuedJobs). */
+  lockedForRunner?: boolean;
   startedAt: string;
   completedAt: string;
   createdAt: string;
@@ -172,6 +181,18 @@ export interface PoolRecord {
   maxRunners: number;
   minIdleRunners: number;
   enabled: boolean;
+  /** The runner install template (database/sql/models.go Pool.TemplateID). */
+  templateId?: number;
+  runnerPrefix?: string;
+  tagIds?: string[];
+  runnerBootstrapTimeout?: number;
+  /** Raw bytes as sent, or undefined when NULL. */
+  extraSpecs?: string;
+  enableShell?: boolean;
+  runnerGroup?: string;
+  priority?: number;
+  /** Bumped by updates that change how runners are made (database/sql/util.go L580-649). */
+  generation?: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -141,6 +141,7 @@ export function instanceView(store: Store, i: InstanceRecord, opts: InstanceView
   put(o, "status", i.status);
   put(o, "runner_status", i.runnerStatus);
   put(o, "scale_set_id", i.scaleSetId);
+  put(o, "pool_id", i.poolId);
   // []byte is base64 on the wire (§3.2, §6.2).
   put(o, "provider_fault", i.providerFault === "" ? "" : Buffer.from(i.providerFault).toString("base64"));
   put(o, "github-runner-group", i.runnerGroup);
@@ -209,7 +210,8 @@ export function scaleSetView(store: Store, ss: ScaleSetRecord, mode: ScaleSetVie
   return o;
 }
 
-export function poolView(store: Store, p: PoolRecord): Json {
+/** params.Pool. "get" fills the default bootstrap timeout (apiserver/controllers/pools.go L89); lists carry no template name. */
+export function poolView(store: Store, p: PoolRecord, mode: "get" | "list" | "write" = "get"): Json {
   const o: Json = { id: p.id, provider_name: p.providerName };
   put(o, "max_runners", p.maxRunners);
   put(o, "min_idle_runners", p.minIdleRunners);
@@ -217,12 +219,21 @@ export function poolView(store: Store, p: PoolRecord): Json {
   put(o, "flavor", p.flavor);
   put(o, "os_type", p.osType);
   put(o, "os_arch", p.osArch);
+  put(o, "tags", (p.tagIds ?? []).map((id) => ({ id, name: store.tags.find((t) => t.id === id)?.name ?? "" })));
   put(o, "enabled", p.enabled);
-  o["runner_prefix"] = "garm";
-  o["runner_bootstrap_timeout"] = 20;
+  put(o, "instances", store.poolInstances(p.id).map((i) => instanceView(store, i, { providerName: p.providerName, withJob: false })));
+  o["enable_shell"] = p.enableShell ?? false;
+  o["runner_prefix"] = p.runnerPrefix ?? "garm";
+  o["generation"] = p.generation ?? 0;
+  put(o, "runner_bootstrap_timeout", mode === "get" && !p.runnerBootstrapTimeout ? 20 : p.runnerBootstrapTimeout);
   o["created_at"] = p.createdAt;
   o["updated_at"] = p.updatedAt;
   putEntity(store, o, p.entityId);
   o["endpoint"] = endpointView(store.endpoints.get(store.entities.get(p.entityId)?.endpoint ?? ""));
+  if (p.extraSpecs !== undefined && p.extraSpecs !== "") o["extra_specs"] = new RawJson(p.extraSpecs);
+  put(o, "github-runner-group", p.runnerGroup);
+  put(o, "priority", p.priority);
+  put(o, "template_id", p.templateId);
+  if (mode !== "list") put(o, "template_name", store.templates.find((t) => t.id === p.templateId)?.name);
   return o;
 }

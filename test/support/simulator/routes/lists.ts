@@ -1,8 +1,6 @@
-// Read-only lists: providers, jobs, pools, templates (garm-api.md §2.3, §2.6, §9.4).
-import { isUuid } from "../body";
-import { badRequest, notFound } from "../errors";
+// Read-only lists: providers and jobs (garm-api.md §2.3, §9.4); templates and pools have their own route files.
 import type { Router } from "../router";
-import { jobView, poolView } from "../views";
+import { jobView } from "../views";
 
 export function registerListRoutes(router: Router): void {
   router.add("GET", "/providers", "api", (ctx) => ({
@@ -18,26 +16,4 @@ export function registerListRoutes(router: Router): void {
     status: 200,
     body: [...ctx.store.jobs.values()].map((j) => jobView(ctx.store, j)),
   }));
-  // Exact-match filters on osType and forgeType (§2.6); every simulated template is a system one, listed without data.
-  router.add("GET", "/templates", "api", (ctx) => {
-    const os = ctx.query.get("osType");
-    const forge = ctx.query.get("forgeType");
-    return {
-      status: 200,
-      body: ctx.store.templates
-        .filter((t) => (!os || t.osType === os) && (!forge || t.forgeType === forge))
-        .map((t) => ({ id: t.id, name: t.name, os_type: t.osType, forge_type: t.forgeType, data: null, owner_id: "system" })),
-    };
-  });
-  router.add("GET", "/pools", "api", (ctx) => ({
-    status: 200,
-    body: [...ctx.store.pools.values()].map((p) => poolView(ctx.store, p)),
-  }));
-  router.add("GET", "/pools/{id}", "api", (ctx) => {
-    const id = ctx.params["id"]!;
-    if (!isUuid(id)) throw badRequest("error fetching pool: error parsing id: invalid request");
-    const p = ctx.store.pools.get(id.toLowerCase());
-    if (p === undefined) throw notFound("error fetching pool: not found");
-    return { status: 200, body: poolView(ctx.store, p) };
-  });
 }

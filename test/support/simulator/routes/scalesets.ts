@@ -11,7 +11,7 @@ import { kindOfPlural, lookupEntity } from "./entities";
 import { githubFailure } from "./github-errors";
 
 /** Picks the template as findTemplate does; os_type is effectively required (§4.4 step 3). */
-function findTemplate(store: Store, osType: string, templateId: number | undefined): TemplateRecord {
+export function findTemplate(store: Store, osType: string, templateId: number | undefined): TemplateRecord {
   if (templateId !== undefined && templateId !== 0) {
     const t = store.templates.find((x) => x.id === templateId);
     // Texts as GARM v0.2.1 answers them (test/e2e/conformance); the OS check comes before the forge check.
@@ -30,7 +30,7 @@ function findTemplate(store: Store, osType: string, templateId: number | undefin
 }
 
 /** `extra_specs` as the raw bytes the client sent, or undefined when the key is absent (§3.7). */
-function rawExtraSpecs(raw: string, b: Body): string | undefined {
+export function rawExtraSpecs(raw: string, b: Body): string | undefined {
   if (!("extra_specs" in b)) return undefined;
   return rawTopLevelValue(raw, "extra_specs");
 }

@@ -1,7 +1,7 @@
 // The drain timeout one run may use instead of the stored one. A delete runs with the options stored at the last
 // `pulumi up`, and a pending delete with its old generation's; neither can be changed without re-enabling the scale set
-// or editing state, so the environment of the run that deletes is where a user asks for a longer wait.
-import type { DrainOptions } from "./inputs";
+// or pool, or editing state, so the environment of the run that deletes is where a user asks for a longer wait.
+import type { DrainOptions } from "./options";
 
 export const DRAIN_TIMEOUT_ENV = "PULUMI_GARM_DRAIN_TIMEOUT_SECONDS";
 

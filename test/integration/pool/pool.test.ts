@@ -1,0 +1,184 @@
+// GarmPool scenarios through the engine harness against the GARM simulator (issue 16).
+import { strict as assert } from "node:assert";
+import { GarmClient } from "../../../provider/garm/client";
+import { providerUsers } from "../../../provider/garm-provider/guard";
+import { poolProvider } from "../../../sdk/shim";
+import type { ResourceDecl } from "../../support/engine";
+import { type Fixture, mutatingCalls, sleep, startFixture } from "../scaleset/fixture";
+
+const baseInputs = {
+  organization: "acme",
+  providerName: "fake",
+  image: "ubuntu-24.04",
+  flavor: "small",
+  labels: ["linux", "x64"],
+  maxRunners: 3,
+  drain: { timeoutSeconds: 20, pollSeconds: 1 },
+};
+
+function pool(name: string, inputs: Record<string, unknown> = {}): ResourceDecl {
+  return { name, type: "GarmPool", module: "garm", provider: poolProvider, inputs: { ...baseInputs, ...inputs } };
+}
+
+describe("GarmPool against the GARM simulator", function () {
+  this.timeout(90_000);
+  let fx: Fixture;
+  let rest: GarmClient;
+  beforeEach(async () => {
+    fx = await startFixture();
+    rest = new GarmClient({ url: fx.sim.url, username: fx.sim.username, password: fx.sim.password });
+  });
+  afterEach(async () => {
+    await rest?.close();
+    await fx?.close();
+  });
+  const poolIdOf = (name: string) => fx.engine.state().resources.find((r) => r.name === name)?.id ?? "";
+
+  it("creates under the organization with its tags and bootstrap timeout, refreshes, and an unchanged up makes no mutating call", async () => {
+    const program = [pool("p")];
+    const up = await fx.engine.up(program);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    const [held] = fx.sim.pools();
+    assert.equal(held?.entityId, fx.sim.organizationId);
+    assert.equal(held?.enabled, true);
+    // GARM stores 0 when the create omits it (runner/organizations.go L213-220); the resource always sends it.
+    assert.equal(held?.runnerBootstrapTimeout, 20);
+    const state = fx.engine.state().resources.find((r) => r.name === "p");
+    assert.equal(state?.id, held?.id);
+    assert.deepEqual(state?.outputs.labels, ["linux", "x64"]);
+    assert.equal(state?.outputs.templateName, "github_linux");
+
+    assert.ok((await fx.engine.refresh()).ok);
+    fx.sim.clearRequests();
+    const again = await fx.engine.up(program);
+    assert.ok(again.ok, JSON.stringify(again.errors));
+    assert.deepEqual(again.same, ["p"]);
+    assert.deepEqual(mutatingCalls(fx.sim), []);
+  });
+
+  it("changes labels and image in place with one PUT (tags are updatable, database/sql/util.go L660-677)", async () => {
+    await fx.engine.up([pool("p")]);
+    const id = poolIdOf("p");
+    const changed = [pool("p", { labels: ["linux", "x64", "gpu"], image: "ubuntu-26.04" })];
+    const preview = await fx.engine.preview(changed);
+    assert.deepEqual(preview.diffs.p?.replaces ?? [], []);
+    assert.equal(preview.diffs.p?.changes, "some");
+    fx.sim.clearRequests();
+    const up = await fx.engine.up(changed);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    assert.deepEqual(mutatingCalls(fx.sim).map((c) => `${c.method} ${c.path}`), [`PUT /api/v1/pools/${id}`]);
+    const [held] = fx.sim.pools();
+    assert.equal(held?.id, id);
+    assert.equal(held?.image, "ubuntu-26.04");
+    assert.equal(held?.generation, 1);
+    assert.deepEqual(fx.engine.state().resources.find((r) => r.name === "p")?.outputs.labels, ["gpu", "linux", "x64"]);
+  });
+
+  it("replaces on an entity change, creating the new pool before draining the old one", async () => {
+    await fx.engine.up([pool("p")]);
+    const old = poolIdOf("p");
+    const changed = [pool("p", { organization: undefined, repository: "acme/app" })];
+    const preview = await fx.engine.preview(changed);
+    assert.deepEqual(preview.diffs.p?.replaces.sort(), ["organization", "repository"]);
+    assert.equal(preview.diffs.p?.deleteBeforeReplace, false);
+    fx.sim.clearRequests();
+    const up = await fx.engine.up(changed);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    const calls = mutatingCalls(fx.sim).map((c) => `${c.method} ${c.path}`);
+    const createdAt = calls.findIndex((c) => c.startsWith("POST /api/v1/repositories/"));
+    const deletedAt = calls.indexOf(`DELETE /api/v1/pools/${old}`);
+    assert.ok(createdAt >= 0 && deletedAt > createdAt, calls.join("\n"));
+    const pools = fx.sim.pools();
+    assert.equal(pools.length, 1);
+    assert.equal(pools[0]?.entityId, fx.sim.repositoryId);
+  });
+
+  it("refresh picks up drift and an out-of-band delete; the next up restores and re-creates", async () => {
+    await fx.engine.up([pool("p")]);
+    const id = poolIdOf("p");
+    await rest.updatePool(id, { max_runners: 9 });
+    assert.ok((await fx.engine.refresh()).ok);
+    assert.equal(fx.engine.state().resources.find((r) => r.name === "p")?.outputs.maxRunners, 9);
+    assert.ok((await fx.engine.up([pool("p")])).ok);
+    assert.equal(fx.sim.pools()[0]?.maxRunners, 3);
+
+    await rest.deletePool(id);
+    const refresh = await fx.engine.refresh();
+    assert.deepEqual(refresh.dropped, ["p"]);
+    const up = await fx.engine.up([pool("p")]);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    assert.equal(fx.sim.pools().length, 1);
+    assert.notEqual(fx.sim.pools()[0]?.id, id);
+  });
+
+  it("adopts an existing pool by id, bringing its fields to the program, and refuses one under another provider", async () => {
+    const existing = fx.sim.addPool("fake");
+    const up = await fx.engine.up([pool("p", { adoptPoolId: existing })]);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    assert.equal(poolIdOf("p"), existing);
+    assert.equal(fx.sim.pools().length, 1);
+    assert.equal(fx.sim.pools()[0]?.image, "ubuntu-24.04");
+    assert.deepEqual((await rest.getPool(existing)).labels.sort(), ["linux", "x64"]);
+
+    const refused = await fx.engine.up([pool("p"), pool("q", { adoptPoolId: existing, providerName: "fake", repository: "acme/app", organization: undefined })]);
+    assert.equal(refused.ok, false);
+    assert.match(String(refused.errors.q), /cannot adopt pool .*: it is under acme with provider fake, not repository acme\/app/);
+  });
+
+  it("destroy removes the idle runner, force-removes the stuck one, leaves the busy one, names it and its job, and succeeds once the job completes", async () => {
+    // A stuck runner spends one tick in pending_delete and one in deleting: a drain polling every second alone met it in
+    // deleting every time (failed before the pool drain woke on GARM's instance events, poolConcern).
+    // One idle runner wanted: GARM's own scale-down leaves it, and skips a disabled pool (runner/pool/pool.go L1225-1233),
+    // so only the drain can remove it.
+    await fx.engine.up([pool("p", { minIdleRunners: 1, drain: { timeoutSeconds: 3, pollSeconds: 1 } })]);
+    const id = poolIdOf("p");
+    const idle = fx.sim.addPoolRunner(id, { name: "garm-idle" });
+    const busy = fx.sim.addPoolRunner(id, { name: "garm-busy" });
+    const stuck = fx.sim.addPoolRunner(id, { name: "garm-stuck", status: "pending_delete", providerFault: "injected delete failure" });
+    fx.sim.setTeardownFails(stuck, true);
+    const job = fx.sim.startPoolJob(busy);
+
+    const first = await fx.engine.destroy();
+    assert.equal(first.ok, false);
+    const message = String(first.errors.p);
+    assert.match(message, new RegExp(`GarmPool ${id}: not deleted after 3s: .*garm-busy: job "build-${job}" \\(id ${job}\\) in_progress`));
+    assert.match(message, /The pool stays disabled and running jobs are not interrupted/);
+    const names = fx.sim.instances().map((i) => i.name);
+    assert.ok(!names.includes(idle), `idle runner still there: ${names}`);
+    assert.ok(!names.includes(stuck), `stuck runner still there: ${names}`);
+    assert.equal(fx.sim.instances().find((i) => i.name === busy)?.runnerStatus, "active");
+    const deletes = fx.sim.requests().filter((r) => r.method === "DELETE" && r.path.includes("/instances/"));
+    assert.ok(!deletes.some((r) => r.path.endsWith(`/${busy}`)), "busy runner was touched");
+    assert.ok(deletes.some((r) => r.path.endsWith(`/${idle}`) && !r.query.includes("forceRemove")));
+    assert.ok(deletes.some((r) => r.path.endsWith(`/${stuck}`) && r.query.includes("forceRemove=true")));
+    assert.equal(fx.sim.pools()[0]?.enabled, false);
+
+    fx.sim.completePoolJob(busy);
+    const second = await fx.engine.destroy();
+    assert.ok(second.ok, JSON.stringify(second.errors));
+    assert.deepEqual(fx.sim.pools(), []);
+    assert.deepEqual(fx.sim.instances(), []);
+  });
+
+  it("GarmProvider's delete guard counts a GarmPool's pool", async () => {
+    await fx.engine.up([pool("p")]);
+    const users = await providerUsers("fake", rest);
+    assert.deepEqual(users.map((u) => `${u.kind} ${u.id}`), [`pool ${poolIdOf("p")}`]);
+  });
+
+  it("the simulator's pool manager makes a runner for a queued job its tags match, only while the pool is enabled", async () => {
+    await fx.engine.up([pool("p", { enabled: false })]);
+    const id = poolIdOf("p");
+    fx.sim.queuePoolJob(["linux"]);
+    await fx.sim.tick();
+    assert.equal(fx.sim.instances().length, 0, "a disabled pool takes no job");
+    await fx.engine.up([pool("p")]);
+    await fx.sim.tick();
+    const made = fx.sim.instances().filter((i) => i.poolId === id);
+    assert.equal(made.length, 1);
+    fx.sim.queuePoolJob(["windows"]);
+    await fx.sim.tick();
+    await sleep(10);
+    assert.equal(fx.sim.instances().filter((i) => i.poolId === id).length, 1, "no pool matches windows");
+  });
+});

@@ -1,0 +1,42 @@
+// GarmTemplate's diff and update body: what changes in place, what replaces, and what the PUT carries.
+import { strict as assert } from "node:assert";
+import { diffTemplate, templateUpdateBody } from "../../../provider/template/diff";
+import type { TemplateOutputs } from "../../../provider/template/state";
+import { UNKNOWN } from "../../../provider/unknown";
+
+const olds: TemplateOutputs = {
+  name: "ci-linux",
+  description: "",
+  osType: "linux",
+  forgeType: "github",
+  body: "echo 1",
+  adoptExisting: false,
+  templateId: 7,
+  owner: "admin",
+  stateVersion: 1,
+};
+
+describe("GarmTemplate diff", () => {
+  const cases: [string, Record<string, unknown>, { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }][] = [
+    ["nothing changed", {}, { changes: false, replaces: [], deleteBeforeReplace: false }],
+    ["the body, in place", { body: "echo 2" }, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    ["the name, in place (UpdateTemplateParams.Name)", { name: "ci-linux-2" }, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    ["the description, in place", { description: "x" }, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    ["an unknown body, in place", { body: UNKNOWN }, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    ["osType under the same name: replaced, old one first", { osType: "windows" }, { changes: true, replaces: ["osType"], deleteBeforeReplace: true }],
+    ["forgeType with a new name: replaced, new one first", { forgeType: "gitea", name: "x" }, { changes: true, replaces: ["forgeType"], deleteBeforeReplace: false }],
+  ];
+  for (const [what, change, expected] of cases) {
+    it(what, () => {
+      const result = diffTemplate(olds, { ...olds, ...change });
+      assert.equal(result.changes, expected.changes);
+      assert.deepEqual(result.replaces, expected.replaces);
+      assert.equal(result.deleteBeforeReplace, expected.deleteBeforeReplace);
+    });
+  }
+
+  it("the PUT carries only the changed fields, the body as base64", () => {
+    assert.deepEqual(templateUpdateBody({ ...olds, body: "echo 2" }, ["body"]), { data: Buffer.from("echo 2").toString("base64") });
+    assert.deepEqual(templateUpdateBody({ ...olds, description: "" }, ["description"]), { description: "" });
+  });
+});
