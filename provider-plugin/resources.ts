@@ -8,7 +8,10 @@ import { controllerMethodsWith } from "../provider/controller/resource";
 import { entityMethodsWith } from "../provider/entity/resource";
 import { garmProviderWith } from "../provider/garm-provider/resource";
 import { consoleLogger } from "../provider/log";
+import { poolMethodsWith } from "../provider/pool/resource";
 import { scaleSetDepsFor, scaleSetMethodsWith } from "../provider/scaleset/resource";
+import { readBodyFile } from "../provider/template/check";
+import { templateMethodsWith } from "../provider/template/resource";
 import { userFacing } from "../provider/user-facing";
 import { importScaleSet } from "./import";
 import { urnParts } from "./protocol";
@@ -33,14 +36,15 @@ export const GARM_PROVIDER = "garm:index:GarmProvider";
 export const ENDPOINT = "garm:index:GarmEndpoint";
 export const CREDENTIALS = "garm:index:GarmCredentials";
 
-/** Endpoints and credentials are taken over with adoptExisting, which also sets what GARM cannot show (the secret). */
-function notImportable(type: string, resource: PluginResource): PluginResource {
+/**
+ * Resources other than scale sets have no import path: they are taken over by declaring them, with `adoptExisting`
+ * (which also sets what GARM never shows back, such as a secret), `adoptPoolId`, or, for the controller, by itself.
+ */
+function notImportable(type: string, resource: PluginResource, instead = "declare it in the program with adoptExisting: true and `pulumi up` takes it over"): PluginResource {
   return {
     ...resource,
     read: (id, props) => {
-      if (Object.keys(props).length === 0) {
-        throw new Error(`${type} cannot be imported: declare it in the program with adoptExisting: true and \`pulumi up\` takes it over`);
-      }
+      if (Object.keys(props).length === 0) throw new Error(`${type} cannot be imported: ${instead}`);
       return resource.read(id, props);
     },
   };
@@ -95,17 +99,11 @@ export function pluginResources(connection: Connection): ReadonlyMap<string, Plu
       const token = `garm:index:${KIND_SPECS[kind].resource}`;
       return [token, notImportable(KIND_SPECS[kind].resource, adapt(entityMethodsWith(kind, forgeDeps)))];
     }),
-    ["garm:index:GarmController", controllerNotImportable(adapt(controllerMethodsWith(forgeDeps)))],
+    ["garm:index:GarmController", notImportable("GarmController", adapt(controllerMethodsWith(forgeDeps)), "declare it in the program and `pulumi up` takes over GARM's controller")],
+    ["garm:index:GarmTemplate", notImportable("GarmTemplate", adapt(templateMethodsWith({ ...forgeDeps, readBody: readBodyFile })))],
+    [
+      "garm:index:GarmPool",
+      notImportable("GarmPool", adapt(poolMethodsWith(scaleSetDepsFor(client))), "declare it in the program with adoptPoolId set to its id and `pulumi up` takes it over"),
+    ],
   ]);
-}
-
-/** GARM has one controller, which declaring a GarmController takes over; there is nothing to import. */
-function controllerNotImportable(resource: PluginResource): PluginResource {
-  return {
-    ...resource,
-    read: (id, props) => {
-      if (Object.keys(props).length === 0) throw new Error("GarmController cannot be imported: declare it in the program and `pulumi up` takes over GARM's controller");
-      return resource.read(id, props);
-    },
-  };
 }

@@ -2,6 +2,8 @@ import { strict as assert } from "node:assert";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
+import { Connection } from "../../provider/connection";
+import { pluginResources } from "../../provider-plugin/resources";
 import { pluginSchema as packageSchema } from "../../provider-plugin/schema";
 
 const root = join(__dirname, "..", "..", "..");
@@ -14,6 +16,12 @@ describe("schema.json", () => {
     const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
     const committed = readFileSync(join(root, "schema.json"), "utf8");
     assert.equal(committed, `${JSON.stringify(packageSchema(version), null, 2)}\n`);
+  });
+
+  it("lists exactly the resources the plugin serves, so every generated SDK class has an implementation", () => {
+    const served = [...pluginResources(new Connection()).keys()].sort();
+    const declared = Object.keys(packageSchema("0.0.0").resources as Record<string, unknown>).sort();
+    assert.deepEqual(served, declared);
   });
 
   it("validates against Pulumi's package metaschema", function () {

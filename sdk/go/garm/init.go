@@ -31,10 +31,14 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &GarmEnterprise{}
 	case "garm:index:GarmOrganization":
 		r = &GarmOrganization{}
+	case "garm:index:GarmPool":
+		r = &GarmPool{}
 	case "garm:index:GarmProvider":
 		r = &GarmProvider{}
 	case "garm:index:GarmRepository":
 		r = &GarmRepository{}
+	case "garm:index:GarmTemplate":
+		r = &GarmTemplate{}
 	case "garm:index:ScaleSet":
 		r = &ScaleSet{}
 	default:

@@ -13,6 +13,184 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// How a delete drains runners.
+type GarmPoolDrain struct {
+	// A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.
+	JobStaleAfterHours *float64 `pulumi:"jobStaleAfterHours"`
+	// Seconds between drain checks. Defaults to 5.
+	PollSeconds *int `pulumi:"pollSeconds"`
+	// How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
+	TimeoutSeconds *int `pulumi:"timeoutSeconds"`
+}
+
+// GarmPoolDrainInput is an input type that accepts GarmPoolDrainArgs and GarmPoolDrainOutput values.
+// You can construct a concrete instance of `GarmPoolDrainInput` via:
+//
+//	GarmPoolDrainArgs{...}
+type GarmPoolDrainInput interface {
+	pulumi.Input
+
+	ToGarmPoolDrainOutput() GarmPoolDrainOutput
+	ToGarmPoolDrainOutputWithContext(context.Context) GarmPoolDrainOutput
+}
+
+// How a delete drains runners.
+type GarmPoolDrainArgs struct {
+	// A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.
+	JobStaleAfterHours pulumi.Float64PtrInput `pulumi:"jobStaleAfterHours"`
+	// Seconds between drain checks. Defaults to 5.
+	PollSeconds pulumi.IntPtrInput `pulumi:"pollSeconds"`
+	// How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
+	TimeoutSeconds pulumi.IntPtrInput `pulumi:"timeoutSeconds"`
+}
+
+func (GarmPoolDrainArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GarmPoolDrain)(nil)).Elem()
+}
+
+func (i GarmPoolDrainArgs) ToGarmPoolDrainOutput() GarmPoolDrainOutput {
+	return i.ToGarmPoolDrainOutputWithContext(context.Background())
+}
+
+func (i GarmPoolDrainArgs) ToGarmPoolDrainOutputWithContext(ctx context.Context) GarmPoolDrainOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GarmPoolDrainOutput)
+}
+
+func (i GarmPoolDrainArgs) ToGarmPoolDrainPtrOutput() GarmPoolDrainPtrOutput {
+	return i.ToGarmPoolDrainPtrOutputWithContext(context.Background())
+}
+
+func (i GarmPoolDrainArgs) ToGarmPoolDrainPtrOutputWithContext(ctx context.Context) GarmPoolDrainPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GarmPoolDrainOutput).ToGarmPoolDrainPtrOutputWithContext(ctx)
+}
+
+// GarmPoolDrainPtrInput is an input type that accepts GarmPoolDrainArgs, GarmPoolDrainPtr and GarmPoolDrainPtrOutput values.
+// You can construct a concrete instance of `GarmPoolDrainPtrInput` via:
+//
+//	        GarmPoolDrainArgs{...}
+//
+//	or:
+//
+//	        nil
+type GarmPoolDrainPtrInput interface {
+	pulumi.Input
+
+	ToGarmPoolDrainPtrOutput() GarmPoolDrainPtrOutput
+	ToGarmPoolDrainPtrOutputWithContext(context.Context) GarmPoolDrainPtrOutput
+}
+
+type garmPoolDrainPtrType GarmPoolDrainArgs
+
+func GarmPoolDrainPtr(v *GarmPoolDrainArgs) GarmPoolDrainPtrInput {
+	return (*garmPoolDrainPtrType)(v)
+}
+
+func (*garmPoolDrainPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**GarmPoolDrain)(nil)).Elem()
+}
+
+func (i *garmPoolDrainPtrType) ToGarmPoolDrainPtrOutput() GarmPoolDrainPtrOutput {
+	return i.ToGarmPoolDrainPtrOutputWithContext(context.Background())
+}
+
+func (i *garmPoolDrainPtrType) ToGarmPoolDrainPtrOutputWithContext(ctx context.Context) GarmPoolDrainPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GarmPoolDrainPtrOutput)
+}
+
+// How a delete drains runners.
+type GarmPoolDrainOutput struct{ *pulumi.OutputState }
+
+func (GarmPoolDrainOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GarmPoolDrain)(nil)).Elem()
+}
+
+func (o GarmPoolDrainOutput) ToGarmPoolDrainOutput() GarmPoolDrainOutput {
+	return o
+}
+
+func (o GarmPoolDrainOutput) ToGarmPoolDrainOutputWithContext(ctx context.Context) GarmPoolDrainOutput {
+	return o
+}
+
+func (o GarmPoolDrainOutput) ToGarmPoolDrainPtrOutput() GarmPoolDrainPtrOutput {
+	return o.ToGarmPoolDrainPtrOutputWithContext(context.Background())
+}
+
+func (o GarmPoolDrainOutput) ToGarmPoolDrainPtrOutputWithContext(ctx context.Context) GarmPoolDrainPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GarmPoolDrain) *GarmPoolDrain {
+		return &v
+	}).(GarmPoolDrainPtrOutput)
+}
+
+// A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.
+func (o GarmPoolDrainOutput) JobStaleAfterHours() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GarmPoolDrain) *float64 { return v.JobStaleAfterHours }).(pulumi.Float64PtrOutput)
+}
+
+// Seconds between drain checks. Defaults to 5.
+func (o GarmPoolDrainOutput) PollSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GarmPoolDrain) *int { return v.PollSeconds }).(pulumi.IntPtrOutput)
+}
+
+// How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
+func (o GarmPoolDrainOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GarmPoolDrain) *int { return v.TimeoutSeconds }).(pulumi.IntPtrOutput)
+}
+
+type GarmPoolDrainPtrOutput struct{ *pulumi.OutputState }
+
+func (GarmPoolDrainPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GarmPoolDrain)(nil)).Elem()
+}
+
+func (o GarmPoolDrainPtrOutput) ToGarmPoolDrainPtrOutput() GarmPoolDrainPtrOutput {
+	return o
+}
+
+func (o GarmPoolDrainPtrOutput) ToGarmPoolDrainPtrOutputWithContext(ctx context.Context) GarmPoolDrainPtrOutput {
+	return o
+}
+
+func (o GarmPoolDrainPtrOutput) Elem() GarmPoolDrainOutput {
+	return o.ApplyT(func(v *GarmPoolDrain) GarmPoolDrain {
+		if v != nil {
+			return *v
+		}
+		var ret GarmPoolDrain
+		return ret
+	}).(GarmPoolDrainOutput)
+}
+
+// A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.
+func (o GarmPoolDrainPtrOutput) JobStaleAfterHours() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *GarmPoolDrain) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.JobStaleAfterHours
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Seconds between drain checks. Defaults to 5.
+func (o GarmPoolDrainPtrOutput) PollSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *GarmPoolDrain) *int {
+		if v == nil {
+			return nil
+		}
+		return v.PollSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
+func (o GarmPoolDrainPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *GarmPoolDrain) *int {
+		if v == nil {
+			return nil
+		}
+		return v.TimeoutSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
 // Who manages the block, recorded in it: another owner's block of the same name is refused. Set by the SDK from the Pulumi project, stack and resource name.
 type GarmProviderOwner struct {
 	// Pulumi project name.
@@ -197,7 +375,7 @@ type GarmScaleSetDrain struct {
 	JobStaleAfterHours *float64 `pulumi:"jobStaleAfterHours"`
 	// Seconds between drain checks. Defaults to 5.
 	PollSeconds *int `pulumi:"pollSeconds"`
-	// How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
+	// How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
 	TimeoutSeconds *int `pulumi:"timeoutSeconds"`
 }
 
@@ -218,7 +396,7 @@ type GarmScaleSetDrainArgs struct {
 	JobStaleAfterHours pulumi.Float64PtrInput `pulumi:"jobStaleAfterHours"`
 	// Seconds between drain checks. Defaults to 5.
 	PollSeconds pulumi.IntPtrInput `pulumi:"pollSeconds"`
-	// How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
+	// How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
 	TimeoutSeconds pulumi.IntPtrInput `pulumi:"timeoutSeconds"`
 }
 
@@ -310,7 +488,7 @@ func (o GarmScaleSetDrainOutput) PollSeconds() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v GarmScaleSetDrain) *int { return v.PollSeconds }).(pulumi.IntPtrOutput)
 }
 
-// How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
+// How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
 func (o GarmScaleSetDrainOutput) TimeoutSeconds() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v GarmScaleSetDrain) *int { return v.TimeoutSeconds }).(pulumi.IntPtrOutput)
 }
@@ -359,7 +537,7 @@ func (o GarmScaleSetDrainPtrOutput) PollSeconds() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
+// How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
 func (o GarmScaleSetDrainPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *GarmScaleSetDrain) *int {
 		if v == nil {
@@ -370,10 +548,14 @@ func (o GarmScaleSetDrainPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*GarmPoolDrainInput)(nil)).Elem(), GarmPoolDrainArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GarmPoolDrainPtrInput)(nil)).Elem(), GarmPoolDrainArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GarmProviderOwnerInput)(nil)).Elem(), GarmProviderOwnerArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GarmProviderOwnerPtrInput)(nil)).Elem(), GarmProviderOwnerArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GarmScaleSetDrainInput)(nil)).Elem(), GarmScaleSetDrainArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GarmScaleSetDrainPtrInput)(nil)).Elem(), GarmScaleSetDrainArgs{})
+	pulumi.RegisterOutputType(GarmPoolDrainOutput{})
+	pulumi.RegisterOutputType(GarmPoolDrainPtrOutput{})
 	pulumi.RegisterOutputType(GarmProviderOwnerOutput{})
 	pulumi.RegisterOutputType(GarmProviderOwnerPtrOutput{})
 	pulumi.RegisterOutputType(GarmScaleSetDrainOutput{})

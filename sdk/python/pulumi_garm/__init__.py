@@ -11,8 +11,10 @@ from .garm_credentials import *
 from .garm_endpoint import *
 from .garm_enterprise import *
 from .garm_organization import *
+from .garm_pool import *
 from .garm_provider import *
 from .garm_repository import *
+from .garm_template import *
 from .provider import *
 from .scale_set import *
 from ._inputs import *
@@ -38,8 +40,10 @@ _utilities.register(
    "garm:index:GarmEndpoint": "GarmEndpoint",
    "garm:index:GarmEnterprise": "GarmEnterprise",
    "garm:index:GarmOrganization": "GarmOrganization",
+   "garm:index:GarmPool": "GarmPool",
    "garm:index:GarmProvider": "GarmProvider",
    "garm:index:GarmRepository": "GarmRepository",
+   "garm:index:GarmTemplate": "GarmTemplate",
    "garm:index:ScaleSet": "ScaleSet"
   }
  }

@@ -15,11 +15,87 @@ else:
 from . import _utilities
 
 __all__ = [
+    'GarmPoolDrainArgs',
+    'GarmPoolDrainArgsDict',
     'GarmProviderOwnerArgs',
     'GarmProviderOwnerArgsDict',
     'GarmScaleSetDrainArgs',
     'GarmScaleSetDrainArgsDict',
 ]
+
+class GarmPoolDrainArgsDict(TypedDict):
+    """
+    How a delete drains runners.
+    """
+    job_stale_after_hours: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.
+    """
+    poll_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Seconds between drain checks. Defaults to 5.
+    """
+    timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
+    """
+
+@pulumi.input_type
+class GarmPoolDrainArgs:
+    def __init__(__self__, *,
+                 job_stale_after_hours: pulumi.Input[Optional[_builtins.float]] = None,
+                 poll_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        How a delete drains runners.
+
+        :param pulumi.Input[_builtins.float] job_stale_after_hours: A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.
+        :param pulumi.Input[_builtins.int] poll_seconds: Seconds between drain checks. Defaults to 5.
+        :param pulumi.Input[_builtins.int] timeout_seconds: How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
+        """
+        if job_stale_after_hours is not None:
+            pulumi.set(__self__, "job_stale_after_hours", job_stale_after_hours)
+        if poll_seconds is not None:
+            pulumi.set(__self__, "poll_seconds", poll_seconds)
+        if timeout_seconds is not None:
+            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter(name="jobStaleAfterHours")
+    def job_stale_after_hours(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.
+        """
+        return pulumi.get(self, "job_stale_after_hours")
+
+    @job_stale_after_hours.setter
+    def job_stale_after_hours(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "job_stale_after_hours", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pollSeconds")
+    def poll_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Seconds between drain checks. Defaults to 5.
+        """
+        return pulumi.get(self, "poll_seconds")
+
+    @poll_seconds.setter
+    def poll_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "poll_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
+        """
+        return pulumi.get(self, "timeout_seconds")
+
+    @timeout_seconds.setter
+    def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "timeout_seconds", value)
+
 
 class GarmProviderOwnerArgsDict(TypedDict):
     """
@@ -106,7 +182,7 @@ class GarmScaleSetDrainArgsDict(TypedDict):
     """
     timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
+    How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
     """
 
 @pulumi.input_type
@@ -120,7 +196,7 @@ class GarmScaleSetDrainArgs:
 
         :param pulumi.Input[_builtins.float] job_stale_after_hours: A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.
         :param pulumi.Input[_builtins.int] poll_seconds: Seconds between drain checks. Defaults to 5.
-        :param pulumi.Input[_builtins.int] timeout_seconds: How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
+        :param pulumi.Input[_builtins.int] timeout_seconds: How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
         """
         if job_stale_after_hours is not None:
             pulumi.set(__self__, "job_stale_after_hours", job_stale_after_hours)
@@ -157,7 +233,7 @@ class GarmScaleSetDrainArgs:
     @pulumi.getter(name="timeoutSeconds")
     def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
+        How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
         """
         return pulumi.get(self, "timeout_seconds")
 

@@ -15,9 +15,79 @@ else:
 from . import _utilities
 
 __all__ = [
+    'GarmPoolDrain',
     'GarmProviderOwner',
     'GarmScaleSetDrain',
 ]
+
+@pulumi.output_type
+class GarmPoolDrain(dict):
+    """
+    How a delete drains runners.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "jobStaleAfterHours":
+            suggest = "job_stale_after_hours"
+        elif key == "pollSeconds":
+            suggest = "poll_seconds"
+        elif key == "timeoutSeconds":
+            suggest = "timeout_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in GarmPoolDrain. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        GarmPoolDrain.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        GarmPoolDrain.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 job_stale_after_hours: Optional[_builtins.float] = None,
+                 poll_seconds: Optional[_builtins.int] = None,
+                 timeout_seconds: Optional[_builtins.int] = None):
+        """
+        How a delete drains runners.
+
+        :param _builtins.float job_stale_after_hours: A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.
+        :param _builtins.int poll_seconds: Seconds between drain checks. Defaults to 5.
+        :param _builtins.int timeout_seconds: How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
+        """
+        if job_stale_after_hours is not None:
+            pulumi.set(__self__, "job_stale_after_hours", job_stale_after_hours)
+        if poll_seconds is not None:
+            pulumi.set(__self__, "poll_seconds", poll_seconds)
+        if timeout_seconds is not None:
+            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter(name="jobStaleAfterHours")
+    def job_stale_after_hours(self) -> Optional[_builtins.float]:
+        """
+        A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.
+        """
+        return pulumi.get(self, "job_stale_after_hours")
+
+    @_builtins.property
+    @pulumi.getter(name="pollSeconds")
+    def poll_seconds(self) -> Optional[_builtins.int]:
+        """
+        Seconds between drain checks. Defaults to 5.
+        """
+        return pulumi.get(self, "poll_seconds")
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> Optional[_builtins.int]:
+        """
+        How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
+        """
+        return pulumi.get(self, "timeout_seconds")
+
 
 @pulumi.output_type
 class GarmProviderOwner(dict):
@@ -99,7 +169,7 @@ class GarmScaleSetDrain(dict):
 
         :param _builtins.float job_stale_after_hours: A queued or running job older than this no longer holds its runner (GitHub ends self-hosted jobs after 5 days). Defaults to 120.
         :param _builtins.int poll_seconds: Seconds between drain checks. Defaults to 5.
-        :param _builtins.int timeout_seconds: How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
+        :param _builtins.int timeout_seconds: How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
         """
         if job_stale_after_hours is not None:
             pulumi.set(__self__, "job_stale_after_hours", job_stale_after_hours)
@@ -128,7 +198,7 @@ class GarmScaleSetDrain(dict):
     @pulumi.getter(name="timeoutSeconds")
     def timeout_seconds(self) -> Optional[_builtins.int]:
         """
-        How long a delete waits for busy runners to finish in one run before failing; the scale set stays disabled. Defaults to 600.
+        How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
         """
         return pulumi.get(self, "timeout_seconds")
 

@@ -58,8 +58,10 @@ describe("pulumi-resource-garm protocol (plugin process against the GARM simulat
       "garm:index:GarmEndpoint",
       "garm:index:GarmEnterprise",
       "garm:index:GarmOrganization",
+      "garm:index:GarmPool",
       "garm:index:GarmProvider",
       "garm:index:GarmRepository",
+      "garm:index:GarmTemplate",
       "garm:index:ScaleSet",
     ]);
     assert.equal(schema.resources["garm:index:GarmOrganization"].inputProperties.webhookSecret.secret, true);

@@ -1,0 +1,58 @@
+// GarmTemplate and GarmPool through pulumi-resource-garm's gRPC protocol against the GARM simulator: the same provider/
+// code as the dynamic provider, so a YAML or Python program gets the same in-place body change and the same drain.
+import { strict as assert } from "node:assert";
+import { SECRET_SIG, SIG_KEY } from "../../../provider-plugin/protocol";
+import { type Simulator, startSimulator } from "../../support/simulator";
+import { type PluginProcess, startPlugin } from "./plugin-process";
+
+const TEMPLATE = "garm:index:GarmTemplate";
+const POOL = "garm:index:GarmPool";
+const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
+
+describe("pulumi-resource-garm: GarmTemplate and GarmPool", function () {
+  this.timeout(60_000);
+  let sim: Simulator | undefined;
+  let p: PluginProcess | undefined;
+  afterEach(async () => {
+    await p?.stop();
+    await sim?.stop();
+  });
+
+  it("creates a template and a pool using it, changes the body in place, refuses import, and deletes the pool before the template", async () => {
+    sim = await startSimulator({ tickMs: 25, consolidationMs: 300 });
+    p = await startPlugin({});
+    await p.configure({ url: sim.url, username: sim.username, password: secret(sim.password) });
+
+    const tpl = await p.check(TEMPLATE, "tpl", { name: "plugin-linux", body: "#!/bin/bash\necho one\n" });
+    assert.deepEqual(tpl.failures, []);
+    const tplMade = await p.create(TEMPLATE, "tpl", tpl.inputs);
+    assert.equal(sim.templates().find((t) => t.name === "plugin-linux")?.id, Number(tplMade.id));
+
+    const pool = await p.check(POOL, "pool", {
+      organization: "acme",
+      providerName: "fake",
+      image: "ubuntu-24.04",
+      flavor: "small",
+      labels: ["linux", "plugin"],
+      maxRunners: 2,
+      templateId: tplMade.outs.templateId,
+      drain: { timeoutSeconds: 10, pollSeconds: 1 },
+    });
+    assert.deepEqual(pool.failures, []);
+    const poolMade = await p.create(POOL, "pool", pool.inputs);
+    assert.equal(sim.pools().length, 1);
+
+    const edited = (await p.check(TEMPLATE, "tpl", { name: "plugin-linux", body: "#!/bin/bash\necho two\n" })).inputs;
+    const diff = await p.diff(TEMPLATE, "tpl", tplMade.id, tplMade.outs, edited, tpl.inputs);
+    assert.deepEqual(diff.getReplacesList(), [], "a body change is an in-place update");
+    const tplUpdated = await p.update(TEMPLATE, "tpl", tplMade.id, tplMade.outs, edited);
+
+    await assert.rejects(p.read(POOL, "pool", poolMade.id), /GarmPool cannot be imported: declare it in the program with adoptPoolId/);
+    await assert.rejects(p.delete(TEMPLATE, "tpl", tplMade.id, tplUpdated), /pool/, "a template a pool uses is not deleted");
+
+    await p.delete(POOL, "pool", poolMade.id, poolMade.outs);
+    await p.delete(TEMPLATE, "tpl", tplMade.id, tplUpdated);
+    assert.equal(sim.pools().length, 0);
+    assert.equal(sim.templates().some((t) => t.name === "plugin-linux"), false);
+  });
+});
