@@ -1,7 +1,8 @@
-// examples/garm-from-scratch as a user runs it, against the REAL GARM v0.2.1 started empty (first-run, login and the
-// controller URLs only: startRealGarm's bootstrapEntities false) with the mock GitHub and the fake external provider.
-// `pulumi up` makes the endpoint, the credentials, the organization and its webhook, the provider entry and the scale
-// set; `pulumi destroy` takes GARM back to empty. After each step the test reads GARM's own API, its config file and the
+// examples/garm-from-scratch as a user runs it, against the REAL GARM v0.2.1 as first-run leaves it (startRealGarm's
+// bootstrapEntities and controllerUrls false: only the admin user, and the garm-agent releases URL kept on loopback)
+// with the mock GitHub and the fake external provider. `pulumi up` sets the controller URLs and makes the endpoint, the
+// credentials, the organization and its webhook, the provider entry and the scale set; `pulumi destroy` takes GARM back
+// to empty. After each step the test reads GARM's own API, its config file and the
 // mock GitHub's hooks, not only the CLI's exit code. This replaces, for this path, the REST bootstrap
 // (test/support/real-garm/index.ts) that makes the endpoint, credentials, org and repo for the other e2e tests.
 import * as assert from "node:assert/strict";
@@ -81,7 +82,7 @@ describe("e2e: examples/garm-from-scratch (npm tarball, `pulumi` from the projec
     locatePulumi();
     locateLanguageHost();
     const tarball = await packOnce();
-    env = await startE2eEnvironment({ bootstrapEntities: false });
+    env = await startE2eEnvironment({ bootstrapEntities: false, controllerUrls: false });
     originalConfig = fs.readFileSync(garm().configPath, "utf8");
     fake = installFakeProvider({ dir: path.join(env.workDir, "providers", PROVIDER), name: PROVIDER });
     // Acts as the runner: reports installing -> idle for each new instance, as a real runner agent would.
@@ -116,16 +117,29 @@ describe("e2e: examples/garm-from-scratch (npm tarball, `pulumi` from the projec
     project?.close({ keep: failed });
   });
 
-  it("up makes endpoint, credentials, organization with webhook, provider entry and scale set with an idle runner; no-change preview; destroy leaves GARM empty", async function () {
+  it("up sets the controller URLs and makes endpoint, credentials, organization with webhook, provider entry and scale set with an idle runner; no-change preview; destroy leaves GARM empty", async function () {
     const p = project!;
-    await assertEmpty();
+    // Fresh from first-run: every route but /controller answers 409 until the URLs are set (auth/init_required.go L65-79).
+    const fresh = async (what: string) => {
+      const r = await garm().api<{ error: string }>("GET", "/scalesets");
+      assert.deepEqual([r.status, r.body.error], [409, "urls_required"], what);
+      assert.equal(fs.readFileSync(garm().configPath, "utf8"), originalConfig, what);
+    };
+    await fresh("GARM starts as first-run leaves it");
     const preview = await p.preview();
     assert.deepEqual(preview.changeSummary, { create: 7 });
-    await assertEmpty();
+    await fresh("preview changes nothing");
 
     await p.cli(["up", "--yes"]);
     const out = await p.outputs();
-    const controller = (await garm().api<{ controller_id: string; controller_webhook_url: string }>("GET", "/controller")).body;
+    const controller = (
+      await garm().api<{ controller_id: string; controller_webhook_url: string; metadata_url: string; callback_url: string; webhook_url: string }>("GET", "/controller")
+    ).body;
+    assert.deepEqual(
+      [controller.metadata_url, controller.callback_url, controller.webhook_url],
+      [`${garm().url}/api/v1/metadata`, `${garm().url}/api/v1/callbacks`, `${garm().url}/webhooks`],
+      "the GarmController set the URLs",
+    );
     const endpoints = (await list<Endpoint>("/github/endpoints")).filter((e) => e.name !== "github.com");
     assert.deepEqual(
       endpoints.map((e) => [e.name, e.base_url, e.api_base_url, e.upload_base_url]),
@@ -163,6 +177,8 @@ describe("e2e: examples/garm-from-scratch (npm tarball, `pulumi` from the projec
     assert.deepEqual(fake.instances().map((i) => i.name), [runner.name], "the runner comes from the provider the example added");
 
     await p.cli(["preview", "--expect-no-changes"]);
+    await p.cli(["refresh", "--yes"]);
+    assert.deepEqual(await p.outputs(), out, "refresh finds GARM as the stack recorded it");
 
     await p.cli(["destroy", "--yes"]);
     await assertEmpty();

@@ -22,6 +22,8 @@ export async function startE2eEnvironment(
         garmRunAs?: { uid: number; gid: number };
         /** false: GARM with first-run, login and controller URLs only (startRealGarm's bootstrapEntities). */
         bootstrapEntities?: boolean;
+        /** false: the controller URLs left empty too (startRealGarm's controllerUrls). */
+        controllerUrls?: boolean;
     } = {},
 ): Promise<E2eEnvironment> {
     const workDir = opts.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-e2e-"));
@@ -35,6 +37,7 @@ export async function startE2eEnvironment(
             garmBinary: opts.garmBinary,
             runAs: opts.garmRunAs,
             bootstrapEntities: opts.bootstrapEntities,
+            controllerUrls: opts.controllerUrls,
         });
     } catch (e) {
         await mock.close();
