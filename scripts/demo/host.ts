@@ -39,6 +39,11 @@ export interface HostOptions {
   tickMs?: number;
   /** Temp directory name prefix. */
   prefix?: string;
+  /**
+   * A freshly initialised GARM: the admin user made with first-run, and nothing else (no controller URLs, credentials,
+   * organization or repository). Default: seeded like a GARM that already serves org "acme" and repo "acme/app".
+   */
+  fresh?: boolean;
 }
 
 export async function startSimulatedHost(opts: HostOptions = {}): Promise<SimulatedHost> {
@@ -56,7 +61,9 @@ export async function startSimulatedHost(opts: HostOptions = {}): Promise<Simula
       // A job completed while a scale set is disabled is only noticed by the consolidation (GARM: 5 minutes).
       consolidationMs: 1000,
       log: (line) => simLog.push(line),
+      seed: !opts.fresh,
     });
+    if (opts.fresh) await firstRun(sim);
     return {
       dir,
       sim,
@@ -82,6 +89,18 @@ export async function startSimulatedHost(opts: HostOptions = {}): Promise<Simula
   } catch (err) {
     fs.rmSync(dir, { recursive: true, force: true });
     throw err;
+  }
+}
+
+/** GARM's first-run call, as its operator makes it once after installing GARM. */
+async function firstRun(sim: Simulator): Promise<void> {
+  const res = await fetch(`${sim.url}/api/v1/first-run`, {
+    method: "POST",
+    body: JSON.stringify({ username: sim.username, password: sim.password, email: "admin@example.com", full_name: "GARM Admin" }),
+  });
+  if (!res.ok) {
+    await sim.stop();
+    throw new Error(`first-run on the simulator answered ${res.status}: ${await res.text()}`);
   }
 }
 

@@ -8,7 +8,7 @@ import { diagnosticsErrors, providerMessages, summarizeCalls } from "../../../sc
 import { locateLanguageHost, locatePulumi } from "../../support/pulumi-cli";
 import { type Preview, PulumiProject, packOnce, urnName } from "../../support/pulumi-cli/project";
 
-const EXAMPLES = ["quickstart", "label-change", "two-providers", "busy-destroy", "pools-templates"] as const;
+const EXAMPLES = ["quickstart", "label-change", "two-providers", "busy-destroy", "pools-templates", "garm-from-scratch"] as const;
 type Example = (typeof EXAMPLES)[number];
 
 describe("examples/ as users run them: package installed from its npm tarball, `pulumi` run from the project directory, GARM simulator", function () {
@@ -42,8 +42,12 @@ describe("examples/ as users run them: package installed from its npm tarball, `
   });
 
   /** The example's project with a fresh simulated GARM host, and stack "dev" configured for it. */
-  async function open(example: Example, config: Record<string, string> = {}): Promise<PulumiProject> {
-    host = await startSimulatedHost({ prefix: `pulumi-garm-${example}-host-` });
+  async function open(
+    example: Example,
+    config: Record<string, string | { value: string; secret: boolean }> = {},
+    hostOpts: { fresh?: boolean } = {},
+  ): Promise<PulumiProject> {
+    host = await startSimulatedHost({ prefix: `pulumi-garm-${example}-host-`, ...hostOpts });
     project = await projects.get(example)!;
     await project.initStack("dev", { ...host.stackConfig, ...config });
     host.sim.clearRequests();
@@ -72,6 +76,16 @@ describe("examples/ as users run them: package installed from its npm tarball, `
   async function expectNoChanges(p: PulumiProject): Promise<void> {
     await p.cli(["preview", "--expect-no-changes"]);
     assert.deepEqual(writes(), [], "a preview must not change GARM");
+  }
+  /** GARM's REST API as an admin (garm-cli's calls), to read what the simulator holds beyond its own records. */
+  async function restApi(): Promise<(method: string, path: string) => Promise<{ status: number; body: unknown }>> {
+    const login = await fetch(`${host.sim.url}/api/v1/auth/login`, { method: "POST", body: JSON.stringify({ username: host.sim.username, password: host.sim.password }) });
+    const { token } = (await login.json()) as { token: string };
+    return async (method, path) => {
+      const res = await fetch(`${host.sim.url}/api/v1${path}`, { method, headers: { Authorization: `Bearer ${token}` } });
+      const text = await res.text();
+      return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+    };
   }
   const ops = (pv: Preview) => Object.fromEntries(pv.steps.filter((s) => s.op !== "same").map((s) => [urnName(s.urn), s.op]));
   /** After a destroy: GARM holds nothing the example made, the operator's config file is back byte for byte, no outputs. */
@@ -267,6 +281,92 @@ describe("examples/ as users run them: package installed from its npm tarball, `
     await p.cli(["destroy", "--yes"]);
     assert.deepEqual(host.sim.pools(), []);
     assert.equal(host.sim.templates().some((t) => t.name === "ci-linux"), false);
+    await assertAllGone(p);
+  });
+
+  it("garm-from-scratch: a freshly initialised GARM gets controller URLs, an endpoint, credentials, an organization with its webhook, a provider entry and a scale set; destroy empties it in dependency order", async () => {
+    const p = await open(
+      "garm-from-scratch",
+      {
+        githubUrl: "https://ghes.example.com",
+        githubToken: { value: "ghp_fromScratchExampleToken0123456789", secret: true },
+        webhookSecret: { value: "from-scratch-webhook-secret", secret: true },
+      },
+      { fresh: true },
+    );
+    const api = await restApi();
+    // An empty credentials list is null, GARM's nil slice (test/integration/simulator/credentials-list.test.ts).
+    const listed = async (path: string) => ((await api("GET", path)).body ?? []) as { name: string; id?: string }[];
+    const nothingMade = async () => {
+      assert.deepEqual(await listed("/scalesets"), []);
+      assert.deepEqual(await listed("/organizations"), []);
+      assert.deepEqual(await listed("/github/credentials"), []);
+      assert.deepEqual((await listed("/github/endpoints")).map((e) => e.name), ["github.com"], "only GARM's default endpoint");
+      assert.deepEqual(host.sim.providers(), []);
+    };
+    // A fresh GARM answers nothing but its controller settings until their URLs are set (auth/init_required.go L65-79).
+    assert.deepEqual((await api("GET", "/scalesets")).status, 409);
+    assert.equal(((await api("GET", "/controller")).body as { webhook_url?: string }).webhook_url ?? "", "", "a fresh GARM has no webhook URL");
+
+    const preview = await p.preview();
+    assert.deepEqual(preview.changeSummary, { create: 7 }); // stack, controller, provider, endpoint, credentials, organization, scale set
+    assert.deepEqual(writes(), [], "preview must not change GARM");
+
+    await p.cli(["up", "--yes"]);
+    const out = await p.outputs();
+    const controller = (await api("GET", "/controller")).body as { controller_id: string; webhook_url: string; callback_url: string; metadata_url: string };
+    assert.deepEqual(
+      [controller.metadata_url, controller.callback_url, controller.webhook_url],
+      [`${host.sim.url}/api/v1/metadata`, `${host.sim.url}/api/v1/callbacks`, `${host.sim.url}/webhooks`],
+    );
+    const endpoints = (await listed("/github/endpoints")) as unknown as { name: string; base_url: string; api_base_url: string; upload_base_url: string }[];
+    assert.deepEqual(
+      endpoints.filter((e) => e.name !== "github.com").map((e) => [e.name, e.base_url, e.api_base_url, e.upload_base_url]),
+      [["ghes", "https://ghes.example.com", "https://ghes.example.com/api/v3/", "https://ghes.example.com/api/uploads/"]],
+    );
+    const creds = (await listed("/github/credentials")) as unknown as { name: string; endpoint: { name: string } }[];
+    assert.deepEqual(creds.map((c) => [c.name, c.endpoint.name]), [["from-scratch-pat", "ghes"]]);
+    const orgs = (await listed("/organizations")) as unknown as { id: string; name: string; credentials_name: string }[];
+    assert.deepEqual(orgs.map((o) => [o.name, o.credentials_name]), [["acme", "from-scratch-pat"]]);
+    const hook = await api("GET", `/organizations/${orgs[0].id}/webhook`);
+    assert.equal(hook.status, 200, "the organization's webhook is installed");
+    assert.equal((hook.body as { url: string }).url, `${host.sim.url}/webhooks/${controller.controller_id}`);
+    assert.deepEqual(host.sim.providers().map((pr) => pr.name), ["fake"]);
+    const [set] = host.sim.scaleSets();
+    assert.equal(host.sim.scaleSets().length, 1);
+    assert.equal(set.entityId, orgs[0].id);
+    assert.equal(set.providerName, "fake");
+    assert.deepEqual(out, {
+      controllerWebhookUrl: `${host.sim.url}/webhooks/${controller.controller_id}`,
+      endpointName: "ghes",
+      credentialsName: "from-scratch-pat",
+      organizationId: orgs[0].id,
+      webhookInstalled: true,
+      providerName: "fake",
+      liveName: set.name,
+      scaleSetId: set.id,
+    });
+    const stack = (await p.cli(["stack", "export"])).stdout;
+    for (const secret of ["ghp_fromScratchExampleToken0123456789", "from-scratch-webhook-secret"]) assert.ok(!stack.includes(secret), "secrets stay encrypted in the state");
+    await idleRunner(set.id);
+    writes();
+    await expectNoChanges(p);
+    await refreshChangesNothing(p);
+
+    const logFrom = host.simLog.length;
+    await p.cli(["destroy", "--yes"]);
+    const order = writes();
+    const at = (w: string) => {
+      const i = order.indexOf(w);
+      assert.ok(i >= 0, `${w} in ${order.join(", ")}`);
+      return i;
+    };
+    const chain = [`DELETE /scalesets/${set.id}`, "DELETE /organizations/{id}", "DELETE /github/credentials/" + String((creds[0] as unknown as { id: number }).id), "DELETE /github/endpoints/ghes"];
+    const positions = chain.map(at);
+    assert.deepEqual([...positions].sort((a, b) => a - b), positions, `deleted in dependency order: ${order.join(", ")}`);
+    const destroyLog = host.simLog.slice(logFrom);
+    assert.ok(destroyLog.indexOf("restarting") > destroyLog.findIndex((l) => /^deleted scale set/.test(l)), `the provider entry goes after the scale set:\n${destroyLog.join("\n")}`);
+    await nothingMade();
     await assertAllGone(p);
   });
 });

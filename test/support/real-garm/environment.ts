@@ -14,13 +14,31 @@ export interface E2eEnvironment {
 }
 
 export async function startE2eEnvironment(
-    opts: { workDir?: string; mock?: MockGithubOptions; providers?: ProviderSpec[]; garmBinary?: string; garmRunAs?: { uid: number; gid: number } } = {},
+    opts: {
+        workDir?: string;
+        mock?: MockGithubOptions;
+        providers?: ProviderSpec[];
+        garmBinary?: string;
+        garmRunAs?: { uid: number; gid: number };
+        /** false: GARM with first-run, login and controller URLs only (startRealGarm's bootstrapEntities). */
+        bootstrapEntities?: boolean;
+        /** false: the controller URLs left empty too (startRealGarm's controllerUrls). */
+        controllerUrls?: boolean;
+    } = {},
 ): Promise<E2eEnvironment> {
     const workDir = opts.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-e2e-"));
     const mock = await startMockGithub({ longPollMs: 1500, ...(opts.mock ?? {}) });
     let garm: RealGarm;
     try {
-        garm = await startRealGarm({ workDir, mockGithubUrl: mock.url, providers: opts.providers, garmBinary: opts.garmBinary, runAs: opts.garmRunAs });
+        garm = await startRealGarm({
+            workDir,
+            mockGithubUrl: mock.url,
+            providers: opts.providers,
+            garmBinary: opts.garmBinary,
+            runAs: opts.garmRunAs,
+            bootstrapEntities: opts.bootstrapEntities,
+            controllerUrls: opts.controllerUrls,
+        });
     } catch (e) {
         await mock.close();
         throw e;

@@ -32,6 +32,12 @@ export interface StartRealGarmOptions {
     providers?: ProviderSpec[];
     /** Run the bootstrap sequence (default true). With false only first-run/login/controller are done. */
     bootstrapEntities?: boolean;
+    /**
+     * Set the controller's metadata, callback, webhook and agent URLs (default true). With false only the garm-agent
+     * releases URL is set (kept on loopback), and GARM answers every route but /controller with 409 urls_required until
+     * the test sets them (auth/init_required.go L65-79), as a GARM fresh from first-run does. Needs bootstrapEntities false.
+     */
+    controllerUrls?: boolean;
     /** GARM log level (default "debug"). */
     logLevel?: "debug" | "info" | "warn" | "error";
     /** How long to wait for GARM to answer HTTP after spawning (default 60 s: a busy 2-core machine is slow). */
@@ -414,14 +420,20 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
         await must("POST", "/first-run", { username, email: "admin@example.com", full_name: "E2E Admin", password }, "first-run", false);
         const login = await must("POST", "/auth/login", { username, password }, "login", false);
         token = (login.body as { token: string }).token;
+        if ((opts.controllerUrls ?? true) === false && (opts.bootstrapEntities ?? true)) {
+            throw new Error("startRealGarm: controllerUrls false needs bootstrapEntities false (GARM refuses entities without the URLs)");
+        }
+        const urls = {
+            metadata_url: `${url}/api/v1/metadata`,
+            callback_url: `${url}/api/v1/callbacks`,
+            webhook_url: `${url}/webhooks`,
+            agent_url: `${url}/agent`,
+        };
         const ctrl = await must(
             "PUT",
             "/controller",
             {
-                metadata_url: `${url}/api/v1/metadata`,
-                callback_url: `${url}/api/v1/callbacks`,
-                webhook_url: `${url}/webhooks`,
-                agent_url: `${url}/agent`,
+                ...((opts.controllerUrls ?? true) ? urls : {}),
                 // Keep GARM's garm-agent release poller on loopback (the mock answers it).
                 garm_agent_releases_url: `${mock}/api/v3/repos/cloudbase/garm-agent/releases`,
             },

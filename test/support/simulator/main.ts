@@ -1,5 +1,6 @@
 // Standalone simulator: `npm run sim -- --port <p> [--config <garm-config.toml>] [--tick-ms N] [--consolidation-ms N]
-// [--behaviour v0.2.1|head] [--check-executables true|false] [--restart-down-ms N] [--front-proxy nginx|plain]`.
+// [--behaviour v0.2.1|head] [--check-executables true|false] [--restart-down-ms N] [--front-proxy nginx|plain]
+// [--seed true|false]` (false: a GARM before first-run, nothing in it).
 import { startSimulator, type Behaviour } from "./index";
 
 function parseArgs(argv: string[]): Map<string, string> {
@@ -25,12 +26,14 @@ function int(args: Map<string, string>, key: string): number | undefined {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const known = new Set(["port", "config", "tick-ms", "consolidation-ms", "behaviour", "check-executables", "restart-down-ms", "front-proxy"]);
+  const known = new Set(["port", "config", "tick-ms", "consolidation-ms", "behaviour", "check-executables", "restart-down-ms", "front-proxy", "seed"]);
   for (const k of args.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}`);
   const behaviour = args.get("behaviour") ?? "v0.2.1";
   if (behaviour !== "v0.2.1" && behaviour !== "head") throw new Error(`--behaviour must be v0.2.1 or head`);
   const check = args.get("check-executables") ?? "true";
   if (check !== "true" && check !== "false") throw new Error(`--check-executables must be true or false`);
+  const seed = args.get("seed") ?? "true";
+  if (seed !== "true" && seed !== "false") throw new Error(`--seed must be true or false`);
   const frontProxy = args.get("front-proxy");
   if (frontProxy !== undefined && frontProxy !== "nginx" && frontProxy !== "plain") throw new Error(`--front-proxy must be nginx or plain, got ${frontProxy}`);
   const sim = await startSimulator({
@@ -42,6 +45,7 @@ async function main(): Promise<void> {
     checkProviderExecutables: check === "true",
     restartDownMs: int(args, "restart-down-ms"),
     frontProxy,
+    seed: seed === "true",
     log: (line) => console.error(`[garm-sim] ${line}`),
   });
   console.log(`GARM simulator at ${sim.url} username=${sim.username} password=${sim.password}`);

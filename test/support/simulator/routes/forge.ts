@@ -335,10 +335,11 @@ export function registerForgeRoutes(router: Router): void {
     router.add("PUT", `/${forge}/endpoints/{name}`, "api", (ctx) => updateEndpoint(forge, ctx));
     router.add("DELETE", `/${forge}/endpoints/{name}`, "api", (ctx) => deleteEndpoint(forge, ctx));
 
-    const list = (ctx: RequestContext): Reply => ({
-      status: 200,
-      body: ctx.store.credentials.filter((c) => forgeOf(c) === forge).map((c) => credentialsView(ctx.store, c)),
-    });
+    const list = (ctx: RequestContext): Reply => {
+      const views = ctx.store.credentials.filter((c) => forgeOf(c) === forge).map((c) => credentialsView(ctx.store, c));
+      // None: GARM encodes its nil slice as null (database/sql/github.go L390-398, gitea.go L387-395).
+      return { status: 200, body: views.length > 0 ? views : null };
+    };
     router.add("GET", `/${forge}/credentials`, "api", list);
     if (forge === "github") router.add("GET", "/credentials", "api", list);
     router.add("POST", `/${forge}/credentials`, "api", (ctx) => createCredentials(forge, ctx));
