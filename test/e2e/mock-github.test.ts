@@ -52,6 +52,21 @@ describe("e2e fixture: mock GitHub + actions service", function () {
         assert.match(actions, /\/_actions\/org\/acme\/$/);
     });
 
+    it("gives a classic pool runner a JIT config over REST and removes it by id (404 once gone)", async function () {
+        const api = mock.endpoint.api_base_url;
+        const made = await call("POST", `${api}orgs/acme/actions/runners/generate-jitconfig`, { name: "garm-pool-1", runner_group_id: 1, labels: ["x"] });
+        assert.equal(made.status, 201, made.text);
+        const jit = JSON.parse(Buffer.from(made.body.encoded_jit_config, "base64").toString());
+        assert.equal(typeof jit[".runner"], "string", "a JSON object of strings, as GARM unmarshals it");
+        assert.equal(made.body.runner.name, "garm-pool-1");
+        assert.equal(mock.findAgentByName("garm-pool-1")?.id, made.body.runner.id);
+        assert.equal((await call("POST", `${api}orgs/acme/actions/runners/generate-jitconfig`, { name: "garm-pool-1" })).status, 409);
+        assert.equal((await call("DELETE", `${api}repos/acme/app/actions/runners/${made.body.runner.id}`)).status, 404, "another entity's runner");
+        assert.equal((await call("DELETE", `${api}orgs/acme/actions/runners/${made.body.runner.id}`)).status, 204);
+        assert.equal(mock.findAgentByName("garm-pool-1"), undefined);
+        assert.equal((await call("DELETE", `${api}orgs/acme/actions/runners/${made.body.runner.id}`)).status, 404);
+    });
+
     it("creates a scale set, a session, long-polls 202, delivers pushed messages with statistics and a string body", async function () {
         const auth = `Bearer ${adminToken}`;
         const created = await call("POST", `${actions}_apis/runtime/runnerscalesets?api-version=6.0-preview`, { name: "ss1", runnerGroupId: 1, labels: [{ type: "System", name: "ss1" }], RunnerSetting: { ephemeral: true }, enabled: true }, auth);

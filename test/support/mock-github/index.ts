@@ -23,6 +23,8 @@ export type MockOp =
     | "runnerRegistration" // R4 (admin info)
     | "runnerGroups" // R5
     | "listRunnersRest" // REST fallback of C1
+    | "generateJitConfigRest" // classic pool runner JIT config (REST)
+    | "removeRunnerRest" // classic pool runner removal (REST)
     | "createScaleSet" // A1
     | "listScaleSets" // A2
     | "getScaleSet"
@@ -678,6 +680,31 @@ export async function startMockGithub(options: MockGithubOptions = {}): Promise<
                     },
                 };
             }
+            // Classic pool runners: GARM asks for a JIT config per runner (runner/pool/pool.go L951-957, util/github/client.go
+            // L490-550: `runner` and base64 JSON `encoded_jit_config`) and removes a runner by id when its API delete or its
+            // failed creation removes it (runner/pool/pool.go L1921-1922, L959-967; util/github/client.go L307-343).
+            if (ent && method === "POST" && tail === "actions/runners/generate-jitconfig") {
+                const name = String((parseJson(body) as { name?: unknown } | undefined)?.name ?? "");
+                if (!name) return { op: "generateJitConfigRest", reply: { status: 422, body: { message: "name required" } } };
+                if ([...agents.values()].some((a) => a.name === name)) {
+                    return { op: "generateJitConfigRest", reply: { status: 409, body: { message: `runner ${name} exists` } } };
+                }
+                const agent: MockAgent = { id: nextAgentId++, name, runnerScaleSetId: 0, status: "online", busy: false, entity: ent, createdOn: new Date().toISOString() };
+                agents.set(agent.id, agent);
+                const jit = { ".runner": Buffer.from(JSON.stringify({ agentId: agent.id, agentName: name })).toString("base64") };
+                return {
+                    op: "generateJitConfigRest",
+                    reply: { status: 201, body: { runner: { id: agent.id, name, os: "linux", status: "online", busy: false }, encoded_jit_config: Buffer.from(JSON.stringify(jit)).toString("base64") } },
+                };
+            }
+            const removal = /^actions\/runners\/(\d+)$/.exec(tail);
+            if (ent && method === "DELETE" && removal) {
+                const id = Number(removal[1]);
+                const a = agents.get(id);
+                if (!a || a.entity.key !== ent.key) return { op: "removeRunnerRest", reply: notFound(`runner ${id}`) };
+                agents.delete(id);
+                return { op: "removeRunnerRest", reply: { status: 204 } };
+            }
             return { op: "unknown", reply: notFound(`${method} ${p}`) };
         }
 
@@ -1000,6 +1027,8 @@ export async function startMockGithub(options: MockGithubOptions = {}): Promise<
             if (m(/\/actions\/runners\/registration-token\/?$/)) return "registrationToken";
             if (m(/\/actions\/runner-groups\/?$/)) return "runnerGroups";
             if (m(/\/actions\/runners\/?$/) && method === "GET") return "listRunnersRest";
+            if (m(/\/actions\/runners\/generate-jitconfig\/?$/)) return "generateJitConfigRest";
+            if (m(/\/actions\/runners\/\d+\/?$/) && method === "DELETE") return "removeRunnerRest";
             if (m(/\/hooks\/\d+\/pings\/?$/)) return "pingHook";
             if (m(/\/hooks\/\d+\/?$/)) return "deleteHook";
             if (m(/\/hooks\/?$/)) return method === "POST" ? "createHook" : "listHooks";
