@@ -336,10 +336,11 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
   function nameHeldByRetiring(name: string, where: string, id: number): Error {
     return new Error(
       `a scale set named ${name} already exists under ${where} (GARM id ${id}), disabled at 0 runners as a delete that ` +
-        "stopped part-way leaves it: probably an earlier generation of this scale set whose drain is still waiting for busy " +
-        "runners. Pulumi retries that delete only after this create, so this create cannot take the name: go back to the " +
-        "labels and provider the scale set has now for one `pulumi up` (it finishes that delete once the jobs are done), " +
-        "then make this change again",
+        "stopped part-way leaves it: probably an earlier generation of this scale set whose delete has not finished (its " +
+        "drain is waiting for busy runners, or GARM could not remove it on GitHub). Pulumi retries that delete only after " +
+        "this create, so this create cannot take the name: go back to the labels and provider the scale set has now for " +
+        "one `pulumi up` (it retries that delete, which finishes once the jobs are done and GitHub answers), then make this " +
+        "change again",
     );
   }
 
