@@ -36,11 +36,19 @@ export interface RunnerVerdict {
 
 const LIVE_JOB = new Set(["queued", "in_progress"]);
 
-/** When a job began, as far as GARM recorded it (started_at is the runner assign time for scale sets, §7.3). */
+/** Go's zero time.Time, which GARM serializes for a time it never set ("0001-01-01T00:00:00Z"). */
+const isGoZeroTime = (stamp: string) => stamp.startsWith("0001-01-01");
+
+/**
+ * When a job began, as far as GARM recorded it (started_at is the runner assign time for scale sets, §7.3). A time GARM
+ * never set reads as year 1 and would make a running job look ancient, so it counts as no time at all.
+ */
 export function jobStart(job: JobView): number | undefined {
-  const stamp = job.startedAt ?? job.createdAt ?? job.updatedAt;
-  const ms = stamp ? Date.parse(stamp) : NaN;
-  return Number.isNaN(ms) ? undefined : ms;
+  for (const stamp of [job.startedAt, job.createdAt, job.updatedAt]) {
+    const ms = stamp && !isGoZeroTime(stamp) ? Date.parse(stamp) : NaN;
+    if (!Number.isNaN(ms)) return ms;
+  }
+  return undefined;
 }
 
 /**

@@ -57,6 +57,16 @@ describe("drain classification", () => {
     assert.deepEqual(new Set(table.map((row) => row[4])), new Set(Object.keys(RUNNER_STATE_WORDS)), "every state has a row");
   });
 
+  it("an in-progress job whose started_at is Go's zero time is live, not stale: GARM stores that when a webhook carries no start (§7.3)", () => {
+    const zero = { ...job("in_progress", undefined), startedAt: "0001-01-01T00:00:00Z" };
+    const verdict = classifyRunner(runner("running", "active"), [zero], NOW, STALE);
+    assert.equal(verdict.action, "leave", verdict.reason);
+    assert.equal(verdict.state, "busy");
+    // With a real creation time beside it, that time dates the job.
+    const created = { ...zero, createdAt: new Date(NOW - 2 * HOUR).toISOString() };
+    assert.equal(classifyRunner(runner("running", "idle"), [created], NOW, STALE).jobAgeMs, 2 * HOUR);
+  });
+
   it("uses the job GARM links on the instance too (§7.7)", () => {
     const r = { ...runner("running", "idle"), job: job("in_progress", 2) };
     const verdict = classifyRunner(r, [], NOW, STALE);
