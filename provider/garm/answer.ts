@@ -7,7 +7,7 @@ import { GarmApiError, errorFromResponse } from "./errors";
 export interface ApiResult {
   data?: unknown;
   error?: unknown;
-  response: Response;
+  response: { readonly ok: boolean; readonly status: number };
 }
 
 /** The data of a successful answer, parsed with `schema`; throws GarmApiError for an HTTP error or a foreign shape. */

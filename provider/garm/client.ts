@@ -53,7 +53,7 @@ export class GarmClient {
 
   constructor(options: TransportOptions) {
     this.transport = new GarmTransport(options);
-    this.api = createClient<paths>({ baseUrl: this.transport.baseUrl, fetch: this.transport.fetch });
+    this.api = createClient<paths>(this.transport.fetchOptions);
   }
 
   /** The spec has no GET /controller, so this reads the legacy alias, which answers the same struct (§1.6). */

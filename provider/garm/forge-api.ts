@@ -93,7 +93,7 @@ export class ForgeApi {
   private readonly api: ReturnType<typeof createClient<paths>>;
 
   constructor(client: GarmClient) {
-    this.api = createClient<paths>({ baseUrl: client.transport.baseUrl, fetch: client.transport.fetch });
+    this.api = createClient<paths>(client.transport.fetchOptions);
   }
 
   listEndpoints(forge: Forge) {

@@ -2,7 +2,7 @@
 // set of calls). The answer is parsed with a zod view; an HTTP error is thrown as GarmApiError, as the client does.
 import type { z } from "zod";
 import { emptyAnswer, parsedAnswer } from "./answer";
-import type { GarmTransport } from "./transport";
+import { type GarmTransport, WireRequest } from "./transport";
 
 export async function garmCall<S extends z.ZodType>(
   transport: Pick<GarmTransport, "fetch" | "baseUrl">,
@@ -15,7 +15,7 @@ export async function garmCall<S extends z.ZodType>(
   const request = `${method} ${path.replace(/\?.*$/, "")}`;
   const init: RequestInit = { method, headers: { "Content-Type": "application/json" } };
   if (body !== undefined) init.body = JSON.stringify(body);
-  const response = await transport.fetch(new Request(`${transport.baseUrl}${path}`, init));
+  const response = await transport.fetch(new WireRequest(`${transport.baseUrl}${path}`, init));
   const raw = await response.text();
   const parsedBody = raw === "" ? undefined : safeJson(raw);
   const result = { response, data: parsedBody, error: parsedBody ?? raw };

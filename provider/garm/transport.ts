@@ -72,8 +72,81 @@ function notBackAfterRestart(failure: GarmApiError, window: RestartWindow): Garm
 
 interface WireAnswer {
   readonly status: number;
-  readonly headers: Headers;
+  readonly headers: IncomingHeaders;
   readonly body: ArrayBuffer;
+}
+
+/** Request headers by lower-case name. */
+type OutgoingHeaders = Record<string, string>;
+
+/** What Headers is built from (HeaderSource, which Node's types do not name). */
+type HeaderSource = ConstructorParameters<typeof Headers>[0];
+
+function plainHeaders(init: HeaderSource | undefined): OutgoingHeaders {
+  const out: OutgoingHeaders = {};
+  if (init !== undefined) (init instanceof Headers ? init : new Headers(init)).forEach((value, name) => (out[name] = value));
+  return out;
+}
+
+/** Response headers as undici gives them: lower-case names, a repeated header as an array. */
+type IncomingHeaders = Record<string, string | string[] | undefined>;
+
+/**
+ * A GARM request as openapi-fetch builds it (its `Request` option): method, URL, headers and a JSON text body. GARM
+ * calls need nothing more, and WHATWG's Request (body streams, a second copy of the headers) cost more CPU than the call
+ * itself in a 100-scale-set run.
+ */
+export class WireRequest {
+  readonly method: string;
+  readonly headers: HeaderSource | undefined;
+  readonly body: string | undefined;
+
+  constructor(
+    readonly url: string,
+    init: RequestInit = {},
+  ) {
+    this.method = init.method ?? "GET";
+    this.headers = init.headers;
+    if (init.body !== undefined && init.body !== null && typeof init.body !== "string") {
+      throw new TypeError(`GARM requests carry JSON text; ${this.method} ${url} was given a ${Object.prototype.toString.call(init.body)} body`);
+    }
+    this.body = init.body ?? undefined;
+  }
+}
+
+/** GARM's answer with the part of Response's interface openapi-fetch and the client read: status, headers, body. */
+export class WireResponse {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  private readonly bytes: ArrayBuffer;
+
+  constructor(answer: WireAnswer) {
+    this.status = answer.status;
+    this.bytes = answer.body;
+    const raw = answer.headers;
+    this.headers = {
+      get: (name) => {
+        const value = raw[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+      },
+    };
+  }
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+
+  async text(): Promise<string> {
+    return new TextDecoder().decode(this.bytes);
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    return this.bytes;
+  }
 }
 
 /** Counting semaphore; FIFO so a burst of Pulumi operations is served in order. */
@@ -124,6 +197,19 @@ export class GarmTransport {
     this.restarts = options.restarts ?? processRestarts;
   }
 
+  /**
+   * What openapi-fetch's createClient takes to send through this transport. Its options are typed with WHATWG's Request
+   * and Response; it only constructs the request class and reads status, headers and body from the answer, which
+   * WireRequest and WireResponse provide.
+   */
+  get fetchOptions(): { baseUrl: string; Request: typeof Request; fetch: (input: Request) => Promise<Response> } {
+    return {
+      baseUrl: this.baseUrl,
+      Request: WireRequest as unknown as typeof Request,
+      fetch: this.fetch as unknown as (input: Request) => Promise<Response>,
+    };
+  }
+
   get baseUrl(): string {
     return this.options.url.replace(/\/+$/, "") + API_PREFIX;
   }
@@ -134,31 +220,33 @@ export class GarmTransport {
     return { token, caCert: this.options.caCert };
   }
 
-  /** The `fetch` handed to openapi-fetch: authenticated, bounded, retried where safe. Throws GarmApiError when no answer came. */
-  readonly fetch = async (input: Request): Promise<Response> => {
-    const method = input.method;
-    const body = method === "GET" || method === "HEAD" ? undefined : await input.arrayBuffer();
-    const headers = new Headers(input.headers);
-    const answer = await this.slots.run(() => this.authenticated(method, input.url, headers, body));
-    return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers });
+  /**
+   * The `fetch` handed to openapi-fetch, which builds its requests as WireRequest (client.ts): authenticated, bounded,
+   * retried where safe. Throws GarmApiError when no answer came.
+   */
+  readonly fetch = async (input: WireRequest): Promise<WireResponse> => {
+    const headers = plainHeaders(input.headers);
+    const body = input.body === undefined ? undefined : new TextEncoder().encode(input.body);
+    const answer = await this.slots.run(() => this.authenticated(input.method, input.url, headers, body));
+    return new WireResponse(answer);
   };
 
   /** Sends with the session token; on 401 `Authentication failed` resends once with the renewed token (§1.5). */
-  private async authenticated(method: string, url: string, headers: Headers, body: ArrayBuffer | undefined): Promise<WireAnswer> {
+  private async authenticated(method: string, url: string, headers: OutgoingHeaders, body: Uint8Array | undefined): Promise<WireAnswer> {
     const token = await this.session.token();
-    headers.set("Authorization", `Bearer ${token}`);
+    headers["authorization"] = `Bearer ${token}`;
     const first = await this.withRetries(method, url, headers, body);
     if (first.status !== 401 || labelOf(first.body) !== "Authentication failed") return first;
-    headers.set("Authorization", `Bearer ${await this.session.renew(token)}`);
+    headers["authorization"] = `Bearer ${await this.session.renew(token)}`;
     return this.withRetries(method, url, headers, body);
   }
 
   private async login(): Promise<string> {
     const url = `${this.baseUrl}/auth/login`;
-    const headers = new Headers({ "Content-Type": "application/json" });
+    const headers: OutgoingHeaders = { "content-type": "application/json" };
     const body = new TextEncoder().encode(JSON.stringify({ username: this.options.username, password: this.options.password }));
     // Login has no side effect on GARM, so it is retried like an idempotent call.
-    const answer = await this.withRetries("POST", url, headers, body.buffer as ArrayBuffer, "POST /auth/login", true);
+    const answer = await this.withRetries("POST", url, headers, body, "POST /auth/login", true);
     if (answer.status === 200) {
       const token = (parseJson(answer.body) as { token?: unknown } | undefined)?.token;
       if (typeof token === "string" && token) return token;
@@ -179,8 +267,8 @@ export class GarmTransport {
   private async withRetries(
     method: string,
     url: string,
-    headers: Headers,
-    body: ArrayBuffer | undefined,
+    headers: OutgoingHeaders,
+    body: Uint8Array | undefined,
     requestName = describeRequest(method, url),
     idempotent = isIdempotent(method),
   ): Promise<WireAnswer> {
@@ -226,7 +314,7 @@ export class GarmTransport {
    * machinery (a second Request, body streams, response wrapping) cost more CPU than the call itself in a 100-scale-set
    * run. It follows no redirects and asks for no compression, as `fetch` with redirect "manual" did not need to.
    */
-  private async send(method: string, url: string, headers: Headers, body: ArrayBuffer | undefined, requestName: string): Promise<WireAnswer> {
+  private async send(method: string, url: string, headers: OutgoingHeaders, body: Uint8Array | undefined, requestName: string): Promise<WireAnswer> {
     this.requestsSent++;
     const sentAt = this.restarts.sending();
     try {
@@ -235,13 +323,13 @@ export class GarmTransport {
         origin: target.origin,
         path: target.pathname + target.search,
         method: method as "GET",
-        headers: Object.fromEntries(headers.entries()),
-        body: body && body.byteLength > 0 ? new Uint8Array(body) : undefined,
+        headers,
+        body: body && body.byteLength > 0 ? body : undefined,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       const answer = await res.body.arrayBuffer();
       this.restarts.answered(sentAt);
-      return { status: res.statusCode, headers: headersOf(res.headers), body: answer };
+      return { status: res.statusCode, headers: res.headers, body: answer };
     } catch (err) {
       throw wireFailure(err, method, requestName, this.timeoutMs);
     }
@@ -250,16 +338,6 @@ export class GarmTransport {
   async close(): Promise<void> {
     await this.agent.close();
   }
-}
-
-/** Node's header object (a repeated header as an array) as a Headers. */
-function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(raw)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
-    else if (value !== undefined) headers.set(key, value);
-  }
-  return headers;
 }
 
 /** Maps a thrown request failure to a typed error; a POST that may have reached GARM is flagged outcomeUnknown. */
