@@ -70,7 +70,12 @@ function runnerGroupConcern(groupType: string, runnerKey: string, id: number | s
   };
 }
 
-/** Starts listening now, so events during the caller's first pass are not missed. */
+/**
+ * Listens from the caller's first wait on: a drain or readiness wait that never waits (an empty scale set, runners
+ * already idle) opens no socket. Events before the socket is live cannot shorten a wait, so a wait that follows a pass
+ * read before then lasts at most the caller's interval (waitOnce); a socket opened before the first pass would not
+ * change that, since its connect races the pass.
+ */
 export function changeWaiter(events: GarmEvents, concerns: Concern, options: WaiterOptions = {}): ChangeWaiter {
   const fallbackMs = options.fallbackMs ?? FALLBACK_POLL_MS;
   const settleMs = options.settleMs ?? 20;
@@ -80,27 +85,36 @@ export function changeWaiter(events: GarmEvents, concerns: Concern, options: Wai
   let passStarted = Date.now();
   let woken = false;
   let wake: (() => void) | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let closed = false;
   const rouse = () => {
     woken = true;
     wake?.();
   };
-  const unsubscribe = events.subscribe({
-    onEvent: (event) => {
-      if (concerns(event, runners)) rouse();
-    },
-    // Events may have been missed: re-read now, then poll at the caller's interval until the socket is back.
-    onLost: rouse,
-  });
+  const listen = () => {
+    if (unsubscribe !== undefined || closed) return;
+    unsubscribe = events.subscribe({
+      onEvent: (event) => {
+        if (concerns(event, runners)) rouse();
+      },
+      // Events may have been missed: re-read now, then poll at the caller's interval until the socket is back.
+      onLost: rouse,
+    });
+  };
   return {
     async wait(pollMs, maxMs, names) {
       if (names) runners = new Set(names);
+      listen();
       try {
         await waitOnce(pollMs, maxMs);
       } finally {
         passStarted = Date.now();
       }
     },
-    close: unsubscribe,
+    close() {
+      closed = true;
+      unsubscribe?.();
+    },
     cadence(pollMs) {
       if (events.liveSince === undefined) return `every ${formatDuration(pollMs)}`;
       return `on GARM's events, at least every ${formatDuration(Math.max(fallbackMs, pollMs))}`;
