@@ -48,8 +48,14 @@ export interface DrainDeps {
   readonly cadence?: (pollMs: number) => string;
 }
 
-/** How a retire ended: deleted now, gone before, or the id now names another group, which was left alone. */
-export type RetireOutcome<View> = { readonly kind: "deleted" } | { readonly kind: "already-gone" } | { readonly kind: "not-ours"; readonly holder: View };
+/**
+ * How a retire ended: deleted now (after draining runners, or with none to drain), gone before, or the id now names
+ * another group, which was left alone.
+ */
+export type RetireOutcome<View> =
+  | { readonly kind: "deleted"; readonly drained: boolean }
+  | { readonly kind: "already-gone" }
+  | { readonly kind: "not-ours"; readonly holder: View };
 
 /** The delete could not finish; the message says why and what happens next. */
 export class DrainError extends Error {
@@ -83,6 +89,8 @@ export async function retireGroup<View>(group: RunnerGroup<View>, options: Drain
   let disabled = false;
   // GET by id carries the runners (§2.1): an empty group needs no separate list before its delete.
   let knownEmpty = false;
+  // Whether a pass found runners, and so printed drain lines the end of the delete should close.
+  let drained = false;
 
   for (;;) {
     try {
@@ -105,12 +113,13 @@ export async function retireGroup<View>(group: RunnerGroup<View>, options: Drain
       stalled.outage = undefined;
       if (runners.length === 0) {
         const outcome = await deleteAndVerify(group);
-        if (outcome.kind === "gone") return { kind: "deleted" };
+        if (outcome.kind === "gone") return { kind: "deleted", drained };
         stalled.refusal = outcome.refusal;
         // "enabled": disable again first; "has runners": a runner appeared between the list and the delete.
         if (outcome.kind === "enabled") disabled = false;
       } else {
         stalled.refusal = undefined;
+        drained = true;
         const jobs = await group.listJobs();
         stalled.lastPass = runners.map((runner) => ({ runner, verdict: classifyRunner(runner, jobs, now(), staleAfterMs) }));
         const acted = await actOnRunners(stalled.lastPass, group, log);

@@ -152,7 +152,8 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
       }).finally(() => waiter?.close());
       switch (outcome.kind) {
         case "deleted":
-          deps.log.info(`${group.label}: deleted from GARM`);
+          // Pulumi's own row reports a plain delete; a line here closes the drain lines this delete printed.
+          if (outcome.drained) deps.log.info(`${group.label}: drained and deleted from GARM`);
           break;
         case "already-gone":
           deps.log.info(`${group.label}: already gone from GARM`);

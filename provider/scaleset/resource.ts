@@ -254,7 +254,8 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
       const label = `GarmScaleSet ${target.liveName} (id ${garmId})`;
       switch (outcome.kind) {
         case "deleted":
-          deps.log.info(`${label}: deleted from GARM`);
+          // Pulumi's own row reports a plain delete; a line here closes the drain lines this delete printed.
+          if (outcome.drained) deps.log.info(`${label}: drained and deleted from GARM`);
           break;
         case "already-gone":
           deps.log.info(`${label}: already gone from GARM`);

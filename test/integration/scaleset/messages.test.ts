@@ -30,4 +30,25 @@ describe("GarmScaleSet drain messages against the GARM simulator", function () {
     assert.ok(drain[0].includes("1 being created [garm-new pending_create]"), drain[0]);
     assert.ok(!drain.some((l) => /tearing down/.test(l)), drain.join("\n"));
   });
+
+  it("prints nothing of its own for an empty scale set's delete, and closes a drain with one line once the scale set is gone", async () => {
+    fx = await startFixture();
+    await fx.engine.up([fx.scaleSet("empty", { name: "empty" }), fx.scaleSet("drained", { name: "drained", drain: { timeoutSeconds: 10, pollSeconds: 1 } })]);
+    const drained = fx.sim.scaleSets().find((s) => s.name.startsWith("drained"))!;
+    const busy = fx.sim.addRunner(drained.id, { name: "garm-busy" });
+    fx.sim.startJob(busy);
+    const logsBefore = fx.engine.logs.length;
+
+    const destroying = fx.engine.destroy();
+    setTimeout(() => fx.sim.completeJob(busy), 1500);
+    const destroy = await destroying;
+    assert.ok(destroy.ok, String(destroy.errors.small));
+    assert.deepEqual(fx.sim.scaleSets(), []);
+    const lines = fx.engine.logs.slice(logsBefore);
+    // Pulumi's own rows report both deletes; the drained one's lines end with its own.
+    assert.ok(!lines.some((l) => /GarmScaleSet empty-/.test(l)), lines.join("\n"));
+    const mine = lines.filter((l) => l.includes(`GarmScaleSet ${drained.name} (id ${drained.id}): `));
+    assert.match(mine.at(-1) ?? "", /: drained and deleted from GARM$/, mine.join("\n"));
+    assert.equal(mine.filter((l) => /deleted from GARM/.test(l)).length, 1, mine.join("\n"));
+  });
 });

@@ -47,7 +47,7 @@ describe("retireScaleSet", () => {
   it("retires an empty scale set with get, disable, delete and verify (Appendix B)", async () => {
     const h = harness();
     h.client.getScaleSet.onFirstCall().resolves({ ...ours, instances: [] });
-    assert.deepEqual(await retireScaleSet(target, options, h.deps), { kind: "deleted" });
+    assert.deepEqual(await retireScaleSet(target, options, h.deps), { kind: "deleted", drained: false });
     assert.deepEqual(h.client.updateScaleSet.firstCall.args, [12, { enabled: false, min_idle_runners: 0, max_runners: 0 }]);
     const calls = [h.client.updateScaleSet, h.client.listScaleSetInstances, h.client.deleteScaleSet, h.client.getScaleSet].map((s) => s.callCount);
     assert.deepEqual(calls, [1, 0, 1, 2]);
@@ -108,7 +108,8 @@ describe("retireScaleSet", () => {
     const stuck = { ...runner("garm-stuck", "pending_delete", "terminated"), providerFault: "boom" };
     h.client.listScaleSetInstances.onFirstCall().resolves([runner("garm-idle", "running", "idle"), stuck]);
     h.client.listScaleSetInstances.onSecondCall().resolves([]);
-    await retireScaleSet(target, options, h.deps);
+    // drained: the resource closes the drain's lines with one saying the scale set is gone.
+    assert.deepEqual(await retireScaleSet(target, options, h.deps), { kind: "deleted", drained: true });
     assert.deepEqual(h.client.deleteInstance.getCalls().map((c) => c.args), [
       ["garm-idle", { forceRemove: false }],
       ["garm-stuck", { forceRemove: true }],
