@@ -21,8 +21,11 @@ node_modules/.setup-done: package.json package-lock.json
 generate: setup
 	scripts/generate-garm-types.sh
 
+# The dynamic provider loads dist/bundle/provider.js (sdk/dynamic/forward.ts): the same provider/ sources as
+# dist/provider, bundled with their dependencies into one file, which a provider process loads in half the CPU.
 build: setup
 	npx --no-install tsc -p tsconfig.json
+	npm run --silent bundle
 
 unit: build
 	$(MOCHA) --timeout 60000 $(UNIT)

@@ -1,8 +1,11 @@
 // The state-version rule both resources follow: each output records the state shape and the pulumi-garm version that
 // wrote it; a reader refuses a shape newer than it knows, since rewriting it would lose what the newer package stored.
 
-/** The installed pulumi-garm version (dist/provider/ sits two levels below package.json, also when installed). */
-export const PACKAGE_VERSION: string = (require("../../package.json") as { version: string }).version;
+/**
+ * The installed pulumi-garm version. By package name (package.json exports it): that resolves from dist/provider/, from
+ * the provider bundle (which inlines it) and from an installed copy alike.
+ */
+export const PACKAGE_VERSION: string = (require("pulumi-garm/package.json") as { version: string }).version;
 
 /** The bookkeeping outputs every resource writes beside its own. */
 export interface StateStamp {

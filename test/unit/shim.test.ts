@@ -22,7 +22,7 @@ describe("the provider the SDK classes serialize", () => {
     const pkg = path.join(installed, "node_modules", "pulumi-garm");
     fs.mkdirSync(pkg, { recursive: true });
     fs.copyFileSync(path.join(REPO, "package.json"), path.join(pkg, "package.json"));
-    for (const dir of ["dist/sdk", "dist/provider"]) fs.cpSync(path.join(REPO, dir), path.join(pkg, dir), { recursive: true });
+    for (const dir of ["dist/sdk", "dist/provider", "dist/bundle"]) fs.cpSync(path.join(REPO, dir), path.join(pkg, dir), { recursive: true });
     // Its dependencies, as npm would place them beside it.
     const { dependencies } = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { dependencies: Record<string, string> };
     for (const dep of [...Object.keys(dependencies), "@pulumi"]) {
@@ -71,7 +71,7 @@ describe("the provider the SDK classes serialize", () => {
 
   it("forwards each method to the implementation, loaded only at the first call", async () => {
     const dynamic = require(path.join(installed, "node_modules", "pulumi-garm", "dist", "sdk", "dynamic", "scaleset.js")) as Record<string, (...a: unknown[]) => unknown>;
-    const implPath = path.join(installed, "node_modules", "pulumi-garm", "dist", "provider", "index.js");
+    const implPath = path.join(installed, "node_modules", "pulumi-garm", "dist", "bundle", "provider.js");
     assert.ok(!(implPath in require.cache), "naming the module does not load the implementation");
     const checked = (await dynamic.check({}, { name: "ci" })) as { failures?: { property: string }[] };
     assert.ok(implPath in require.cache);
