@@ -1,12 +1,18 @@
 // Read-mostly GARM facts shared by the operations of one provider process: the loaded providers and the entities.
 // A `pulumi up` of many scale sets would otherwise ask GARM the same question once per resource.
 import type { EntityKind, EntityRef, GarmClient, ProviderView, ScaleSetView } from "./client";
+import { isGarmError } from "./errors";
 
 interface ResolvedName {
   readonly id: string;
   readonly name: string;
   readonly endpoint: string;
 }
+
+/** What the lookups ask GARM. */
+export type LookupSource = Pick<GarmClient, "listProviders" | "findEntities" | "listEntityScaleSets" | "getEntity">;
+
+const ENTITY_KINDS: readonly EntityKind[] = ["organization", "repository", "enterprise"];
 
 /**
  * Caches for one client. Concurrent callers share one request. Providers are trusted only when the cached list has the
@@ -16,8 +22,9 @@ export class GarmLookups {
   private providers: Promise<ProviderView[]> | undefined;
   private readonly entities = new Map<string, Promise<ResolvedName[]>>();
   private readonly scaleSets = new Map<string, Promise<ScaleSetView[]>>();
+  private readonly byId = new Map<string, Promise<(ResolvedName & { kind: EntityKind }) | undefined>>();
 
-  constructor(private readonly client: Pick<GarmClient, "listProviders" | "findEntities" | "listEntityScaleSets">) {}
+  constructor(private readonly client: LookupSource) {}
 
   /**
    * The entity's scale sets as they were when first asked in this process: enough to spot generations that existed
@@ -65,12 +72,44 @@ export class GarmLookups {
       throw err;
     }
   }
+
+  /**
+   * The organization, repository or enterprise with this id, or undefined when GARM has none (one GET per kind until
+   * found, §2.4). Found entities are cached for the process; a miss is asked again, as an entity may be created meanwhile.
+   */
+  async entityById(id: string): Promise<(ResolvedName & { kind: EntityKind }) | undefined> {
+    let pending = this.byId.get(id);
+    if (!pending) {
+      pending = this.askById(id);
+      this.byId.set(id, pending);
+    }
+    try {
+      const found = await pending;
+      if (found === undefined) this.byId.delete(id);
+      return found;
+    } catch (err) {
+      this.byId.delete(id);
+      throw err;
+    }
+  }
+
+  private async askById(id: string): Promise<(ResolvedName & { kind: EntityKind }) | undefined> {
+    for (const kind of ENTITY_KINDS) {
+      try {
+        const entity = await this.client.getEntity(kind, id);
+        return { kind, id: entity.id, name: entity.name, endpoint: entity.endpoint };
+      } catch (err) {
+        if (!isGarmError(err, "not-found")) throw err;
+      }
+    }
+    return undefined;
+  }
 }
 
 const byClient = new WeakMap<object, GarmLookups>();
 
 /** The lookups shared by everything using this client. */
-export function lookupsFor(client: Pick<GarmClient, "listProviders" | "findEntities" | "listEntityScaleSets">): GarmLookups {
+export function lookupsFor(client: LookupSource): GarmLookups {
   let lookups = byClient.get(client);
   if (!lookups) {
     lookups = new GarmLookups(client);

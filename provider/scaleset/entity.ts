@@ -1,14 +1,11 @@
 // Finds the GARM entity (organization, repository or enterprise) a scale set belongs to, by name or by id (§2.4).
-import type { EntityKind, GarmClient } from "../garm/client";
-import { isGarmError } from "../garm/errors";
-import { lookupsFor } from "../garm/lookups";
+import type { EntityKind } from "../garm/client";
+import { type LookupSource, lookupsFor } from "../garm/lookups";
 import type { CheckedInputs } from "./inputs";
 import type { ResolvedEntity } from "./state";
 
-const KINDS: readonly EntityKind[] = ["organization", "repository", "enterprise"];
-
 export async function resolveEntity(
-  client: Pick<GarmClient, "findEntities" | "getEntity" | "listProviders" | "listEntityScaleSets">,
+  client: LookupSource,
   inputs: Pick<CheckedInputs, "organization" | "repository" | "enterprise" | "entityId" | "endpoint">,
 ): Promise<ResolvedEntity> {
   if (inputs.entityId) return resolveById(client, inputs.entityId);
@@ -27,16 +24,10 @@ export async function resolveEntity(
   return { kind, id: entity.id, name: entity.name, endpoint: entity.endpoint };
 }
 
-async function resolveById(client: Pick<GarmClient, "getEntity">, id: string): Promise<ResolvedEntity> {
-  for (const kind of KINDS) {
-    try {
-      const entity = await client.getEntity(kind, id);
-      return { kind, id: entity.id, name: entity.name, endpoint: entity.endpoint };
-    } catch (err) {
-      if (!isGarmError(err, "not-found")) throw err;
-    }
-  }
-  throw new Error(`entityId ${id} is not an organization, repository or enterprise known to GARM`);
+async function resolveById(client: LookupSource, id: string): Promise<ResolvedEntity> {
+  const found = await lookupsFor(client).entityById(id);
+  if (found === undefined) throw new Error(`entityId ${id} is not an organization, repository or enterprise known to GARM`);
+  return { kind: found.kind, id: found.id, name: found.name, endpoint: found.endpoint };
 }
 
 function cliNoun(kind: EntityKind): string {

@@ -4,15 +4,15 @@
 // cost one GET per distinct reference) turns both into check failures. A value not yet known at preview is checked by
 // the check `up` runs once it is known, which comes before any write.
 import { isDeepStrictEqual } from "node:util";
-import type { EntityKind, GarmClient } from "../garm/client";
+import type { EntityKind } from "../garm/client";
 import { containsUnknown } from "../unknown";
-import { isDeclaredEntity, isDeclaredProvider, lookupsFor } from "../garm/lookups";
+import { type LookupSource, isDeclaredEntity, isDeclaredProvider, lookupsFor } from "../garm/lookups";
 import type { GatedRead } from "./drained";
 import type { ScaleSetInputs } from "./inputs";
 
 type Failure = { property: string; reason: string };
 type Gate = <T>(read: () => Promise<T>) => Promise<GatedRead<T>>;
-type LookupClient = Pick<GarmClient, "listProviders" | "findEntities" | "listEntityScaleSets">;
+type LookupClient = LookupSource;
 
 export interface ReferenceDeps {
   /** Throws when the connection settings are missing or bad: then nothing is checked here. */
@@ -76,6 +76,21 @@ export async function referenceFailures(
         }),
       );
     }
+  }
+  // An id is GARM's own, so no entity this run creates can have it before it exists: a known one must be in GARM now.
+  const entityId = inputs.entityId;
+  if (known("entityId") && typeof entityId === "string" && isNew("entityId")) {
+    checks.push(
+      deps.gate(() => lookups.entityById(entityId)).then((read) => {
+        if (!read.ok || read.value !== undefined) return undefined;
+        return {
+          property: "entityId",
+          reason:
+            `entityId ${JSON.stringify(entityId)} is not an organization, repository or enterprise known to GARM: pass the entityId output ` +
+            "of a GarmOrganization, GarmRepository or GarmEnterprise, or an id `garm-cli organization list` shows",
+        };
+      }),
+    );
   }
   return (await Promise.all(checks)).filter((f): f is Failure => f !== undefined);
 }

@@ -34,6 +34,20 @@ describe("GarmScaleSet preview against the GARM simulator", function () {
     assert.deepEqual(mutatingCalls(fx.sim), []);
   });
 
+  it("fails preview on an entityId GARM has under no kind, and passes one it has as a repository, without writing (§2.4)", async () => {
+    fx = await startFixture();
+    const missing = "0b9e5c1a-2f4d-4e8a-9c3b-7d6e5f4a3b2c";
+    const bad = await fx.engine.preview([fx.scaleSet("small", { organization: undefined, entityId: missing })]);
+    assert.equal(bad.ok, false);
+    const failures = JSON.stringify(bad.checkFailures.small);
+    assert.match(failures, new RegExp(`entityId \\\\"${missing}\\\\" is not an organization, repository or enterprise known to GARM`), failures);
+    assert.match(failures, /"property":"entityId"/, failures);
+
+    const good = await fx.engine.preview([fx.scaleSet("small", { organization: undefined, entityId: fx.sim.repositoryId })]);
+    assert.ok(good.ok, JSON.stringify(good.checkFailures));
+    assert.deepEqual(mutatingCalls(fx.sim), []);
+  });
+
   it("checks a providerName not known at preview when up knows it, before the scale set is created", async () => {
     fx = await startFixture();
     // b's providerName is a's liveName output: unknown while a is planned for creation, "ci-a-<hash>" once a exists.
