@@ -7,6 +7,7 @@ import { entityMethodsWith } from "../../provider/entity/resource";
 import { poolMethodsWith } from "../../provider/pool/resource";
 import { logReplacements, replaceLine } from "../../provider/replace-line";
 import { scaleSetMethodsWith } from "../../provider/scaleset/resource";
+import { templateMethodsWith } from "../../provider/template/resource";
 
 /** `<label>: will replace: <field> (<why>)[, <field> (<why>)][; <then>]`. */
 const SHAPE = /^Garm\w+ [^:]+: will replace: \w+ \([^;]+\)(, \w+ \([^;]+\))*(; .+)?$/;
@@ -72,6 +73,15 @@ describe("every resource's replacement line has the same shape", () => {
     const olds = { organization: "acme", providerName: "fake", image: "i", flavor: "f", labels: ["linux"], maxRunners: 1, entityId: "e-1", poolId: "p-1", stateVersion: 1 };
     await diffLines(poolMethodsWith({ ...deps, now: Date.now, sleep: async () => {} }).diff!, lines, "p-1", olds, { ...olds, providerName: "lxd" });
     assert.deepEqual(lines, ["GarmPool p-1: will replace: providerName (cannot change in GARM); the new pool comes up before this one is drained"]);
+    assert.match(lines[0]!, SHAPE);
+  });
+
+  it("GarmTemplate", async () => {
+    const { lines, deps } = capture();
+    const olds = { name: "ci-linux", description: "", body: "#!/bin/bash\n", osType: "linux", forgeType: "github", templateId: 7, adoptExisting: false, stateVersion: 1 };
+    const methods = templateMethodsWith({ ...deps, readBody: () => "" });
+    await diffLines(methods.diff!, lines, "7", olds, { ...olds, osType: "windows" });
+    assert.deepEqual(lines, ["GarmTemplate ci-linux (id 7): will replace: osType (GARM cannot change a template's OS type)"]);
     assert.match(lines[0]!, SHAPE);
   });
 

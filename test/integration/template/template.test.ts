@@ -82,6 +82,7 @@ describe("GarmTemplate against the GARM simulator", function () {
     const preview = await fx.engine.preview(changed);
     assert.deepEqual(preview.diffs.tpl?.replaces, ["osType"]);
     assert.equal(preview.diffs.tpl?.deleteBeforeReplace, true);
+    assert.ok(preview.logs.includes(`GarmTemplate ci-linux (id ${before?.id}): will replace: osType (GARM cannot change a template's OS type)`), preview.logs.join("\n"));
     const up = await fx.engine.up(changed);
     assert.ok(up.ok, JSON.stringify(up.errors));
     const [after] = own();
