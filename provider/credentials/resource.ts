@@ -7,6 +7,7 @@ import { isGarmError } from "../garm/errors";
 import { type CredentialsBody, type CredentialsView, forgeApi } from "../garm/forge-api";
 import { credentialsDependents, inUseError } from "../forge-dependents";
 import { type Logger, consoleLogger } from "../log";
+import { logReplacements, replacementsFrom } from "../replace-line";
 import { stateStamp } from "../state-version";
 import { withoutProviderKey } from "../unknown";
 import { checkCredentialsInputs } from "./check";
@@ -59,9 +60,7 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
     async diff(_id, olds, news) {
       const stored = readCredentialsOutputs(olds);
       const planned = diffCredentials(stored, news);
-      if (planned.replaces?.length) {
-        deps.log.info(`${label(stored.name, stored.credentialsId)}: will replace: ${planned.replaces.map((f) => `${f} (${REPLACE_REASONS[f]})`).join(", ")}`);
-      }
+      logReplacements(deps.log, label(stored.name, stored.credentialsId), replacementsFrom(planned.replaces ?? [], REPLACE_REASONS));
       return planned;
     },
 

@@ -7,6 +7,7 @@ import { isGarmError } from "../garm/errors";
 import { type EndpointBody, type EndpointView, type Forge, forgeApi } from "../garm/forge-api";
 import { describeDependent, endpointDependents, inUseError } from "../forge-dependents";
 import { type Logger, consoleLogger } from "../log";
+import { logReplacements, replacementsFrom } from "../replace-line";
 import { withoutProviderKey } from "../unknown";
 import { checkEndpointInputs } from "./check";
 import { REPLACE_REASONS, URL_FIELDS, type UpdatableEndpointField, changedEndpointFields, diffEndpoint } from "./diff";
@@ -85,9 +86,7 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
     async diff(_id, olds, news) {
       const stored = readEndpointOutputs(olds);
       const planned = diffEndpoint(stored, news);
-      if (planned.replaces?.length) {
-        deps.log.info(`${label(stored.name)}: will replace: ${planned.replaces.map((f) => `${f} (${REPLACE_REASONS[f]})`).join(", ")}`);
-      }
+      logReplacements(deps.log, label(stored.name), replacementsFrom(planned.replaces ?? [], REPLACE_REASONS));
       return planned;
     },
 

@@ -6,6 +6,7 @@ import type { EntityKind, GarmClient } from "../garm/client";
 import { isGarmError } from "../garm/errors";
 import { declareEntity } from "../garm/lookups";
 import { type Logger, consoleLogger } from "../log";
+import { type Replacement, logReplacements } from "../replace-line";
 import { containsUnknown, withoutProviderKey } from "../unknown";
 import { type EntityDetail, entityApi } from "./api";
 import { checkEntityInputs } from "./check";
@@ -109,10 +110,15 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       }
       const planned = diffEntity(olds, news, endpoint);
       const label = labelOf(olds.name, olds.entityId);
-      if (planned.replaces?.includes("name")) deps.log.info(`${label}: will replace: GARM cannot rename a ${kind} (name ${JSON.stringify(olds.name)} → ${JSON.stringify(news.name)})`);
-      if (planned.replaces?.includes("credentials")) {
-        deps.log.info(`${label}: will replace: credentials ${JSON.stringify(news.credentials)} belong to endpoint ${endpoint}, not ${olds.endpointName}, and GARM cannot move a ${kind} between endpoints`);
+      const replacements: Replacement[] = [];
+      if (planned.replaces?.includes("name")) {
+        replacements.push({ field: "name", why: `GARM cannot rename a ${kind}: ${JSON.stringify(olds.name)} → ${JSON.stringify(news.name)}` });
       }
+      if (planned.replaces?.includes("credentials")) {
+        const why = `${JSON.stringify(news.credentials)} belong to endpoint ${endpoint}, not ${olds.endpointName}, and GARM cannot move a ${kind} between endpoints`;
+        replacements.push({ field: "credentials", why });
+      }
+      logReplacements(deps.log, label, replacements);
       return planned;
     },
 

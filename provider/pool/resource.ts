@@ -11,6 +11,7 @@ import type { GarmEvents } from "../garm/events";
 import { type WaiterOptions, changeWaiter, poolConcern } from "../garm/events-wait";
 import { lookupsFor } from "../garm/lookups";
 import type { Logger } from "../log";
+import { logReplacements } from "../replace-line";
 import { fieldsToRestore, readGate, restoreLine, withDrainedFields } from "../scaleset/drained";
 import { entityLabel, resolveEntity } from "../scaleset/entity";
 import { withReferenceChecks } from "../scaleset/references";
@@ -64,7 +65,8 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
       const stored = readPoolOutputs(olds);
       const planned = diffPool(stored, news);
       if (planned.replaces?.length) {
-        deps.log.info(`GarmPool ${id}: will replace (${planned.replaces.join(", ")} cannot change in GARM); the new pool comes up before this one is drained`);
+        const replacements = planned.replaces.map((field) => ({ field, why: "cannot change in GARM" }));
+        logReplacements(deps.log, `GarmPool ${id}`, replacements, "the new pool comes up before this one is drained");
         return planned;
       }
       // A delete that stopped part-way left GARM disabled at 0 runners while the state still holds the old values.

@@ -2,6 +2,7 @@
 // hand the engine a detailed diff, so after a refresh picked up drift `preview --diff` shows `~ update` with no field
 // marked, and a label change shows as positional list changes; this line names the fields, old → new, and labels as a
 // set (added and removed).
+import type { Replacement } from "../replace-line";
 import { containsUnknown } from "../unknown";
 import { parseExtraSpecs } from "./extra-specs";
 import { type UpdatableField, OMITTED_MEANS } from "./diff";
@@ -36,31 +37,34 @@ export function updateChanges(olds: ScaleSetOutputs, news: Record<string, unknow
   });
 }
 
-/** "labels +gpu -small": the labels added and removed, compared as GARM does (ignoring case and spaces, §3.7). */
+/** "+gpu -small": the labels added and removed, compared as GARM does (ignoring case and spaces, §3.7). */
 export function labelChange(held: readonly string[], wanted: unknown): string | undefined {
-  if (containsUnknown(wanted)) return "labels (known at up)";
+  if (containsUnknown(wanted)) return "known at up";
   if (!Array.isArray(wanted)) return undefined;
   const before = new Set(canonicalLabels(held));
   const after = new Set(canonicalLabels(wanted as string[]));
   const added = [...after].filter((l) => !before.has(l)).map((l) => `+${l}`);
   const removed = [...before].filter((l) => !after.has(l)).map((l) => `-${l}`);
-  return added.length + removed.length > 0 ? `labels ${[...added, ...removed].join(" ")}` : undefined;
+  return added.length + removed.length > 0 ? [...added, ...removed].join(" ") : undefined;
 }
 
-/** Why a replacement happens, one phrase per replaced input: "labels +gpu -small", "providerName a → b". */
-export function replaceReasons(olds: ScaleSetOutputs, news: Record<string, unknown>, replaces: readonly string[]): string[] {
-  const reasons: string[] = [];
+/**
+ * What each replaced input changes, which for a scale set is why it replaces: labels `+gpu -small`, providerName
+ * `a → b`. An entity field whose shown value is unchanged (the entity named another way) is left out.
+ */
+export function replaceReasons(olds: ScaleSetOutputs, news: Record<string, unknown>, replaces: readonly string[]): Replacement[] {
+  const reasons: Replacement[] = [];
   for (const field of replaces) {
     if (field === "labels") {
       const change = labelChange(olds.labels, news.labels);
-      if (change) reasons.push(change);
+      if (change) reasons.push({ field, why: change });
     } else if (field === "naming") {
-      reasons.push(`naming ${show(olds.naming ?? "hashed")} → ${show(news.naming ?? "hashed")}`);
+      reasons.push({ field, why: `${show(olds.naming ?? "hashed")} → ${show(news.naming ?? "hashed")}` });
     } else if (["organization", "repository", "enterprise", "entityId", "endpoint"].includes(field)) {
       const was = field === "entityId" ? olds.entityId : field === "endpoint" ? olds.endpointName : olds.entityKind === field ? olds.entityName : undefined;
-      if (show(was) !== show(news[field])) reasons.push(`${field} ${show(was)} → ${show(news[field])}`);
+      if (show(was) !== show(news[field])) reasons.push({ field, why: `${show(was)} → ${show(news[field])}` });
     } else {
-      reasons.push(`${field} ${show((olds as unknown as Record<string, unknown>)[field])} → ${show(news[field])}`);
+      reasons.push({ field, why: `${show((olds as unknown as Record<string, unknown>)[field])} → ${show(news[field])}` });
     }
   }
   return reasons;

@@ -9,6 +9,7 @@ import type { GarmEvents } from "../garm/events";
 import { type ChangeWaiter, type WaiterOptions, changeWaiter, processEvents, scaleSetConcern } from "../garm/events-wait";
 import { lookupsFor } from "../garm/lookups";
 import { type Logger, consoleLogger } from "../log";
+import { logReplacements } from "../replace-line";
 import { withoutProviderKey } from "../unknown";
 import { briefly } from "./brief-error";
 import { checkScaleSetInputs } from "./check";
@@ -114,8 +115,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
       const garmId = garmIdOf(id, stored);
       const label = `GarmScaleSet ${stored.liveName} (id ${garmId ?? id})`;
       if (planned.replaces?.length) {
-        const reasons = replaceReasons(stored, withoutProviderKey(news), planned.replaces);
-        if (reasons.length > 0) deps.log.info(`${label}: will replace: ${reasons.join(", ")}`);
+        logReplacements(deps.log, label, replaceReasons(stored, withoutProviderKey(news), planned.replaces));
         return planned;
       }
       if (garmId === undefined) return planned;

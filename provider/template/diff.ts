@@ -10,6 +10,12 @@ export const TEMPLATE_UPDATABLE = { name: "name", description: "description", bo
 export type TemplateUpdatableField = keyof typeof TEMPLATE_UPDATABLE;
 const REPLACING = ["osType", "forgeType"] as const;
 
+/** Why each replaced field replaces, for the plan's log line. */
+export const REPLACE_REASONS: Record<(typeof REPLACING)[number], string> = {
+  osType: "GARM cannot change a template's OS type",
+  forgeType: "GARM cannot change a template's forge type",
+};
+
 const differs = (held: unknown, wanted: unknown) => wanted !== undefined && (containsUnknown(wanted) || held !== wanted);
 
 /** Updatable fields whose new value differs from what GARM holds. */

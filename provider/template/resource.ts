@@ -6,9 +6,10 @@ import type { GarmClient, TemplateDetailView } from "../garm/client";
 import { isGarmError } from "../garm/errors";
 import { describeUsers, usersWhere } from "../garm-provider/guard";
 import { type Logger, consoleLogger } from "../log";
+import { logReplacements, replacementsFrom } from "../replace-line";
 import { withoutProviderKey } from "../unknown";
 import { type ReadBody, checkTemplateInputs, readBodyFile } from "./check";
-import { changedTemplateFields, diffTemplate, templateUpdateBody } from "./diff";
+import { REPLACE_REASONS, changedTemplateFields, diffTemplate, templateUpdateBody } from "./diff";
 import type { CheckedTemplateInputs } from "./inputs";
 import { SYSTEM_OWNER, type TemplateOutputs, readTemplateOutputs, toTemplateOutputs } from "./state";
 
@@ -35,7 +36,10 @@ export function templateMethodsWith(deps: TemplateDeps): Omit<pulumi.dynamic.Res
     },
 
     async diff(_id, olds, news) {
-      return diffTemplate(readTemplateOutputs(olds), news);
+      const stored = readTemplateOutputs(olds);
+      const planned = diffTemplate(stored, news);
+      logReplacements(deps.log, label(stored.name, stored.templateId), replacementsFrom(planned.replaces ?? [], REPLACE_REASONS));
+      return planned;
     },
 
     async create(props) {

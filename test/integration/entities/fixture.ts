@@ -2,9 +2,8 @@
 // load this checkout's build, the declarations of each resource kind, and a REST caller for changes made behind
 // Pulumi's back.
 import { controllerProvider, enterpriseProvider, organizationProvider, repositoryProvider, scaleSetProvider } from "../../../sdk/shim";
-import type { Engine, ResourceDecl } from "../../support/engine";
-import { engineForGarm } from "../../support/engine-for-garm";
-import { type Simulator, startSimulator } from "../../support/simulator";
+import type { ResourceDecl } from "../../support/engine";
+import { type SimulatedGarm, startSimulatedGarm } from "../../support/fixtures";
 
 export type Kind = "organization" | "repository" | "enterprise";
 
@@ -16,20 +15,17 @@ export const RESOURCE: Record<Kind, { type: string; provider: typeof organizatio
 
 export const SECRET = "first-webhook-secret-0123";
 
-export interface Fixture {
-  sim: Simulator;
-  engine: Engine;
+export interface Fixture extends SimulatedGarm {
   entity(kind: Kind, name: string, inputs?: Record<string, unknown>): ResourceDecl;
   controller(name: string, inputs: Record<string, unknown>): ResourceDecl;
   scaleSet(name: string, inputs: Record<string, unknown>, dependsOn?: string[]): ResourceDecl;
   /** An authenticated call to the simulator's REST API, as garm-cli would make behind Pulumi's back. */
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
-  close(): Promise<void>;
 }
 
 export async function startFixture(project = "entities-it"): Promise<Fixture> {
-  const sim = await startSimulator({ tickMs: 0 });
-  const engine = engineForGarm(sim, project);
+  const garm = await startSimulatedGarm(project, { tickMs: 0 });
+  const { sim } = garm;
   let token: string | undefined;
   const api = async (method: string, path: string, body?: unknown) => {
     if (!token) {
@@ -45,8 +41,7 @@ export async function startFixture(project = "entities-it"): Promise<Fixture> {
     return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
   };
   return {
-    sim,
-    engine,
+    ...garm,
     entity: (kind, name, inputs = {}) => ({
       name,
       type: RESOURCE[kind].type,
@@ -64,6 +59,5 @@ export async function startFixture(project = "entities-it"): Promise<Fixture> {
       dependsOn,
     }),
     api,
-    close: () => sim.stop(),
   };
 }

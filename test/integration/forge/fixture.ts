@@ -1,17 +1,15 @@
 // Shared setup for GarmEndpoint and GarmCredentials scenarios: the GARM simulator, an engine harness whose provider
 // processes load this checkout's build, and a REST client for changes made behind Pulumi's back.
 import { credentialsProvider, endpointProvider } from "../../../sdk/shim";
-import { type Engine, type ResourceDecl, ref } from "../../support/engine";
-import { engineForGarm } from "../../support/engine-for-garm";
-import { type Simulator, startSimulator } from "../../support/simulator";
+import { type ResourceDecl, ref } from "../../support/engine";
+import { type SimulatedGarm, mutatingCalls, startSimulatedGarm } from "../../support/fixtures";
 import { Client } from "../simulator/helpers";
 
-export interface ForgeFixture {
-  sim: Simulator;
-  engine: Engine;
-  /** Logged-in REST client for out-of-band changes. */
+export { mutatingCalls };
+
+export interface ForgeFixture extends SimulatedGarm {
+  /** Logged-in raw REST client for out-of-band changes, whose answers keep GARM's status and error body. */
   rest: Client;
-  close(): Promise<void>;
 }
 
 export const GHE = {
@@ -38,14 +36,8 @@ export function credentialsDecl(name: string, inputs: Record<string, unknown> = 
 }
 
 export async function startForgeFixture(project: string): Promise<ForgeFixture> {
-  const sim = await startSimulator({ tickMs: 0 });
-  const engine = engineForGarm(sim, project);
-  const rest = new Client(sim);
+  const garm = await startSimulatedGarm(project, { tickMs: 0 });
+  const rest = new Client(garm.sim);
   await rest.login();
-  return { sim, engine, rest, close: () => sim.stop() };
-}
-
-/** API calls that change something in GARM; logins excluded. */
-export function mutatingCalls(sim: Simulator) {
-  return sim.requests().filter((r) => r.method !== "GET" && !r.path.endsWith("/auth/login"));
+  return { ...garm, rest };
 }

@@ -2,26 +2,17 @@
 // provider/ code as the dynamic provider, a secret token that stays a secret, and no import (adoptExisting instead).
 import { strict as assert } from "node:assert";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
-import { SECRET_SIG, SIG_KEY } from "../../../provider-plugin/protocol";
 import { CREDENTIALS, ENDPOINT } from "../../../provider-plugin/resources";
-import { type Simulator, startSimulator } from "../../support/simulator";
-import { type PluginProcess, startPlugin } from "./plugin-process";
-
-const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
+import { type PluginOnSimulator, secret, startPluginOnSimulator } from "./plugin-process";
 
 describe("pulumi-resource-garm: GarmEndpoint and GarmCredentials", function () {
   this.timeout(60_000);
-  let sim: Simulator | undefined;
-  let p: PluginProcess | undefined;
-  afterEach(async () => {
-    await p?.stop();
-    await sim?.stop();
-  });
+  let fx: PluginOnSimulator | undefined;
+  afterEach(async () => fx?.close());
 
   it("creates an endpoint and credentials, rotates the token in place, refuses import, and deletes both", async () => {
-    sim = await startSimulator({ tickMs: 0 });
-    p = await startPlugin({});
-    await p.configure({ url: sim.url, username: sim.username, password: secret(sim.password) });
+    fx = await startPluginOnSimulator({ tickMs: 0 });
+    const { sim, plugin: p } = fx;
 
     const ep = await p.check(ENDPOINT, "ep", { name: "ghe", baseUrl: "https://ghe.test", apiBaseUrl: "https://ghe.test/api/v3/", uploadBaseUrl: "https://ghe.test/up/" });
     assert.deepEqual(ep.failures, []);

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as services from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { SECRET_SIG, SIG_KEY } from "../../../provider-plugin/protocol";
+import { type Simulator, type SimulatorOptions, startSimulator } from "../../support/simulator";
 
 export const PLUGIN_MAIN = join(__dirname, "..", "..", "..", "provider-plugin", "main.js");
 
@@ -130,4 +132,35 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginPr
       }
     },
   };
+}
+
+/** A value as the engine sends a secret over gRPC. */
+export const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
+
+/** The provider configuration a stack gives the plugin for `sim`, the password a secret. */
+export const settingsOf = (sim: Simulator) => ({ url: sim.url, username: sim.username, password: secret(sim.password) });
+
+export interface PluginOnSimulator {
+  readonly sim: Simulator;
+  readonly plugin: PluginProcess;
+  /** Stops the plugin, then the simulator. */
+  close(): Promise<void>;
+}
+
+/** A simulator started with `options` and a plugin configured against it; nothing is left running if a step fails. */
+export async function startPluginOnSimulator(options: SimulatorOptions): Promise<PluginOnSimulator> {
+  const sim = await startSimulator(options);
+  let plugin: PluginProcess | undefined;
+  const close = async () => {
+    await plugin?.stop();
+    await sim.stop();
+  };
+  try {
+    plugin = await startPlugin({});
+    await plugin.configure(settingsOf(sim));
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { sim, plugin, close };
 }

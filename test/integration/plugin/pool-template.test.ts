@@ -1,27 +1,19 @@
 // GarmTemplate and GarmPool through pulumi-resource-garm's gRPC protocol against the GARM simulator: the same provider/
 // code as the dynamic provider, so a YAML or Python program gets the same in-place body change and the same drain.
 import { strict as assert } from "node:assert";
-import { SECRET_SIG, SIG_KEY } from "../../../provider-plugin/protocol";
-import { type Simulator, startSimulator } from "../../support/simulator";
-import { type PluginProcess, startPlugin } from "./plugin-process";
+import { type PluginOnSimulator, startPluginOnSimulator } from "./plugin-process";
 
 const TEMPLATE = "garm:index:GarmTemplate";
 const POOL = "garm:index:GarmPool";
-const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
 
 describe("pulumi-resource-garm: GarmTemplate and GarmPool", function () {
   this.timeout(60_000);
-  let sim: Simulator | undefined;
-  let p: PluginProcess | undefined;
-  afterEach(async () => {
-    await p?.stop();
-    await sim?.stop();
-  });
+  let fx: PluginOnSimulator | undefined;
+  afterEach(async () => fx?.close());
 
   it("creates a template and a pool using it, changes the body in place, refuses import, and deletes the pool before the template", async () => {
-    sim = await startSimulator({ tickMs: 25, consolidationMs: 300 });
-    p = await startPlugin({});
-    await p.configure({ url: sim.url, username: sim.username, password: secret(sim.password) });
+    fx = await startPluginOnSimulator({ tickMs: 25, consolidationMs: 300 });
+    const { sim, plugin: p } = fx;
 
     const tpl = await p.check(TEMPLATE, "tpl", { name: "plugin-linux", body: "#!/bin/bash\necho one\n" });
     assert.deepEqual(tpl.failures, []);

@@ -8,7 +8,7 @@ import { GetSchemaRequest } from "@pulumi/pulumi/proto/provider_pb";
 import { GarmClient } from "../../../provider/garm/client";
 import { SECRET_SIG, SIG_KEY } from "../../../provider-plugin/protocol";
 import { type Simulator, startSimulator } from "../../support/simulator";
-import { type PluginProcess, startPlugin } from "./plugin-process";
+import { type PluginProcess, secret, settingsOf, startPlugin } from "./plugin-process";
 
 const SCALE_SET = "garm:index:ScaleSet";
 const inputs = {
@@ -21,8 +21,6 @@ const inputs = {
   maxRunners: 3,
   drain: { timeoutSeconds: 20, pollSeconds: 1 },
 };
-const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
-const settingsOf = (sim: Simulator) => ({ url: sim.url, username: sim.username, password: secret(sim.password) });
 
 describe("pulumi-resource-garm protocol (plugin process against the GARM simulator)", function () {
   this.timeout(60_000);

@@ -1,6 +1,5 @@
 // GarmPool scenarios through the engine harness against the GARM simulator (issue 16).
 import { strict as assert } from "node:assert";
-import { GarmClient } from "../../../provider/garm/client";
 import { providerUsers } from "../../../provider/garm-provider/guard";
 import { poolProvider } from "../../../sdk/shim";
 import type { ResourceDecl } from "../../support/engine";
@@ -23,15 +22,10 @@ function pool(name: string, inputs: Record<string, unknown> = {}): ResourceDecl 
 describe("GarmPool against the GARM simulator", function () {
   this.timeout(90_000);
   let fx: Fixture;
-  let rest: GarmClient;
   beforeEach(async () => {
     fx = await startFixture();
-    rest = new GarmClient({ url: fx.sim.url, username: fx.sim.username, password: fx.sim.password });
   });
-  afterEach(async () => {
-    await rest?.close();
-    await fx?.close();
-  });
+  afterEach(async () => fx?.close());
   const poolIdOf = (name: string) => fx.engine.state().resources.find((r) => r.name === name)?.id ?? "";
 
   it("creates under the organization with its tags and bootstrap timeout, refreshes, and an unchanged up makes no mutating call", async () => {
@@ -96,13 +90,13 @@ describe("GarmPool against the GARM simulator", function () {
   it("refresh picks up drift and an out-of-band delete; the next up restores and re-creates", async () => {
     await fx.engine.up([pool("p")]);
     const id = poolIdOf("p");
-    await rest.updatePool(id, { max_runners: 9 });
+    await fx.garm().updatePool(id, { max_runners: 9 });
     assert.ok((await fx.engine.refresh()).ok);
     assert.equal(fx.engine.state().resources.find((r) => r.name === "p")?.outputs.maxRunners, 9);
     assert.ok((await fx.engine.up([pool("p")])).ok);
     assert.equal(fx.sim.pools()[0]?.maxRunners, 3);
 
-    await rest.deletePool(id);
+    await fx.garm().deletePool(id);
     const refresh = await fx.engine.refresh();
     assert.deepEqual(refresh.dropped, ["p"]);
     const up = await fx.engine.up([pool("p")]);
@@ -118,7 +112,7 @@ describe("GarmPool against the GARM simulator", function () {
     assert.equal(poolIdOf("p"), existing);
     assert.equal(fx.sim.pools().length, 1);
     assert.equal(fx.sim.pools()[0]?.image, "ubuntu-24.04");
-    assert.deepEqual((await rest.getPool(existing)).labels.sort(), ["linux", "x64"]);
+    assert.deepEqual((await fx.garm().getPool(existing)).labels.sort(), ["linux", "x64"]);
 
     const refused = await fx.engine.up([pool("p"), pool("q", { adoptPoolId: existing, providerName: "fake", repository: "acme/app", organization: undefined })]);
     assert.equal(refused.ok, false);
@@ -162,7 +156,7 @@ describe("GarmPool against the GARM simulator", function () {
 
   it("GarmProvider's delete guard counts a GarmPool's pool", async () => {
     await fx.engine.up([pool("p")]);
-    const users = await providerUsers("fake", rest);
+    const users = await providerUsers("fake", fx.garm());
     assert.deepEqual(users.map((u) => `${u.kind} ${u.id}`), [`pool ${poolIdOf("p")}`]);
   });
 

@@ -1,17 +1,15 @@
-// Shared setup for GarmScaleSet scenarios: a GARM simulator and an engine harness whose provider processes load this
-// checkout's build through node_modules/pulumi-garm, exactly as a user's project loads the package.
+// Shared setup for GarmScaleSet scenarios (and the pool and template ones, which use the same simulator timing): the
+// shared simulated GARM of test/support/fixtures.ts, with a scale set declaration over common inputs.
 import { scaleSetProvider } from "../../../sdk/shim";
-import type { Engine, ResourceDecl } from "../../support/engine";
-import { REPO_ROOT, engineForGarm } from "../../support/engine-for-garm";
-import { type Simulator, type SimulatorOptions, startSimulator } from "../../support/simulator";
+import type { ResourceDecl } from "../../support/engine";
+import { REPO_ROOT } from "../../support/engine-for-garm";
+import { type SimulatedGarm, mutatingCalls, startSimulatedGarm } from "../../support/fixtures";
+import type { Simulator, SimulatorOptions } from "../../support/simulator";
 
-export { REPO_ROOT };
+export { REPO_ROOT, mutatingCalls };
 
-export interface Fixture {
-  sim: Simulator;
-  engine: Engine;
+export interface Fixture extends SimulatedGarm {
   scaleSet(name: string, inputs?: Record<string, unknown>): ResourceDecl;
-  close(): Promise<void>;
 }
 
 export const baseInputs = {
@@ -27,11 +25,9 @@ export const baseInputs = {
 };
 
 export async function startFixture(options: SimulatorOptions = {}): Promise<Fixture> {
-  const sim = await startSimulator({ tickMs: 25, consolidationMs: 300, ...options });
-  const engine = engineForGarm(sim, "scaleset-it");
+  const garm = await startSimulatedGarm("scaleset-it", { tickMs: 25, consolidationMs: 300, ...options });
   return {
-    sim,
-    engine,
+    ...garm,
     scaleSet: (name, inputs = {}) => ({
       name,
       type: "GarmScaleSet",
@@ -39,13 +35,7 @@ export async function startFixture(options: SimulatorOptions = {}): Promise<Fixt
       provider: scaleSetProvider,
       inputs: { ...baseInputs, ...inputs },
     }),
-    close: () => sim.stop(),
   };
-}
-
-/** API calls that change something in GARM; logins excluded. */
-export function mutatingCalls(sim: Simulator) {
-  return sim.requests().filter((r) => r.method !== "GET" && !r.path.endsWith("/auth/login"));
 }
 
 /** API calls other than logins. */

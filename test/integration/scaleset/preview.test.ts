@@ -156,7 +156,7 @@ describe("GarmScaleSet preview against the GARM simulator", function () {
     assert.equal(preview.steps[0]?.op, "replace");
     const line = preview.logs.find((l) => l.includes("will replace"));
     assert.ok(line, preview.logs.join("\n"));
-    assert.match(line, new RegExp(`GarmScaleSet ${ss.name} \\(id ${ss.id}\\): will replace: labels \\+gpu -small$`));
+    assert.match(line, new RegExp(`GarmScaleSet ${ss.name} \\(id ${ss.id}\\): will replace: labels \\(\\+gpu -small\\)$`));
   });
 });
 

@@ -3,7 +3,6 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GarmClient } from "../../../provider/garm/client";
 import { templateProvider } from "../../../sdk/shim";
 import { type ResourceDecl, ref } from "../../support/engine";
 import { type Fixture, mutatingCalls, startFixture } from "../scaleset/fixture";
@@ -19,15 +18,10 @@ const decoded = (data: string | undefined) => Buffer.from(data ?? "", "base64").
 describe("GarmTemplate against the GARM simulator", function () {
   this.timeout(60_000);
   let fx: Fixture;
-  let rest: GarmClient;
   beforeEach(async () => {
     fx = await startFixture();
-    rest = new GarmClient({ url: fx.sim.url, username: fx.sim.username, password: fx.sim.password });
   });
-  afterEach(async () => {
-    await rest?.close();
-    await fx?.close();
-  });
+  afterEach(async () => fx?.close());
   const own = () => fx.sim.templates().filter((t) => t.owner !== undefined);
 
   it("creates with the body sent as base64, refreshes, and an unchanged up makes no mutating GARM call", async () => {
@@ -82,6 +76,7 @@ describe("GarmTemplate against the GARM simulator", function () {
     const preview = await fx.engine.preview(changed);
     assert.deepEqual(preview.diffs.tpl?.replaces, ["osType"]);
     assert.equal(preview.diffs.tpl?.deleteBeforeReplace, true);
+    assert.ok(preview.logs.includes(`GarmTemplate ci-linux (id ${before?.id}): will replace: osType (GARM cannot change a template's OS type)`), preview.logs.join("\n"));
     const up = await fx.engine.up(changed);
     assert.ok(up.ok, JSON.stringify(up.errors));
     const [after] = own();
@@ -93,7 +88,7 @@ describe("GarmTemplate against the GARM simulator", function () {
   it("refresh picks up a body changed out of band, and the next up puts the program's body back", async () => {
     await fx.engine.up([template("tpl")]);
     const [held] = own();
-    await rest.updateTemplate(held!.id, { data: Buffer.from("echo hijacked\n").toString("base64") });
+    await fx.garm().updateTemplate(held!.id, { data: Buffer.from("echo hijacked\n").toString("base64") });
     const refresh = await fx.engine.refresh();
     assert.ok(refresh.ok, JSON.stringify(refresh.errors));
     assert.equal(fx.engine.state().resources.find((r) => r.name === "tpl")?.outputs.body, "echo hijacked\n");
@@ -105,7 +100,7 @@ describe("GarmTemplate against the GARM simulator", function () {
   it("refresh drops a template deleted out of band, and the next up creates it again", async () => {
     await fx.engine.up([template("tpl")]);
     const [held] = own();
-    await rest.deleteTemplate(held!.id);
+    await fx.garm().deleteTemplate(held!.id);
     assert.ok((await fx.engine.refresh()).ok);
     assert.equal(fx.engine.state().resources.find((r) => r.name === "tpl"), undefined);
     const up = await fx.engine.up([template("tpl")]);
@@ -115,7 +110,7 @@ describe("GarmTemplate against the GARM simulator", function () {
   });
 
   it("refuses a name already taken unless adoptExisting, adopts it in place, and never adopts a system template", async () => {
-    const existing = await rest.createTemplate({ name: "ci-linux", description: "", os_type: "linux", forge_type: "github", data: Buffer.from("old").toString("base64") });
+    const existing = await fx.garm().createTemplate({ name: "ci-linux", description: "", os_type: "linux", forge_type: "github", data: Buffer.from("old").toString("base64") });
     const refused = await fx.engine.up([template("tpl")]);
     assert.equal(refused.ok, false);
     assert.match(String(refused.errors.tpl), /already has a template named "ci-linux" \(id \d+\); nothing was created\. Set adoptExisting: true/);

@@ -29,11 +29,11 @@ describe("the diff line", () => {
   });
 
   it("compares labels as a set, ignoring case, order and spaces", () => {
-    assert.equal(labelChange(olds.labels, ["X64", " linux", "gpu"]), "labels +gpu -small");
+    assert.equal(labelChange(olds.labels, ["X64", " linux", "gpu"]), "+gpu -small");
     assert.equal(labelChange(olds.labels, ["x64", "small", "Linux"]), undefined);
     assert.deepEqual(replaceReasons(olds, { labels: ["linux", "gpu", "x64"], providerName: "lxd" }, ["providerName", "labels"]), [
-      "providerName fake → lxd",
-      "labels +gpu -small",
+      { field: "providerName", why: "fake → lxd" },
+      { field: "labels", why: "+gpu -small" },
     ]);
   });
 });

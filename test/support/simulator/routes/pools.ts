@@ -9,7 +9,8 @@ import type { Store } from "../state";
 import type { EntityKind, PoolRecord } from "../types";
 import { instanceView, poolView } from "../views";
 import { kindOfPlural, lookupEntity } from "./entities";
-import { findTemplate, rawExtraSpecs } from "./scalesets";
+import { checkRunnerLimits, rawExtraSpecs, runnerFieldUpdates } from "./runner-fields";
+import { findTemplate } from "./scalesets";
 
 const OS_TYPES = ["linux", "windows"];
 const OS_ARCHES = ["386", "amd64", "arm", "arm64"];
@@ -99,26 +100,9 @@ function update(ctx: RequestContext): Reply {
   const store = ctx.store;
   const pool = getPool(store, ctx.params["id"]!, "error fetching pool: error fetching pool by ID");
   const b = parseBody(ctx.rawBody);
-  const u = {
-    tags: optStringArray(b, "tags") ?? [],
-    enabled: optBool(b, "enabled"),
-    maxRunners: optUint(b, "max_runners"),
-    minIdle: optUint(b, "min_idle_runners"),
-    bootstrapTimeout: optUint(b, "runner_bootstrap_timeout"),
-    image: optString(b, "image") ?? "",
-    flavor: optString(b, "flavor") ?? "",
-    osType: optString(b, "os_type") ?? "",
-    osArch: optString(b, "os_arch") ?? "",
-    extraSpecs: rawExtraSpecs(ctx.rawBody, b),
-    enableShell: optBool(b, "enable_shell"),
-    runnerGroup: optString(b, "github-runner-group"),
-    priority: optUint(b, "priority"),
-    templateId: optUint(b, "template_id"),
-    runnerPrefix: optString(b, "runner_prefix") ?? "",
-  };
+  const u = { ...runnerFieldUpdates(ctx.rawBody, b, "github-runner-group"), tags: optStringArray(b, "tags") ?? [], priority: optUint(b, "priority") };
   // runner/pools.go L84-100.
-  if (u.bootstrapTimeout === 0) throw badRequest("runner_bootstrap_timeout cannot be 0");
-  if ((u.minIdle ?? pool.minIdleRunners) > (u.maxRunners ?? pool.maxRunners)) throw badRequest("min_idle_runners cannot be larger than max_runners");
+  checkRunnerLimits(u, pool);
   const template = u.templateId ? findTemplate(store, u.osType || pool.osType, u.templateId) : undefined;
   // database/sql/util.go L580-677: empty strings and absent pointers leave a field as it is; some changes bump the generation.
   let bump = false;

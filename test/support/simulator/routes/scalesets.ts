@@ -2,13 +2,13 @@
 import { optBool, optString, optStringArray, optUint, parseBody, parseUintId, parseBool, type Body } from "../body";
 import { badRequest, invalidRequest, notFound, serverError } from "../errors";
 import { GitHubError } from "../github";
-import { rawTopLevelValue } from "../json";
 import type { Reply, RequestContext, Router } from "../router";
 import type { Store } from "../state";
 import type { EntityKind, ScaleSetRecord, TemplateRecord } from "../types";
 import { instanceView, scaleSetView } from "../views";
 import { kindOfPlural, lookupEntity } from "./entities";
 import { githubFailure } from "./github-errors";
+import { checkRunnerLimits, rawExtraSpecs, runnerFieldUpdates } from "./runner-fields";
 
 /** Picks the template as findTemplate does; os_type is effectively required (§4.4 step 3). */
 export function findTemplate(store: Store, osType: string, templateId: number | undefined): TemplateRecord {
@@ -27,12 +27,6 @@ export function findTemplate(store: Store, osType: string, templateId: number | 
   const t = store.templates.find((x) => x.forgeType === "github" && x.osType === osType);
   if (t === undefined) throw badRequest("failed to find suitable template: no template ID supplied and no default template can be found");
   return t;
-}
-
-/** `extra_specs` as the raw bytes the client sent, or undefined when the key is absent (§3.7). */
-export function rawExtraSpecs(raw: string, b: Body): string | undefined {
-  if (!("extra_specs" in b)) return undefined;
-  return rawTopLevelValue(raw, "extra_specs");
 }
 
 function getScaleSet(store: Store, idText: string): ScaleSetRecord {
@@ -155,29 +149,14 @@ function update(ctx: RequestContext): Reply {
   const b = parseBody(ctx.rawBody);
   const head = store.behaviour === "head";
   const u = {
-    runnerPrefix: optString(b, "runner_prefix") ?? "",
+    ...runnerFieldUpdates(ctx.rawBody, b, "runner_group"),
     name: optString(b, "name") ?? "",
     // disable_update exists on update at HEAD only (Appendix A); v0.2.1 ignores the key.
     disableUpdate: head ? optBool(b, "disable_update") : undefined,
-    enabled: optBool(b, "enabled"),
-    maxRunners: optUint(b, "max_runners"),
-    minIdle: optUint(b, "min_idle_runners"),
-    bootstrapTimeout: optUint(b, "runner_bootstrap_timeout"),
-    image: optString(b, "image") ?? "",
-    flavor: optString(b, "flavor") ?? "",
-    osType: optString(b, "os_type") ?? "",
-    osArch: optString(b, "os_arch") ?? "",
-    extraSpecs: rawExtraSpecs(ctx.rawBody, b),
-    enableShell: optBool(b, "enable_shell"),
-    runnerGroup: optString(b, "runner_group"),
     state: optVerbatim(b, "state"),
     extendedState: optVerbatim(b, "extended_state"),
-    templateId: optUint(b, "template_id"),
   };
-  if (u.bootstrapTimeout === 0) throw badRequest("runner_bootstrap_timeout cannot be 0");
-  if ((u.minIdle ?? ss.minIdleRunners) > (u.maxRunners ?? ss.maxRunners)) {
-    throw badRequest("min_idle_runners cannot be larger than max_runners");
-  }
+  checkRunnerLimits(u, ss);
   // A template cannot be cleared (§4.1): 0 is "no change".
   const template = u.templateId ? findTemplate(store, u.osType || ss.osType, u.templateId) : undefined;
 
