@@ -352,7 +352,10 @@ export async function runSteps(steps: readonly Step[]): Promise<RunResult> {
       stats.operations++;
       const errors = Object.entries(result.errors).map(([n, e]) => `${n}: ${e.slice(0, 160)}`);
       trace.push(`step ${i + 1} ${step.op}: ${result.ok ? "ok" : `failed (${errors.join(" | ")})`}`);
-      checkInvariants(world, i + 1, busy, from, stats, (name) => step.op === "destroy" || !(name in program));
+      // A replacement that deletes first (exact naming) and whose delete failed keeps the old one in state, not pending
+      // delete: the next run deletes it again, and GARM may be done with it already (a lost answer, then an outage).
+      const deleteFirstFailed = (name: string) => result.steps.some((st) => st.name === name && st.deleteBeforeReplace === true && !st.ok);
+      checkInvariants(world, i + 1, busy, from, stats, (name) => step.op === "destroy" || !(name in program) || deleteFirstFailed(name));
     }
     await converge(world, programAfter(steps), stats, trace);
     return { stats, trace };
