@@ -98,6 +98,9 @@ describe("drain progress with the real Pulumi CLI", function () {
       // Busy, then being removed (GARM's consolidation noticed the finished job), perhaps once more while it goes.
       assert.ok(mine.length >= 1 && mine.length <= 3, `${ss.name}: ${mine.length} lines over ${JOBS_RUN_MS / 1000}s+ of polls:\n${mine.join("\n")}`);
       assert.match(mine[0], new RegExp(`draining: 1 busy \\[garm-busy-${ss.id}: job "[^"]+" \\(id \\d+\\) in_progress for \\d+s\\]`));
+      // The CLI lists each line twice: as it comes, and again under Diagnostics at the end.
+      const closing = down.stdout.split("Diagnostics:")[0].split("\n").filter((l) => l.includes(`GarmScaleSet ${ss.name} (id ${ss.id}): drained and deleted from GARM`));
+      assert.equal(closing.length, 1, `${ss.name}: one closing line in the run's progress, got ${closing.length}`);
     }
     assert.equal(drainLines.length, drainLines.filter((l) => /GarmScaleSet \S+ \(id \d+\): /.test(l)).length, "every line names its scale set");
   });
