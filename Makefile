@@ -21,8 +21,10 @@ node_modules/.setup-done: package.json package-lock.json
 generate: setup
 	scripts/generate-garm-types.sh
 
-# The dynamic provider loads dist/bundle/provider.js (sdk/dynamic/forward.ts): the same provider/ sources as
-# dist/provider, bundled with their dependencies into one file, which a provider process loads in half the CPU.
+# `pulumi-garm/provider`, which every serialized provider requires, is dist/bundle/provider.js (package.json exports):
+# the same provider/ sources as dist/provider, bundled with their dependencies into one file, which a provider process
+# loads in half the CPU. Every resource kind, and state written by older versions, load that one module, so the
+# run-wide registries (declareProvider, declareEntity) are shared.
 build: setup
 	npx --no-install tsc -p tsconfig.json
 	npm run --silent bundle

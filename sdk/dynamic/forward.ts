@@ -5,15 +5,11 @@ import type { ResourceKind } from "../shim";
 
 type Provider = Required<pulumi.dynamic.ResourceProvider>;
 
-/**
- * The seven methods forwarding to the implementation of `kind`, loaded at the first call from the provider bundle: the
- * provider/ sources and their dependencies in one file (`make build`), which loads in about half the CPU of
- * `pulumi-garm/provider`'s hundred-odd modules, paid by every `pulumi` run that touches a resource.
- */
+/** The seven methods forwarding to `pulumi-garm/provider`'s implementation of `kind`, loaded at the first call. */
 export function forwardTo(kind: ResourceKind): Provider {
   // By package name, as shim.ts does: it resolves to this package (a package may require itself through its exports),
   // and still does wherever the function's source is evaluated.
-  const impl = (): Provider => require("pulumi-garm/dist/bundle/provider.js")[kind];
+  const impl = (): Provider => require("pulumi-garm/provider")[kind];
   return {
     configure: (req) => impl().configure(req),
     check: (olds, news) => impl().check(olds, news),

@@ -25,7 +25,7 @@ describe("the provider bundle", () => {
     assert.ok(fs.statSync(BUNDLE).mtimeMs >= newest.mtimeMs, `${BUNDLE} is older than ${newest.file}: run \`make build\``);
   });
 
-  it("serves the same resource kinds, each with the seven provider methods, as pulumi-garm/provider", () => {
+  it("serves the same resource kinds, each with the seven provider methods, as dist/provider (package.json exports it as pulumi-garm/provider)", () => {
     const bundle = require(BUNDLE) as Record<string, Record<string, unknown>>;
     const modules = require(path.join(DIST, "provider", "index.js")) as Record<string, Record<string, unknown>>;
     assert.deepEqual(Object.keys(bundle).sort(), Object.keys(modules).sort());
