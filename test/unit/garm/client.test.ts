@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import * as sinon from "sinon";
 import { GarmClient } from "../../../provider/garm/client";
 import { GarmApiError, type GarmErrorKind } from "../../../provider/garm/errors";
+import { WireRequest } from "../../../provider/garm/transport";
 import { type HttpStub, type StubHandler, sendJson, startHttpStub } from "../../support/http-stub";
 
 const PASSWORD = "s3cret-Password-1";
@@ -232,5 +233,35 @@ describe("GarmClient", () => {
     await client.deleteInstance("garm-abc", { forceRemove: true, bypassGHUnauthorized: true });
     const del = stub.requests.find((r) => r.method === "DELETE");
     assert.equal(del?.path, "/api/v1/instances/garm-abc?forceRemove=true&bypassGHUnauthorized=true");
+  });
+
+  describe("over the transport's WireRequest and WireResponse, not WHATWG's Request/Response", () => {
+    it("sends a typed call's JSON body, content type and token", async () => {
+      ({ stub, client } = await clientWith((req, res) => sendJson(res, 200, { id: 7 })));
+      // The answer is not a whole scale set, so its parse fails; what went over the wire is what this test is about.
+      await client.updateScaleSet(7, { enabled: false, max_runners: 0, min_idle_runners: 0 }).catch(() => undefined);
+      const put = stub.requests.find((r) => r.method === "PUT");
+      assert.equal(put?.path, "/api/v1/scalesets/7");
+      assert.equal(put?.headers["authorization"], "Bearer t1");
+      assert.equal(put?.headers["content-type"], "application/json");
+      assert.deepEqual(JSON.parse(put?.body ?? ""), { enabled: false, max_runners: 0, min_idle_runners: 0 });
+    });
+
+    it("reads an empty 204 and a JSON error answer through openapi-fetch", async () => {
+      ({ stub, client } = await clientWith((req, res) => {
+        if (req.method === "DELETE") return void res.writeHead(204).end();
+        return sendJson(res, 404, { error: "Not Found", details: "scale set not found" });
+      }));
+      await client.deleteScaleSet(7);
+      const err = await expectKind(client.getScaleSet(7), "not-found");
+      assert.match(err.message, /scale set not found/);
+    });
+
+    it("refuses a body that is not JSON text, naming the request", () => {
+      assert.throws(
+        () => new WireRequest("http://127.0.0.1:1/api/v1/templates", { method: "POST", body: new Uint8Array([1, 2]) }),
+        /GARM requests carry JSON text; POST http:\/\/127\.0\.0\.1:1\/api\/v1\/templates was given a \[object Uint8Array\] body/,
+      );
+    });
   });
 });
