@@ -56,41 +56,16 @@ export class GarmLookups {
   }
 
   /** Entities by exact name; cached for the process, since a run does not create entities. Empty answers are not kept. */
-  async findEntities(kind: EntityKind, name: string, endpoint?: string): Promise<ResolvedName[]> {
-    const key = `${kind}\n${name}\n${endpoint ?? ""}`;
-    let pending = this.entities.get(key);
-    if (!pending) {
-      pending = this.client.findEntities(kind, name, endpoint);
-      this.entities.set(key, pending);
-    }
-    try {
-      const found = await pending;
-      if (found.length === 0) this.entities.delete(key);
-      return found;
-    } catch (err) {
-      this.entities.delete(key);
-      throw err;
-    }
+  findEntities(kind: EntityKind, name: string, endpoint?: string): Promise<ResolvedName[]> {
+    return keptWhenFound(this.entities, `${kind}\n${name}\n${endpoint ?? ""}`, () => this.client.findEntities(kind, name, endpoint), (l) => l.length > 0);
   }
 
   /**
    * The organization, repository or enterprise with this id, or undefined when GARM has none (one GET per kind until
    * found, §2.4). Found entities are cached for the process; a miss is asked again, as an entity may be created meanwhile.
    */
-  async entityById(id: string): Promise<(ResolvedName & { kind: EntityKind }) | undefined> {
-    let pending = this.byId.get(id);
-    if (!pending) {
-      pending = this.askById(id);
-      this.byId.set(id, pending);
-    }
-    try {
-      const found = await pending;
-      if (found === undefined) this.byId.delete(id);
-      return found;
-    } catch (err) {
-      this.byId.delete(id);
-      throw err;
-    }
+  entityById(id: string): Promise<(ResolvedName & { kind: EntityKind }) | undefined> {
+    return keptWhenFound(this.byId, id, () => this.askById(id), (found) => found !== undefined);
   }
 
   private async askById(id: string): Promise<(ResolvedName & { kind: EntityKind }) | undefined> {
@@ -103,6 +78,26 @@ export class GarmLookups {
       }
     }
     return undefined;
+  }
+}
+
+/**
+ * One shared request per key: concurrent callers get the same answer, which stays cached only when `found` says it
+ * found something; a miss or a failure is asked again next time.
+ */
+async function keptWhenFound<T>(cache: Map<string, Promise<T>>, key: string, ask: () => Promise<T>, found: (value: T) => boolean): Promise<T> {
+  let pending = cache.get(key);
+  if (!pending) {
+    pending = ask();
+    cache.set(key, pending);
+  }
+  try {
+    const value = await pending;
+    if (!found(value)) cache.delete(key);
+    return value;
+  } catch (err) {
+    cache.delete(key);
+    throw err;
   }
 }
 

@@ -79,7 +79,7 @@ interface WireAnswer {
 /** Request headers by lower-case name. */
 type OutgoingHeaders = Record<string, string>;
 
-/** What Headers is built from (HeaderSource, which Node's types do not name). */
+/** What Headers is built from (the DOM's HeadersInit, which Node's types do not name). */
 type HeaderSource = ConstructorParameters<typeof Headers>[0];
 
 function plainHeaders(init: HeaderSource | undefined): OutgoingHeaders {
