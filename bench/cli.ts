@@ -1,20 +1,26 @@
 // Issue 15's whole-CLI measure: `pulumi up` and `pulumi destroy` of 100 GarmScaleSets, run as a user runs them (the
 // package installed from its npm tarball into a project directory, the real CLI and Node language host, file backend),
-// against the same runs of 100 no-op dynamic resources: Pulumi's own floor for a dynamic provider. Both projects
-// alternate in one run against the GARM simulator in this process, which counts GARM's requests.
+// against the same runs of two floors made of no-op dynamic resources that never call GARM:
+// - "noop": the issue's floor, the scale sets' arguments stored as given;
+// - "shape": Pulumi's cost for a GarmScaleSet's state: its checked inputs (defaults added), its outputs and the output
+//   placeholders its class passes, all copied from the GarmScaleSet state this run wrote, its provider serialized by
+//   reference as pulumi-garm's is. GarmScaleSet against it is what pulumi-garm itself adds.
+// The projects alternate in one run against the GARM simulator in this process, which counts GARM's requests.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { locateLanguageHost, locatePulumi } from "../test/support/pulumi-cli";
 import { PulumiProject, packOnce } from "../test/support/pulumi-cli/project";
 import { type Simulator, startSimulator } from "../test/support/simulator";
+import { SCALE_SET_OUTPUT_PLACEHOLDERS } from "../sdk/scaleset";
 import type { Result } from "./events";
 
 const COUNT = Number(process.env.BENCH_CLI_COUNT ?? 100);
 const ROUNDS = Number(process.env.BENCH_CLI_ROUNDS ?? 5);
 const TARGET = 1.15;
 
-type Kind = "garm" | "noop";
+type Kind = "garm" | "noop" | "shape";
+const KINDS: readonly Kind[] = ["garm", "noop", "shape"];
 type Op = "up" | "destroy";
 
 const PACKAGE_JSON = JSON.stringify(
@@ -35,10 +41,13 @@ const TSCONFIG = JSON.stringify(
   2,
 );
 
-/** The same inputs in both programs, so both serialize and diff the same amount of state. */
-const INPUTS = `{ name: \`bench-\${i}\`, organization: "acme", providerName: "fake", image: "ubuntu", flavor: "small", labels: ["linux", "x64"], maxRunners: 2 }`;
+/** The same arguments in every program: a name per resource and these. */
+const ARGS: Record<string, unknown> = { organization: "acme", providerName: "fake", image: "ubuntu", flavor: "small", labels: ["linux", "x64"], maxRunners: 2 };
+const INPUTS = `{ name: \`bench-\${i}\`, ${Object.entries(ARGS)
+  .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+  .join(", ")} }`;
 
-const PROGRAMS: Record<Kind, string> = {
+const PROGRAMS: Record<Exclude<Kind, "shape">, string> = {
   garm: `import * as garm from "pulumi-garm";
 
 for (let i = 0; i < ${COUNT}; i++) {
@@ -66,14 +75,67 @@ for (let i = 0; i < ${COUNT}; i++) {
 `,
 };
 
+/** The no-op with a GarmScaleSet's state shape, its provider a module in node_modules as pulumi-garm's is. */
+const SHAPE_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+
+// Does nothing, with a GarmScaleSet's inputs, outputs and output placeholders.
+const provider: pulumi.dynamic.ResourceProvider = require("bench-shape-provider");
+
+class Shape extends pulumi.dynamic.Resource {
+  constructor(name: string, props: Record<string, unknown>) {
+    super(provider, name, { ${SCALE_SET_OUTPUT_PLACEHOLDERS.map((key) => `${key}: undefined`).join(", ")}, ...props }, {}, "bench", "Shape");
+  }
+}
+
+for (let i = 0; i < ${COUNT}; i++) {
+  new Shape(\`s\${i}\`, ${INPUTS});
+}
+`;
+
+/** What a GarmScaleSet's check adds to its arguments, and what its create adds to its inputs. */
+interface StateShape {
+  readonly defaults: Record<string, unknown>;
+  readonly computed: Record<string, unknown>;
+}
+
+/** The shape of the first GarmScaleSet in the garm project's state (`pulumi stack export`). */
+async function scaleSetShape(project: PulumiProject): Promise<StateShape> {
+  const exported = JSON.parse((await project.cli(["stack", "export"])).stdout) as {
+    deployment: { resources?: { type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[] };
+  };
+  const scaleSet = exported.deployment.resources?.find((r) => r.type.endsWith("garm:GarmScaleSet"));
+  if (!scaleSet?.inputs || !scaleSet.outputs) throw new Error("the garm project's state holds no GarmScaleSet to copy the shape of");
+  const given = new Set(["__provider", "name", ...Object.keys(ARGS)]);
+  const defaults = Object.fromEntries(Object.entries(scaleSet.inputs).filter(([key]) => !given.has(key)));
+  const computed = Object.fromEntries(Object.entries(scaleSet.outputs).filter(([key]) => key !== "__provider" && !(key in scaleSet.inputs!)));
+  return { defaults, computed };
+}
+
+function shapeProviderModule(shape: StateShape): string {
+  return `// Written by pulumi-garm's bench: a no-op dynamic provider with a GarmScaleSet's state shape.
+const DEFAULTS = ${JSON.stringify(shape.defaults)};
+const COMPUTED = ${JSON.stringify(shape.computed)};
+exports.check = async (olds, news) => ({ inputs: { ...DEFAULTS, ...news } });
+exports.create = async (inputs) => ({ id: inputs.name, outs: { ...inputs, ...COMPUTED } });
+`;
+}
+
 function writeSource(root: string, kind: Kind): string {
   const dir = path.join(root, kind);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: bench-${kind}\nruntime: nodejs\n`);
   fs.writeFileSync(path.join(dir, "package.json"), PACKAGE_JSON);
   fs.writeFileSync(path.join(dir, "tsconfig.json"), TSCONFIG);
-  fs.writeFileSync(path.join(dir, "index.ts"), PROGRAMS[kind]);
+  fs.writeFileSync(path.join(dir, "index.ts"), kind === "shape" ? SHAPE_PROGRAM : PROGRAMS[kind]);
   return dir;
+}
+
+/** Installs the shape's provider where Pulumi's serializer names it by package, as it names pulumi-garm's. */
+function installShapeProvider(project: PulumiProject, shape: StateShape): void {
+  const dir = path.join(project.dir, "node_modules", "bench-shape-provider");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "bench-shape-provider", version: "1.0.0", main: "index.js" }));
+  fs.writeFileSync(path.join(dir, "index.js"), shapeProviderModule(shape));
 }
 
 /**
@@ -116,18 +178,26 @@ export async function wholeCliRun(): Promise<Result[]> {
   try {
     const tarball = await packOnce();
     const config = { "garm:url": sim.url, "garm:username": sim.username, "garm:password": { value: sim.password, secret: true } };
-    for (const kind of ["garm", "noop"] as const) {
+    const create = async (kind: Kind) => {
       const project = await PulumiProject.fromExample({ example: kind, source: writeSource(sources, kind), tarball, prefix: `pulumi-garm-bench-cli-${kind}-` });
       projects[kind] = project;
       await project.initStack("bench", config);
-    }
-    const ms: Record<Kind, Record<Op, number[]>> = { garm: { up: [], destroy: [] }, noop: { up: [], destroy: [] } };
-    const cpu: Record<Kind, Record<Op, number[]>> = { garm: { up: [], destroy: [] }, noop: { up: [], destroy: [] } };
-    const simulatorCpu: Record<Op, number[]> = { up: [], destroy: [] };
+      return project;
+    };
+    const garmProject = await create("garm");
+    await create("noop");
+    // The shape floor copies the state a GarmScaleSet writes, so one garm up comes first (it also warms the caches).
+    await garmProject.cli(["up", "--yes", "--skip-preview"]);
+    const shape = await scaleSetShape(garmProject);
+    installShapeProvider(await create("shape"), shape);
+    const series = () => ({ up: [] as number[], destroy: [] as number[] });
+    const ms: Record<Kind, Record<Op, number[]>> = { garm: series(), noop: series(), shape: series() };
+    const cpu: Record<Kind, Record<Op, number[]>> = { garm: series(), noop: series(), shape: series() };
+    const simulatorCpu: Record<Op, number[]> = series();
     const calls: Record<Op, { total: number; byPath: Record<string, number> }[]> = { up: [], destroy: [] };
-    // Round 0 warms the disk cache and the npm-installed modules and is not counted; the order alternates each round.
+    // Round 0 warms the disk cache and the npm-installed modules and is not counted; the order rotates each round.
     for (let round = 0; round <= ROUNDS; round++) {
-      const order: Kind[] = round % 2 ? ["noop", "garm"] : ["garm", "noop"];
+      const order = KINDS.map((_, i) => KINDS[(i + round) % KINDS.length]);
       for (const op of ["up", "destroy"] as const) {
         for (const kind of order) {
           sim.clearRequests();
@@ -146,31 +216,31 @@ export async function wholeCliRun(): Promise<Result[]> {
       }
       if (sim.scaleSets().length !== 0) throw new Error(`destroy left ${sim.scaleSets().length} scale sets in GARM`);
     }
-    return (["up", "destroy"] as const).map((op) => {
-      const garm = median(ms.garm[op]);
-      const noop = median(ms.noop[op]);
-      const ratio = garm / noop;
+    const seconds = (x: number) => `${(x / 1000).toFixed(2)} s`;
+    const common = { loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))), cores: os.cpus().length, rounds: ROUNDS, count: COUNT };
+    return (["up", "destroy"] as const).flatMap((op) => {
+      const [garm, noop, same] = [median(ms.garm[op]), median(ms.noop[op]), median(ms.shape[op])];
+      const [garmCpu, noopCpu, sameCpu] = [median(cpu.garm[op]), median(cpu.noop[op]), median(cpu.shape[op])];
       const perResource = (calls[op].at(-1)?.total ?? 0) / COUNT;
-      return {
-        target: `whole CLI \`pulumi ${op}\` of ${COUNT} scale sets within x${TARGET} of ${COUNT} no-op dynamic resources (real CLI from a project directory, simulator)`,
-        measured:
-          `${(garm / 1000).toFixed(2)} s vs ${(noop / 1000).toFixed(2)} s (x${ratio.toFixed(2)}), medians of ${ROUNDS} alternating runs; ` +
-          `CPU of the CLI's process tree ${(median(cpu.garm[op]) / 1000).toFixed(2)} s vs ${(median(cpu.noop[op]) / 1000).toFixed(2)} s, ` +
-          `simulator ${(median(simulatorCpu[op]) / 1000).toFixed(2)} s; ${perResource.toFixed(2)} GARM calls per scale set`,
-        met: ratio <= TARGET,
-        details: {
-          garmMs: ms.garm[op],
-          noopMs: ms.noop[op],
-          garmCpuMs: cpu.garm[op],
-          noopCpuMs: cpu.noop[op],
-          simulatorCpuMs: simulatorCpu[op],
-          loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
-          cores: os.cpus().length,
-          garmCalls: calls[op].at(-1),
-          rounds: ROUNDS,
-          count: COUNT,
+      return [
+        {
+          target: `whole CLI \`pulumi ${op}\` of ${COUNT} scale sets within x${TARGET} of ${COUNT} no-op dynamic resources (real CLI from a project directory, simulator)`,
+          measured:
+            `${seconds(garm)} vs ${seconds(noop)} (x${(garm / noop).toFixed(2)}), medians of ${ROUNDS} rotating runs; ` +
+            `CPU of the CLI's process tree ${seconds(garmCpu)} vs ${seconds(noopCpu)}, simulator ${seconds(median(simulatorCpu[op]))}; ` +
+            `${perResource.toFixed(2)} GARM calls per scale set; a no-op with a GarmScaleSet's state takes ${seconds(same)} (x${(same / noop).toFixed(2)})`,
+          met: garm / noop <= TARGET,
+          details: { garmMs: ms.garm[op], noopMs: ms.noop[op], sameShapeMs: ms.shape[op], garmCpuMs: cpu.garm[op], noopCpuMs: cpu.noop[op], simulatorCpuMs: simulatorCpu[op], garmCalls: calls[op].at(-1), ...common },
         },
-      };
+        {
+          target: `whole CLI \`pulumi ${op}\` of ${COUNT} scale sets within x${TARGET} of ${COUNT} no-ops with a GarmScaleSet's state (what pulumi-garm adds to Pulumi's cost for that state)`,
+          measured:
+            `${seconds(garm)} vs ${seconds(same)} (x${(garm / same).toFixed(2)}), CPU ${seconds(garmCpu)} vs ${seconds(sameCpu)}; ` +
+            `the state: ${Object.keys(shape.defaults).length} defaults in the inputs, ${Object.keys(shape.computed).length} computed outputs, ${SCALE_SET_OUTPUT_PLACEHOLDERS.length} output placeholders`,
+          met: garm / same <= TARGET,
+          details: { garmMs: ms.garm[op], sameShapeMs: ms.shape[op], garmCpuMs: cpu.garm[op], sameShapeCpuMs: cpu.shape[op], shape, ...common },
+        },
+      ];
     });
   } finally {
     for (const p of Object.values(projects)) p?.close({ keep: process.env.BENCH_CLI_KEEP === "1" });
