@@ -25,6 +25,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { GarmProvider, GarmScaleSet } from "../../sdk";
 import { installFakeProvider, type FakeProvider } from "../support/fake-provider";
+import { chainScenarios } from "../support/chained-scenarios";
 import { locatePulumi, runPulumi, type PulumiOp, type RunPulumiResult } from "../support/pulumi-cli";
 import { locateGarm, waitFor } from "../support/real-garm";
 import { startE2eEnvironment, type E2eEnvironment } from "../support/real-garm/environment";
@@ -62,8 +63,6 @@ const LONG_DRAIN = { timeoutSeconds: 420, pollSeconds: 3 };
 
 describe("e2e scenarios, inline programs (each built in the test process around its fixtures): real pulumi + real GARM v0.2.1 (GarmProvider + GarmScaleSet)", function () {
     this.timeout(600_000);
-    // The scenarios chain on one stack: after a failure the rest would only report follow-on errors.
-    this.bail(true);
 
     let env: E2eEnvironment | undefined;
     let control: RestartControl | undefined;
@@ -71,7 +70,6 @@ describe("e2e scenarios, inline programs (each built in the test process around 
     let agent: { stop(): void } | undefined;
     let pulumiDir = "";
     let originalConfig = "";
-    let failed = false;
     let lastRun: RunPulumiResult | undefined;
     const timings: Record<string, number> = {};
     const suiteStart = Date.now();
@@ -167,22 +165,21 @@ describe("e2e scenarios, inline programs (each built in the test process around 
         timings.setupMs = Date.now() - suiteStart;
     });
 
-    afterEach(function () {
-        if (this.currentTest?.state === "failed") {
-            failed = true;
-            if (lastRun) console.log(`    last pulumi ${lastRun.op} output:\n${lastRun.stdout}\n${lastRun.stderr}`);
-            if (env) console.log(`    GARM log tail:\n${garm().logs().split("\n").slice(-60).join("\n")}`);
-        }
+    // The scenarios chain on one stack: after a failure the rest would only report follow-on errors, so they are skipped.
+    // On a failure, the last pulumi output and GARM's log tail say why; the after hook then keeps the dirs.
+    const chain = chainScenarios(this, () => {
+        if (lastRun) console.log(`    last pulumi ${lastRun.op} output:\n${lastRun.stdout}\n${lastRun.stderr}`);
+        if (env) console.log(`    GARM log tail:\n${garm().logs().split("\n").slice(-60).join("\n")}`);
     });
 
     after(async function () {
         agent?.stop();
         await control?.close();
-        await env?.stop({ keep: failed });
+        await env?.stop({ keep: chain.failed });
         timings.totalMs = Date.now() - suiteStart;
         console.log(`    timings (ms): ${JSON.stringify(timings)}`);
         if (!pulumiDir) return;
-        if (failed || process.env.KEEP_E2E_DIRS) console.log(`    (kept pulumi dir ${pulumiDir})`);
+        if (chain.failed || process.env.KEEP_E2E_DIRS) console.log(`    (kept pulumi dir ${pulumiDir})`);
         else fs.rmSync(pulumiDir, { recursive: true, force: true });
     });
 
