@@ -53,35 +53,34 @@ describe("chainScenarios", () => {
     beforeEach(() => (listenersBefore = processListeners()));
     afterEach(() => assert.deepEqual(processListeners(), listenersBefore, "the inner run removed its process listeners"));
 
-    it("after an unrelated failure earlier in the run, the chain still runs; its 2nd test fails, so its 3rd is skipped (pending) and later files still run", async () => {
+    /** An unrelated failing file, then a chain of three whose `failing` scenario fails, then (if `later`) a later file. */
+    async function chainAfterUnrelatedFailure(failing: number | undefined, later: boolean) {
         let chain: ScenarioChain | undefined;
         const failedSeen: string[] = [];
         const run = await runInner((root, body) => {
             Mocha.Suite.create(root, "an unrelated file").addTest(body("unrelated", true));
             const chained = Mocha.Suite.create(root, "chained scenarios");
             chain = chainScenarios(chained, (t) => failedSeen.push(t.title));
-            chained.addTest(body("scenario 1")).addTest(body("scenario 2", true)).addTest(body("scenario 3"));
-            Mocha.Suite.create(root, "a later file").addTest(body("later"));
+            for (const n of [1, 2, 3]) chained.addTest(body(`scenario ${n}`, n === failing));
+            if (later) Mocha.Suite.create(root, "a later file").addTest(body("later"));
         });
+        return { run, failedSeen, failed: chain?.failed };
+    }
+
+    it("after an unrelated failure earlier in the run, the chain still runs; its 2nd test fails, so its 3rd is skipped (pending) and later files still run", async () => {
+        const { run, failedSeen, failed } = await chainAfterUnrelatedFailure(2, true);
         assert.deepEqual(run.ran, ["unrelated", "scenario 1", "scenario 2", "later"]);
         assert.deepEqual(run.outcomes, { unrelated: "failed", "scenario 1": "passed", "scenario 2": "failed", "scenario 3": "pending", later: "passed" });
         assert.equal(run.failures, 2);
         assert.deepEqual(failedSeen, ["scenario 2"], "onFailure ran once, for the chain's own failure");
-        assert.equal(chain?.failed, true);
+        assert.equal(failed, true);
     });
 
     it("a chain whose tests all pass runs every one, after an unrelated failure, and reports no failure of its own", async () => {
-        let chain: ScenarioChain | undefined;
-        const failedSeen: string[] = [];
-        const run = await runInner((root, body) => {
-            Mocha.Suite.create(root, "an unrelated file").addTest(body("unrelated", true));
-            const chained = Mocha.Suite.create(root, "chained scenarios");
-            chain = chainScenarios(chained, (t) => failedSeen.push(t.title));
-            chained.addTest(body("scenario 1")).addTest(body("scenario 2")).addTest(body("scenario 3"));
-        });
+        const { run, failedSeen, failed } = await chainAfterUnrelatedFailure(undefined, false);
         assert.deepEqual(run.ran, ["unrelated", "scenario 1", "scenario 2", "scenario 3"]);
         assert.deepEqual(run.outcomes, { unrelated: "failed", "scenario 1": "passed", "scenario 2": "passed", "scenario 3": "passed" });
         assert.deepEqual(failedSeen, []);
-        assert.equal(chain?.failed, false);
+        assert.equal(failed, false);
     });
 });
