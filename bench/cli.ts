@@ -154,6 +154,44 @@ function childrenCpuMs(): number {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+interface Measured {
+  readonly ms: Record<Kind, Record<Op, number[]>>;
+  readonly cpu: Record<Kind, Record<Op, number[]>>;
+  readonly simulatorCpu: Record<Op, number[]>;
+  readonly calls: Record<Op, { total: number; byPath: Record<string, number> }[]>;
+}
+
+/** ROUNDS counted rounds of up then destroy of every project, after one that warms the disk cache and is not counted. */
+async function measure(projects: Record<Kind, PulumiProject>, sim: Simulator): Promise<Measured> {
+  const series = () => ({ up: [] as number[], destroy: [] as number[] });
+  const ms: Record<Kind, Record<Op, number[]>> = { garm: series(), noop: series(), shape: series() };
+  const cpu: Record<Kind, Record<Op, number[]>> = { garm: series(), noop: series(), shape: series() };
+  const simulatorCpu: Record<Op, number[]> = series();
+  const calls: Record<Op, { total: number; byPath: Record<string, number> }[]> = { up: [], destroy: [] };
+  // The order rotates each round.
+  for (let round = 0; round <= ROUNDS; round++) {
+    const order = KINDS.map((_, i) => KINDS[(i + round) % KINDS.length]);
+    for (const op of ["up", "destroy"] as const) {
+      for (const kind of order) {
+        sim.clearRequests();
+        const [children, self] = [childrenCpuMs(), process.cpuUsage()];
+        const r = await projects[kind].cli([op, "--yes", "--skip-preview"]);
+        if (round === 0) continue;
+        ms[kind][op].push(r.durationMs);
+        cpu[kind][op].push(childrenCpuMs() - children);
+        if (kind === "garm") {
+          calls[op].push(garmCalls(sim));
+          // This process is idle during the run but for the simulator answering GARM's calls.
+          const used = process.cpuUsage(self);
+          simulatorCpu[op].push(Math.round((used.user + used.system) / 1000));
+        }
+      }
+    }
+    if (sim.scaleSets().length !== 0) throw new Error(`destroy left ${sim.scaleSets().length} scale sets in GARM`);
+  }
+  return { ms, cpu, simulatorCpu, calls };
+}
+
 /** GARM requests since the last clear, login excluded, as "METHOD /path/{id}" -> count. */
 function garmCalls(sim: Simulator): { total: number; byPath: Record<string, number> } {
   const byPath: Record<string, number> = {};
@@ -190,38 +228,21 @@ export async function wholeCliRun(): Promise<Result[]> {
     await garmProject.cli(["up", "--yes", "--skip-preview"]);
     const shape = await scaleSetShape(garmProject);
     installShapeProvider(await create("shape"), shape);
-    const series = () => ({ up: [] as number[], destroy: [] as number[] });
-    const ms: Record<Kind, Record<Op, number[]>> = { garm: series(), noop: series(), shape: series() };
-    const cpu: Record<Kind, Record<Op, number[]>> = { garm: series(), noop: series(), shape: series() };
-    const simulatorCpu: Record<Op, number[]> = series();
-    const calls: Record<Op, { total: number; byPath: Record<string, number> }[]> = { up: [], destroy: [] };
-    // Round 0 warms the disk cache and the npm-installed modules and is not counted; the order rotates each round.
-    for (let round = 0; round <= ROUNDS; round++) {
-      const order = KINDS.map((_, i) => KINDS[(i + round) % KINDS.length]);
-      for (const op of ["up", "destroy"] as const) {
-        for (const kind of order) {
-          sim.clearRequests();
-          const [children, self] = [childrenCpuMs(), process.cpuUsage()];
-          const r = await projects[kind]!.cli([op, "--yes", "--skip-preview"]);
-          if (round === 0) continue;
-          ms[kind][op].push(r.durationMs);
-          cpu[kind][op].push(childrenCpuMs() - children);
-          if (kind === "garm") {
-            calls[op].push(garmCalls(sim));
-            // This process is idle during the run but for the simulator answering GARM's calls.
-            const used = process.cpuUsage(self);
-            simulatorCpu[op].push(Math.round((used.user + used.system) / 1000));
-          }
-        }
-      }
-      if (sim.scaleSets().length !== 0) throw new Error(`destroy left ${sim.scaleSets().length} scale sets in GARM`);
-    }
+    const withCheckpoints = await measure(projects as Record<Kind, PulumiProject>, sim);
+    // Attribution only: the same runs without the file backend's checkpoint after every step, which rewrites the whole
+    // state each time and so costs in proportion to what every resource stores. Not advice: a crash mid-run then loses
+    // track of what was created.
+    for (const p of Object.values(projects)) p!.env.PULUMI_SKIP_CHECKPOINTS = "true";
+    const withoutCheckpoints = await measure(projects as Record<Kind, PulumiProject>, sim);
+    for (const p of Object.values(projects)) delete p!.env.PULUMI_SKIP_CHECKPOINTS;
+    const { ms, cpu, simulatorCpu, calls } = withCheckpoints;
     const seconds = (x: number) => `${(x / 1000).toFixed(2)} s`;
     const common = { loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))), cores: os.cpus().length, rounds: ROUNDS, count: COUNT };
     return (["up", "destroy"] as const).flatMap((op) => {
       const [garm, noop, same] = [median(ms.garm[op]), median(ms.noop[op]), median(ms.shape[op])];
       const [garmCpu, noopCpu, sameCpu] = [median(cpu.garm[op]), median(cpu.noop[op]), median(cpu.shape[op])];
       const perResource = (calls[op].at(-1)?.total ?? 0) / COUNT;
+      const bare = { garm: median(withoutCheckpoints.ms.garm[op]), shape: median(withoutCheckpoints.ms.shape[op]), noop: median(withoutCheckpoints.ms.noop[op]) };
       return [
         {
           target: `whole CLI \`pulumi ${op}\` of ${COUNT} scale sets within x${TARGET} of ${COUNT} no-op dynamic resources (real CLI from a project directory, simulator)`,
@@ -236,9 +257,18 @@ export async function wholeCliRun(): Promise<Result[]> {
           target: `whole CLI \`pulumi ${op}\` of ${COUNT} scale sets within x${TARGET} of ${COUNT} no-ops with a GarmScaleSet's state (what pulumi-garm adds to Pulumi's cost for that state)`,
           measured:
             `${seconds(garm)} vs ${seconds(same)} (x${(garm / same).toFixed(2)}), CPU ${seconds(garmCpu)} vs ${seconds(sameCpu)}; ` +
-            `the state: ${Object.keys(shape.defaults).length} defaults in the inputs, ${Object.keys(shape.computed).length} computed outputs, ${SCALE_SET_OUTPUT_PLACEHOLDERS.length} output placeholders`,
+            `the state: ${Object.keys(shape.defaults).length} defaults in the inputs, ${Object.keys(shape.computed).length} computed outputs, ${SCALE_SET_OUTPUT_PLACEHOLDERS.length} output placeholders; ` +
+            `without per-step checkpoints (PULUMI_SKIP_CHECKPOINTS, for attribution) garm ${seconds(bare.garm)}, same state ${seconds(bare.shape)}, no-op ${seconds(bare.noop)}`,
           met: garm / same <= TARGET,
-          details: { garmMs: ms.garm[op], sameShapeMs: ms.shape[op], garmCpuMs: cpu.garm[op], sameShapeCpuMs: cpu.shape[op], shape, ...common },
+          details: {
+            garmMs: ms.garm[op],
+            sameShapeMs: ms.shape[op],
+            garmCpuMs: cpu.garm[op],
+            sameShapeCpuMs: cpu.shape[op],
+            withoutCheckpoints: { garmMs: withoutCheckpoints.ms.garm[op], sameShapeMs: withoutCheckpoints.ms.shape[op], noopMs: withoutCheckpoints.ms.noop[op] },
+            shape,
+            ...common,
+          },
         },
       ];
     });
