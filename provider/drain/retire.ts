@@ -45,7 +45,7 @@ export interface DrainDeps {
   /** Between passes: ends early on a GARM event about this group (events-wait.ts). Without it, sleeps the poll interval. */
   readonly wait?: WaitForChange;
   /** How often passes run, for progress lines (events-wait.ts); without it, every poll interval. */
-  readonly cadence?: (pollMs: number) => string;
+  readonly cadence?: (pollMs: number, leftMs: number) => string;
 }
 
 /**
@@ -125,7 +125,10 @@ export async function retireGroup<View>(group: RunnerGroup<View>, options: Drain
         const acted = await actOnRunners(stalled.lastPass, group, log);
         recordFailures(stalled, acted);
         const pass = stalled.lastPass;
-        progress.info(`draining ${passSummary(pass, acted, false)}`, (again) => progressLine(label, pass, acted, cadenceOf(deps, options), deadline - now(), again));
+        progress.info(`draining ${passSummary(pass, acted, false)}`, (again) => {
+          const leftMs = deadline - now();
+          return progressLine(label, pass, acted, cadenceOf(deps, options, leftMs), leftMs, again);
+        });
       }
     } catch (err) {
       if (err instanceof DrainError || !isTransient(err)) throw err;
@@ -262,8 +265,8 @@ function passSummary(pass: readonly Classified[], acted: Acted, withAges: boolea
 /** What this pass does to the runners in a state it acts on; GARM already force-removes a pending_force_delete one. */
 const STATE_VERB: Readonly<Partial<Record<RunnerState, string>>> = { idle: "removing ", failed: "removing ", stuck: "force-removing " };
 
-function cadenceOf(deps: DrainDeps, options: DrainOptions): string {
-  return deps.cadence?.(options.pollSeconds * 1000) ?? `every ${options.pollSeconds}s`;
+function cadenceOf(deps: DrainDeps, options: DrainOptions, leftMs: number): string {
+  return deps.cadence?.(options.pollSeconds * 1000, leftMs) ?? `every ${options.pollSeconds}s`;
 }
 
 function progressLine(label: string, pass: readonly Classified[], acted: Acted, cadence: string, leftMs: number, reminder: boolean): string {

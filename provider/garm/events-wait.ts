@@ -13,8 +13,11 @@ export interface ChangeWaiter {
   readonly wait: WaitForChange;
   /** Stops listening; call when the drain or readiness wait ends. */
   close(): void;
-  /** How often the caller's passes run now, for progress lines: "on GARM's events, at least every 3m00s" or "every 5s". */
-  cadence(pollMs: number): string;
+  /**
+   * How often the caller's passes run now, for progress lines: "on GARM's events, at least every 3m00s" or "every 5s";
+   * without the fallback bound when the wait gives up, `leftMs` from now, before it.
+   */
+  cadence(pollMs: number, leftMs?: number): string;
 }
 
 /** Whether an event concerns the wait; `runners` are the runner names its last pass saw. */
@@ -115,9 +118,11 @@ export function changeWaiter(events: GarmEvents, concerns: Concern, options: Wai
       closed = true;
       unsubscribe?.();
     },
-    cadence(pollMs) {
+    cadence(pollMs, leftMs) {
       if (events.liveSince === undefined) return `every ${formatDuration(pollMs)}`;
-      return `on GARM's events, at least every ${formatDuration(Math.max(fallbackMs, pollMs))}`;
+      const boundMs = Math.max(fallbackMs, pollMs);
+      if (leftMs !== undefined && boundMs >= leftMs) return "on GARM's events";
+      return `on GARM's events, at least every ${formatDuration(boundMs)}`;
     },
   };
 

@@ -55,6 +55,13 @@ describe("events: how a wait describes its cadence", () => {
     waiter.close();
   });
 
+  it("leaves the fallback bound out when the wait gives up before it (a 2-minute drain does not promise a 3-minute check)", () => {
+    const waiter = changeWaiter(fakeEvents(1), scaleSetConcern(12), { fallbackMs: 180_000 });
+    assert.equal(waiter.cadence(5000, 120_000), "on GARM's events");
+    assert.equal(waiter.cadence(5000, 600_000), "on GARM's events, at least every 3m00s");
+    waiter.close();
+  });
+
   it("says it polls at the caller's interval while the socket is down", () => {
     const waiter = changeWaiter(fakeEvents(undefined), scaleSetConcern(12), { fallbackMs: 180_000 });
     assert.equal(waiter.cadence(5000), "every 5s");

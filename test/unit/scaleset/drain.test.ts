@@ -98,9 +98,12 @@ describe("retireScaleSet", () => {
     const h = harness();
     const busy = runner("garm-busy", "running", "active");
     h.client.listScaleSetInstances.resolves([busy]);
-    const deps = { ...h.deps, wait: (ms: number) => h.deps.sleep(ms), cadence: () => "on GARM's events, at least every 3m00s" };
+    const asked: number[][] = [];
+    const cadence = (pollMs: number, leftMs: number) => (asked.push([pollMs, leftMs]), "on GARM's events, at least every 3m00s");
+    const deps = { ...h.deps, wait: (ms: number) => h.deps.sleep(ms), cadence };
     await assert.rejects(retireScaleSet(target, options, deps), DrainError);
     assert.match(h.lines[0], /; checking on GARM's events, at least every 3m00s, giving up in 30s$/);
+    assert.deepEqual(asked[0], [5000, 30_000], "the waiter is told the poll interval and the time left, so it can leave out a bound the drain never reaches");
   });
 
   it("removes idle runners, force-removes stuck ones, then deletes once none remain", async () => {
