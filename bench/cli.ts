@@ -154,6 +154,10 @@ function childrenCpuMs(): number {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** Each project's median for one operation. */
+const mediansOf = (series: Record<Kind, Record<Op, number[]>>, op: Op) =>
+  Object.fromEntries(KINDS.map((kind) => [kind, median(series[kind][op])])) as Record<Kind, number>;
+
 interface Measured {
   readonly ms: Record<Kind, Record<Op, number[]>>;
   readonly cpu: Record<Kind, Record<Op, number[]>>;
@@ -228,21 +232,22 @@ export async function wholeCliRun(): Promise<Result[]> {
     await garmProject.cli(["up", "--yes", "--skip-preview"]);
     const shape = await scaleSetShape(garmProject);
     installShapeProvider(await create("shape"), shape);
-    const withCheckpoints = await measure(projects as Record<Kind, PulumiProject>, sim);
+    const all = projects as Record<Kind, PulumiProject>;
+    const withCheckpoints = await measure(all, sim);
     // Attribution only: the same runs without the file backend's checkpoint after every step, which rewrites the whole
     // state each time and so costs in proportion to what every resource stores. Not advice: a crash mid-run then loses
     // track of what was created.
-    for (const p of Object.values(projects)) p!.env.PULUMI_SKIP_CHECKPOINTS = "true";
-    const withoutCheckpoints = await measure(projects as Record<Kind, PulumiProject>, sim);
-    for (const p of Object.values(projects)) delete p!.env.PULUMI_SKIP_CHECKPOINTS;
+    for (const kind of KINDS) all[kind].env.PULUMI_SKIP_CHECKPOINTS = "true";
+    const withoutCheckpoints = await measure(all, sim);
+    for (const kind of KINDS) delete all[kind].env.PULUMI_SKIP_CHECKPOINTS;
     const { ms, cpu, simulatorCpu, calls } = withCheckpoints;
     const seconds = (x: number) => `${(x / 1000).toFixed(2)} s`;
     const common = { loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))), cores: os.cpus().length, rounds: ROUNDS, count: COUNT };
     return (["up", "destroy"] as const).flatMap((op) => {
-      const [garm, noop, same] = [median(ms.garm[op]), median(ms.noop[op]), median(ms.shape[op])];
-      const [garmCpu, noopCpu, sameCpu] = [median(cpu.garm[op]), median(cpu.noop[op]), median(cpu.shape[op])];
+      const { garm, noop, shape: same } = mediansOf(ms, op);
+      const { garm: garmCpu, noop: noopCpu, shape: sameCpu } = mediansOf(cpu, op);
       const perResource = (calls[op].at(-1)?.total ?? 0) / COUNT;
-      const bare = { garm: median(withoutCheckpoints.ms.garm[op]), shape: median(withoutCheckpoints.ms.shape[op]), noop: median(withoutCheckpoints.ms.noop[op]) };
+      const bare = mediansOf(withoutCheckpoints.ms, op);
       return [
         {
           target: `whole CLI \`pulumi ${op}\` of ${COUNT} scale sets within x${TARGET} of ${COUNT} no-op dynamic resources (real CLI from a project directory, simulator)`,

@@ -17,7 +17,7 @@ export interface ChangeWaiter {
    * How often the caller's passes run now, for progress lines: "on GARM's events, at least every 3m00s" or "every 5s";
    * without the fallback bound when the wait gives up, `leftMs` from now, before it.
    */
-  cadence(pollMs: number, leftMs?: number): string;
+  cadence(pollMs: number, leftMs: number): string;
 }
 
 /** Whether an event concerns the wait; `runners` are the runner names its last pass saw. */
@@ -121,7 +121,7 @@ export function changeWaiter(events: GarmEvents, concerns: Concern, options: Wai
     cadence(pollMs, leftMs) {
       if (events.liveSince === undefined) return `every ${formatDuration(pollMs)}`;
       const boundMs = Math.max(fallbackMs, pollMs);
-      if (leftMs !== undefined && boundMs >= leftMs) return "on GARM's events";
+      if (boundMs >= leftMs) return "on GARM's events";
       return `on GARM's events, at least every ${formatDuration(boundMs)}`;
     },
   };

@@ -51,7 +51,7 @@ describe("events: how a wait describes its cadence", () => {
 
   it("says it follows GARM's events, with the fallback bound, once the socket is live", () => {
     const waiter = changeWaiter(fakeEvents(1), scaleSetConcern(12), { fallbackMs: 180_000 });
-    assert.equal(waiter.cadence(5000), "on GARM's events, at least every 3m00s");
+    assert.equal(waiter.cadence(5000, 600_000), "on GARM's events, at least every 3m00s");
     waiter.close();
   });
 
@@ -64,7 +64,7 @@ describe("events: how a wait describes its cadence", () => {
 
   it("says it polls at the caller's interval while the socket is down", () => {
     const waiter = changeWaiter(fakeEvents(undefined), scaleSetConcern(12), { fallbackMs: 180_000 });
-    assert.equal(waiter.cadence(5000), "every 5s");
+    assert.equal(waiter.cadence(5000, 600_000), "every 5s");
     waiter.close();
   });
 });
