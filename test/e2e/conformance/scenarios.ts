@@ -240,11 +240,18 @@ const runners: Scenario = {
         const ss = await createScaleSet(t, "conf-run", { enabled: true, min_idle_runners: 2, max_runners: 2 });
         // Bring up two runners; try to catch one still in pending_create/creating and DELETE it (§6 step 2).
         const seen: string[] = [];
+        // Each runner's own statuses: runners start at different times (one replaces the early-deleted one), so the
+        // merged list can go back to pending_create without any runner doing so.
+        const perRunner = new Map<string, string[]>();
         let earlyDelete: ApiResult | undefined;
         let earlyStatus = "";
         const up = await waitFor(t, "two running runners", async () => {
             const list = await instancesOf(t, ss.id);
-            for (const i of list) pushDistinct(seen, `${i.status}/${i.runner_status ?? "-"}`);
+            for (const i of list) {
+                pushDistinct(seen, `${i.status}/${i.runner_status ?? "-"}`);
+                if (!perRunner.has(i.name)) perRunner.set(i.name, []);
+                pushDistinct(perRunner.get(i.name)!, i.status);
+            }
             const early = list.find((i) => i.status === "pending_create" || i.status === "creating");
             if (early !== undefined && earlyDelete === undefined) {
                 earlyDelete = await t.api("DELETE", `/instances/${early.name}`);
@@ -254,7 +261,10 @@ const runners: Scenario = {
             return running.length === 2 ? running : undefined;
         });
         r.info("statuses seen while creating", seen.join(" → "));
-        r.obs("creation statuses follow pending_create → creating → running", followsPath(seen.map((s) => s.split("/")[0]!), ["pending_create", "creating", "running"]));
+        r.obs(
+            "creation statuses follow pending_create → creating → running",
+            [...perRunner.values()].every((statuses) => followsPath(statuses, ["pending_create", "creating", "running"])),
+        );
         if (earlyDelete !== undefined) {
             r.info("early delete caught in", earlyStatus);
             r.res("DELETE a runner in pending_create/creating", earlyDelete);
