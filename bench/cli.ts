@@ -9,10 +9,10 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { locateLanguageHost, locatePulumi } from "../test/support/pulumi-cli";
-import { PulumiProject, packOnce } from "../test/support/pulumi-cli/project";
-import { type Simulator, startSimulator } from "../test/support/simulator";
-import { SCALE_SET_OUTPUT_PLACEHOLDERS } from "../sdk/scaleset";
+import { locateLanguageHost, locatePulumi } from "../harness/pulumi-cli";
+import { PulumiProject, packOnce } from "../harness/pulumi-cli/project";
+import { type Simulator, startSimulator } from "../simulator";
+import { SCALE_SET_OUTPUT_PLACEHOLDERS } from "../sdk/nodejs/scaleset";
 import type { Result } from "./events";
 
 const COUNT = Number(process.env.BENCH_CLI_COUNT ?? 100);

@@ -5,15 +5,15 @@ import { setTimeout as delay } from "node:timers/promises";
 import { GarmClient } from "../provider/garm/client";
 import { GarmEvents } from "../provider/garm/events";
 import { type WaiterOptions, changeWaiter, scaleSetConcern } from "../provider/garm/events-wait";
-import { checkScaleSetInputs } from "../provider/scaleset/check";
-import { DRAIN_DEFAULTS } from "../provider/scaleset/inputs";
-import { waitForRunners } from "../provider/scaleset/readiness";
-import { scaleSetProviderWith } from "../provider/scaleset/resource";
-import { scaleSetProvider } from "../sdk/shim";
-import { type ResourceDecl, startEngine } from "../test/support/engine";
-import { REPO_ROOT } from "../test/support/engine-for-garm";
-import { type Simulator, startSimulator } from "../test/support/simulator";
-import { simulatorScaleSetInputs } from "../test/support/scaleset-inputs";
+import { checkScaleSetInputs } from "../provider/kinds/scaleset/check";
+import { DRAIN_DEFAULTS } from "../provider/kinds/scaleset/inputs";
+import { waitForRunners } from "../provider/kinds/scaleset/readiness";
+import { scaleSetProviderWith } from "../provider/kinds/scaleset/resource";
+import { scaleSetProvider } from "../sdk/nodejs/shim";
+import { type ResourceDecl, startEngine } from "../harness/engine";
+import { REPO_ROOT } from "../harness/engine-for-garm";
+import { type Simulator, startSimulator } from "../simulator";
+import { simulatorScaleSetInputs } from "../harness/scaleset-inputs";
 
 export interface Result {
   target: string;

@@ -4,13 +4,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { scaleSetProvider } from "../sdk/shim";
-import { ProviderProcess } from "../test/support/engine/provider-process";
-import { REPO_ROOT } from "../test/support/engine-for-garm";
-import { startSimulator } from "../test/support/simulator";
+import { scaleSetProvider } from "../sdk/nodejs/shim";
+import { ProviderProcess } from "../harness/engine/provider-process";
+import { REPO_ROOT } from "../harness/engine-for-garm";
+import { startSimulator } from "../simulator";
 import { SECRET_SIG, SIG_KEY } from "../provider-plugin/protocol";
-import { startPlugin } from "../test/integration/plugin/plugin-process";
-import { simulatorScaleSetInputs } from "../test/support/scaleset-inputs";
+import { startPlugin } from "../harness/plugin-process";
+import { simulatorScaleSetInputs } from "../harness/scaleset-inputs";
 
 const RUNS = 5;
 const inputs = simulatorScaleSetInputs("bench", { enabled: false, drain: { timeoutSeconds: 30, pollSeconds: 1 } });

@@ -1,10 +1,10 @@
 // Issue 13 item 3: what checking providerName and the entity against GARM adds to a preview. check runs once per
 // scale set; the run-wide lookups make the GARM reads one GET per distinct reference, whatever the count.
 import { GarmClient } from "../provider/garm/client";
-import { checkScaleSetInputs } from "../provider/scaleset/check";
-import { scaleSetProviderWith } from "../provider/scaleset/resource";
-import { startSimulator } from "../test/support/simulator";
-import { simulatorScaleSetInputs } from "../test/support/scaleset-inputs";
+import { checkScaleSetInputs } from "../provider/kinds/scaleset/check";
+import { scaleSetProviderWith } from "../provider/kinds/scaleset/resource";
+import { startSimulator } from "../simulator";
+import { simulatorScaleSetInputs } from "../harness/scaleset-inputs";
 
 interface Result {
   target: string;

@@ -4,18 +4,18 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GarmClient } from "../provider/garm/client";
-import { checkScaleSetInputs } from "../provider/scaleset/check";
-import { scaleSetProviderWith } from "../provider/scaleset/resource";
-import { scaleSetProvider } from "../sdk/shim";
-import type { ResourceDecl } from "../test/support/engine";
-import { type GarmLogin, REPO_ROOT, engineForGarm } from "../test/support/engine-for-garm";
-import { locateGarm } from "../test/support/real-garm";
-import { startE2eEnvironment } from "../test/support/real-garm/environment";
-import { type Simulator, startSimulator } from "../test/support/simulator";
+import { checkScaleSetInputs } from "../provider/kinds/scaleset/check";
+import { scaleSetProviderWith } from "../provider/kinds/scaleset/resource";
+import { scaleSetProvider } from "../sdk/nodejs/shim";
+import type { ResourceDecl } from "../harness/engine";
+import { type GarmLogin, REPO_ROOT, engineForGarm } from "../harness/engine-for-garm";
+import { locateGarm } from "../harness/real-garm";
+import { startE2eEnvironment } from "../harness/real-garm/environment";
+import { type Simulator, startSimulator } from "../simulator";
 import { wholeCliRun } from "./cli";
 import { previewReferenceCost } from "./preview";
 import { drainLatency as eventsDrainLatency, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
-import { simulatorScaleSetInputs } from "../test/support/scaleset-inputs";
+import { simulatorScaleSetInputs } from "../harness/scaleset-inputs";
 
 const silent = { info: () => {}, warn: () => {} };
 

@@ -1,11 +1,11 @@
 // `pulumi import garm:index:ScaleSet <name> <id>`: reads a scale set GARM already holds and states the inputs that
 // describe it, so the program Pulumi writes for it previews with no change.
 import type { GarmClient, ScaleSetView } from "../provider/garm/client";
-import { withDefaults, type ScaleSetInputs } from "../provider/scaleset/inputs";
-import { liveName } from "../provider/scaleset/naming";
-import { type ResolvedEntity, isObject, toOutputs } from "../provider/scaleset/state";
-import { systemTemplateName } from "../provider/scaleset/templates";
-import { OMITTED_MEANS } from "../provider/scaleset/diff";
+import { withDefaults, type ScaleSetInputs } from "../provider/kinds/scaleset/inputs";
+import { liveName } from "../provider/runners/naming";
+import { type ResolvedEntity, isObject, toOutputs } from "../provider/kinds/scaleset/state";
+import { systemTemplateName } from "../provider/runners/templates";
+import { OMITTED_MEANS } from "../provider/kinds/scaleset/diff";
 
 type Props = Record<string, unknown>;
 

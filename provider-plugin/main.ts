@@ -1,6 +1,6 @@
 // pulumi-resource-garm: serves provider/'s resources over Pulumi's resource-provider protocol. The engine starts it
 // with its own address as the first argument and reads the port from the first line of stdout.
-import { PACKAGE_VERSION } from "../provider/state-version";
+import { PACKAGE_VERSION } from "../provider/common/state-version";
 import { pluginSchema } from "./schema";
 import { serve } from "./server";
 

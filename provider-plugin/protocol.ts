@@ -1,7 +1,7 @@
 // Translation between the resource-provider protocol's property values and the plain objects provider/ works with:
 // secrets, resource types, provider config and detailed diffs. Pure functions; the gRPC server applies them.
 import { isDeepStrictEqual } from "node:util";
-import type { ConfigSource } from "../provider/config";
+import type { ConfigSource } from "../provider/common/config";
 
 /** The key and value marking a secret in a protobuf Struct (Pulumi's "special signature"). */
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";

@@ -1,21 +1,21 @@
 // The resources the plugin serves, by token, each backed by the same provider/ methods the dynamic provider runs.
 // Only protocol translation lives here: resource names from URNs, import, and the per-instance connection.
 import type * as pulumi from "@pulumi/pulumi";
-import type { Connection } from "../provider/connection";
-import { credentialsProviderWith } from "../provider/credentials/resource";
-import { endpointProviderWith } from "../provider/endpoint/resource";
-import { controllerMethodsWith } from "../provider/controller/resource";
-import { entityMethodsWith } from "../provider/entity/resource";
-import { garmProviderWith } from "../provider/garm-provider/resource";
-import { consoleLogger } from "../provider/log";
-import { poolMethodsWith } from "../provider/pool/resource";
-import { scaleSetDepsFor, scaleSetMethodsWith } from "../provider/scaleset/resource";
-import { readBodyFile } from "../provider/template/check";
-import { templateMethodsWith } from "../provider/template/resource";
-import { userFacing } from "../provider/user-facing";
+import type { Connection } from "../provider/common/connection";
+import { credentialsProviderWith } from "../provider/kinds/credentials/resource";
+import { endpointProviderWith } from "../provider/kinds/endpoint/resource";
+import { controllerMethodsWith } from "../provider/kinds/controller/resource";
+import { entityMethodsWith } from "../provider/kinds/entity/resource";
+import { garmProviderWith } from "../provider/kinds/garm-provider/resource";
+import { consoleLogger } from "../provider/common/log";
+import { poolMethodsWith } from "../provider/kinds/pool/resource";
+import { scaleSetDepsFor, scaleSetMethodsWith } from "../provider/kinds/scaleset/resource";
+import { readBodyFile } from "../provider/kinds/template/check";
+import { templateMethodsWith } from "../provider/kinds/template/resource";
+import { userFacing } from "../provider/common/user-facing";
 import { importScaleSet } from "./import";
 import { urnParts } from "./protocol";
-import { KIND_SPECS } from "../provider/entity/kinds";
+import { KIND_SPECS } from "../provider/kinds/entity/kinds";
 
 type Props = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // The plugin's package schema: the same document `make schema` writes (generated from the zod input schemas), with the
 // plugin's resource tokens and the provider resource's inputs, so `pulumi package gen-sdk` can build an SDK per language.
-import { packageSchema } from "../provider/schema";
+import { packageSchema } from "../provider/package-schema";
 import { GARM_PROVIDER, SCALE_SET } from "./resources";
 
 /** schema.json's tokens (the dynamic provider's class names) and the plugin's. */

@@ -8,7 +8,7 @@ import * as services from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { Connection } from "../provider/connection";
+import { Connection } from "../provider/common/connection";
 import { type PropertyDiffKind, concealSecrets, configSource, defined, detailedDiff, revealSecrets, typeOfUrn } from "./protocol";
 import { type PluginResource, pluginResources } from "./resources";
 

@@ -8,9 +8,9 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { liveName as expectedLiveName } from "../provider/scaleset/naming";
-import { locateLanguageHost, locatePulumi } from "../test/support/pulumi-cli";
-import { type CliResult, PulumiProject, REPO_ROOT, packOnce } from "../test/support/pulumi-cli/project";
+import { liveName as expectedLiveName } from "../provider/runners/naming";
+import { locateLanguageHost, locatePulumi } from "../harness/pulumi-cli";
+import { type CliResult, PulumiProject, REPO_ROOT, packOnce } from "../harness/pulumi-cli/project";
 import { INITIAL_GARM_CONFIG, type SimulatedHost, startSimulatedHost, waitFor } from "./demo/host";
 import { diagnosticsErrors, formatCalls, formatStep, pulumiLines, resourceSteps, summarizeCalls } from "./demo/transcript";
 

@@ -15,7 +15,7 @@ import {
   scaleSetSchema,
   templateDetailSchema,
   templateSchema,
-} from "./schemas";
+} from "./views";
 import { GarmTransport, type TransportOptions } from "./transport";
 
 export type CreateScaleSetParams = components["schemas"]["CreateScaleSetParams"];
@@ -30,10 +30,10 @@ export interface TemplateWrite {
   /** base64 of the body: GARM's `Data []byte` (params/requests.go L877-884, L910-914). */
   data?: string;
 }
-export type { TemplateView, TemplateDetailView } from "./schemas";
+export type { TemplateView, TemplateDetailView } from "./views";
 export type CreatePoolParams = components["schemas"]["CreatePoolParams"];
 export type UpdatePoolParams = components["schemas"]["UpdatePoolParams"];
-export type { ScaleSetView, InstanceView, JobView, ProviderView, PoolView, EntityView, EntityKind } from "./schemas";
+export type { ScaleSetView, InstanceView, JobView, ProviderView, PoolView, EntityView, EntityKind } from "./views";
 
 /** Where a scale set lives: a GARM entity by its id. */
 export interface EntityRef {

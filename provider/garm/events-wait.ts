@@ -2,7 +2,7 @@
 // the source of truth: an event only ends the wait, and the caller's next pass re-reads GARM. While events flow the
 // wait polls at a slow fallback interval (an event can be lost, events.ts), and at the caller's interval otherwise.
 import { setTimeout as delay } from "node:timers/promises";
-import { type Logger, formatDuration } from "../log";
+import { type Logger, formatDuration } from "../common/log";
 import type { GarmClient } from "./client";
 import { type GarmEvent, GarmEvents, eventsEnabled } from "./events";
 

@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type Simulator, startSimulator } from "../../test/support/simulator";
+import { type Simulator, startSimulator } from "../../simulator";
 
 /** What an operator's GARM config holds before any GarmProvider touches it; destroy must give these bytes back. */
 export const INITIAL_GARM_CONFIG = `# GARM config of the pulumi-garm demo host. GarmProvider resources add and remove their own

@@ -1,7 +1,7 @@
 // Turns a Pulumi CLI run and the simulator's request log into a few readable lines: what Pulumi did to each resource,
 // what the provider said, and which GARM calls it made. Pulumi's own progress stream repeats every row while it works
 // and carries harness noise (the dynamic-provider plugin found on PATH), so only finished steps and messages are kept.
-import type { RequestLogEntry } from "../../test/support/simulator";
+import type { RequestLogEntry } from "../../simulator";
 
 /** One resource row of Pulumi's progress output, e.g. `++ GarmScaleSet small create replacement [diff: ~labels]`. */
 export interface ResourceStep {

@@ -5,8 +5,8 @@ import { strict as assert } from "node:assert";
 import WebSocket from "ws";
 import { GarmClient } from "../../provider/garm/client";
 import { EVENTS_FILTER, GarmEvents } from "../../provider/garm/events";
-import { startE2eEnvironment, type E2eEnvironment } from "../support/real-garm/environment";
-import { startSimulator, type Simulator } from "../support/simulator";
+import { startE2eEnvironment, type E2eEnvironment } from "../../harness/real-garm/environment";
+import { startSimulator, type Simulator } from "../../simulator";
 
 interface Target {
   url: string;

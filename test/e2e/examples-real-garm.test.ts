@@ -7,11 +7,11 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { installFakeProvider, type FakeProvider } from "../support/fake-provider";
-import { locateLanguageHost, locatePulumi } from "../support/pulumi-cli";
-import { PulumiProject, packOnce, urnName } from "../support/pulumi-cli/project";
-import { locateGarm, waitFor } from "../support/real-garm";
-import { startE2eEnvironment, type E2eEnvironment } from "../support/real-garm/environment";
+import { installFakeProvider, type FakeProvider } from "../../harness/fake-provider";
+import { locateLanguageHost, locatePulumi } from "../../harness/pulumi-cli";
+import { PulumiProject, packOnce, urnName } from "../../harness/pulumi-cli/project";
+import { locateGarm, waitFor } from "../../harness/real-garm";
+import { startE2eEnvironment, type E2eEnvironment } from "../../harness/real-garm/environment";
 import { providerNamesIn, startRestartControl, type RestartControl } from "./scenario-support";
 
 interface ScaleSet {

@@ -4,15 +4,15 @@
 // credentials, the organization and its webhook, the provider entry and the scale set; `pulumi destroy` takes GARM back
 // to empty. After each step the test reads GARM's own API, its config file and the
 // mock GitHub's hooks, not only the CLI's exit code. This replaces, for this path, the REST bootstrap
-// (test/support/real-garm/index.ts) that makes the endpoint, credentials, org and repo for the other e2e tests.
+// (harness/real-garm/index.ts) that makes the endpoint, credentials, org and repo for the other e2e tests.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { installFakeProvider, type FakeProvider } from "../support/fake-provider";
-import { locateLanguageHost, locatePulumi } from "../support/pulumi-cli";
-import { PulumiProject, packOnce } from "../support/pulumi-cli/project";
-import { locateGarm, waitFor } from "../support/real-garm";
-import { startE2eEnvironment, type E2eEnvironment } from "../support/real-garm/environment";
+import { installFakeProvider, type FakeProvider } from "../../harness/fake-provider";
+import { locateLanguageHost, locatePulumi } from "../../harness/pulumi-cli";
+import { PulumiProject, packOnce } from "../../harness/pulumi-cli/project";
+import { locateGarm, waitFor } from "../../harness/real-garm";
+import { startE2eEnvironment, type E2eEnvironment } from "../../harness/real-garm/environment";
 import { providerNamesIn, startRestartControl, type RestartControl } from "./scenario-support";
 
 interface Named {

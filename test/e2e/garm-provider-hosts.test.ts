@@ -15,11 +15,11 @@ import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { GarmProvider } from "../../sdk";
-import { installFakeProvider } from "../support/fake-provider";
-import { locatePulumi, runPulumi, type RunPulumiResult } from "../support/pulumi-cli";
-import { locateGarm, waitFor } from "../support/real-garm";
-import { startE2eEnvironment, type E2eEnvironment } from "../support/real-garm/environment";
+import { GarmProvider } from "../../sdk/nodejs";
+import { installFakeProvider } from "../../harness/fake-provider";
+import { locatePulumi, runPulumi, type RunPulumiResult } from "../../harness/pulumi-cli";
+import { locateGarm, waitFor } from "../../harness/real-garm";
+import { startE2eEnvironment, type E2eEnvironment } from "../../harness/real-garm/environment";
 import { blocksIn, startRestartControl, type RestartControl } from "./scenario-support";
 
 /** The group GARM's config file belongs to, as `garm` on a packaged install. */

@@ -8,10 +8,10 @@ import { createHmac } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { locateLanguageHost, locatePulumi } from "../support/pulumi-cli";
-import { type CliResult, PulumiProject, REPO_ROOT, packOnce } from "../support/pulumi-cli/project";
-import { locateGarm, waitFor } from "../support/real-garm";
-import { startE2eEnvironment, type E2eEnvironment } from "../support/real-garm/environment";
+import { locateLanguageHost, locatePulumi } from "../../harness/pulumi-cli";
+import { type CliResult, PulumiProject, REPO_ROOT, packOnce } from "../../harness/pulumi-cli/project";
+import { locateGarm, waitFor } from "../../harness/real-garm";
+import { startE2eEnvironment, type E2eEnvironment } from "../../harness/real-garm/environment";
 
 interface Pool {
   id: string;
@@ -202,7 +202,7 @@ describe("e2e: GarmPool with a busy runner against real GARM v0.2.1 (npm tarball
       (e: unknown) => (destroyError = e),
     );
 
-    // The drain disables the pool first (provider/pool/drain.ts); GARM never scales a disabled pool down
+    // The drain disables the pool first (provider/kinds/pool/drain.ts); GARM never scales a disabled pool down
     // (runner/pool/pool.go L1225-1233) and refuses to delete a pool that has runners (runner/pools.go L51-72).
     await waitFor(
       `pool ${poolId} disabled by the destroy`,

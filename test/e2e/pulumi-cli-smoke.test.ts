@@ -1,11 +1,11 @@
-// Smoke test of test/support/pulumi-cli: the real Pulumi CLI (offline, file backend) runs an inline program with a
+// Smoke test of harness/pulumi-cli: the real Pulumi CLI (offline, file backend) runs an inline program with a
 // trivial dynamic resource through `up` and `destroy`, and the dynamic provider plugin really executes our code.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { locatePulumi, runPulumi } from "../support/pulumi-cli";
+import { locatePulumi, runPulumi } from "../../harness/pulumi-cli";
 
 // pulumi.dynamic.Resource is abstract; output properties are declared on the subclass.
 class Trivial extends pulumi.dynamic.Resource {

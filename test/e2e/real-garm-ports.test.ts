@@ -6,9 +6,9 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startMockGithub, type MockGithub } from "../support/mock-github";
-import { locateGarm, startRealGarm, type RealGarm } from "../support/real-garm";
-import { ephemeralPortRange, listensOn, pickPort, portsOutside } from "../support/real-garm/ports";
+import { startMockGithub, type MockGithub } from "../../harness/mock-github";
+import { locateGarm, startRealGarm, type RealGarm } from "../../harness/real-garm";
+import { ephemeralPortRange, listensOn, pickPort, portsOutside } from "../../harness/real-garm/ports";
 
 describe("e2e fixtures: ports for real GARM", function () {
     this.timeout(120_000);

@@ -5,8 +5,8 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startMockGithub, type MockGithub } from "../support/mock-github";
-import { locateGarm, startRealGarm, waitFor, type RealGarm } from "../support/real-garm";
+import { startMockGithub, type MockGithub } from "../../harness/mock-github";
+import { locateGarm, startRealGarm, waitFor, type RealGarm } from "../../harness/real-garm";
 
 interface Instance {
     name: string;

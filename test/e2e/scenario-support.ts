@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { RealGarm } from "../support/real-garm";
+import type { RealGarm } from "../../harness/real-garm";
 
 /** Provider names whose pulumi-garm managed block the config text holds (the marker comment, README "managed blocks"). */
 export function blocksIn(text: string): string[] {

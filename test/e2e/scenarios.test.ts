@@ -23,12 +23,12 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { GarmProvider, GarmScaleSet } from "../../sdk";
-import { installFakeProvider, type FakeProvider } from "../support/fake-provider";
+import { GarmProvider, GarmScaleSet } from "../../sdk/nodejs";
+import { installFakeProvider, type FakeProvider } from "../../harness/fake-provider";
 import { chainScenarios } from "../support/chained-scenarios";
-import { locatePulumi, runPulumi, type PulumiOp, type RunPulumiResult } from "../support/pulumi-cli";
-import { locateGarm, waitFor } from "../support/real-garm";
-import { startE2eEnvironment, type E2eEnvironment } from "../support/real-garm/environment";
+import { locatePulumi, runPulumi, type PulumiOp, type RunPulumiResult } from "../../harness/pulumi-cli";
+import { locateGarm, waitFor } from "../../harness/real-garm";
+import { startE2eEnvironment, type E2eEnvironment } from "../../harness/real-garm/environment";
 import { diagnostics, linesWith, providerNamesIn, startRestartControl, startSampler, type RestartControl, type Sample } from "./scenario-support";
 
 interface ScaleSet {

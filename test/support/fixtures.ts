@@ -1,9 +1,9 @@
 // The setup engine scenarios share: a GARM simulator, an engine harness whose provider processes load this checkout's
 // build (as a user's stack talks to GARM), and a REST client for changes made behind Pulumi's back; one close ends all.
 import { GarmClient } from "../../provider/garm/client";
-import type { Engine } from "./engine";
-import { engineForGarm } from "./engine-for-garm";
-import { type Simulator, type SimulatorOptions, startSimulator } from "./simulator";
+import type { Engine } from "../../harness/engine";
+import { engineForGarm } from "../../harness/engine-for-garm";
+import { type Simulator, type SimulatorOptions, startSimulator } from "../../simulator";
 
 export interface SimulatedGarm {
   readonly sim: Simulator;

@@ -1,4 +1,4 @@
-// The provider bundle the dynamic provider loads (sdk/dynamic/forward.ts): built by `make build` from the same sources
+// The provider bundle the dynamic provider loads (sdk/nodejs/dynamic/forward.ts): built by `make build` from the same sources
 // as dist/provider, so it must serve the same resource kinds and be no older than what tsc wrote.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";

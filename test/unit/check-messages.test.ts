@@ -1,8 +1,8 @@
 // GarmScaleSet check messages are written for the user: each names the field, the value given and what is expected,
 // never a validation library's own wording (issue 11).
 import { strict as assert } from "node:assert";
-import { checkScaleSetInputs } from "../../provider/scaleset/check";
-import { UNKNOWN } from "../../provider/unknown";
+import { checkScaleSetInputs } from "../../provider/kinds/scaleset/check";
+import { UNKNOWN } from "../../provider/common/unknown";
 
 const valid = {
   name: "ci-small",

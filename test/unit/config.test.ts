@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readConnectionSettings } from "../../provider/config";
+import { readConnectionSettings } from "../../provider/common/config";
 
 const config = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
 

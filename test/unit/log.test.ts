@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { ChangeLog } from "../../provider/log";
+import { ChangeLog } from "../../provider/common/log";
 
 describe("ChangeLog", () => {
   function harness(reminderMs = 60_000) {

@@ -1,13 +1,13 @@
 // The "will replace" line: its shape, and that every resource kind's diff prints it in that shape with its own reasons.
 import { strict as assert } from "node:assert";
 import type * as pulumi from "@pulumi/pulumi";
-import { credentialsProviderWith } from "../../provider/credentials/resource";
-import { endpointProviderWith } from "../../provider/endpoint/resource";
-import { entityMethodsWith } from "../../provider/entity/resource";
-import { poolMethodsWith } from "../../provider/pool/resource";
-import { logReplacements, replaceLine } from "../../provider/replace-line";
-import { scaleSetMethodsWith } from "../../provider/scaleset/resource";
-import { templateMethodsWith } from "../../provider/template/resource";
+import { credentialsProviderWith } from "../../provider/kinds/credentials/resource";
+import { endpointProviderWith } from "../../provider/kinds/endpoint/resource";
+import { entityMethodsWith } from "../../provider/kinds/entity/resource";
+import { poolMethodsWith } from "../../provider/kinds/pool/resource";
+import { logReplacements, replaceLine } from "../../provider/common/replace-line";
+import { scaleSetMethodsWith } from "../../provider/kinds/scaleset/resource";
+import { templateMethodsWith } from "../../provider/kinds/template/resource";
 
 /** `<label>: will replace: <field> (<why>)[, <field> (<why>)][; <then>]`. */
 const SHAPE = /^Garm\w+ [^:]+: will replace: \w+ \([^;]+\)(, \w+ \([^;]+\))*(; .+)?$/;

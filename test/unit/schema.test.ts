@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
-import { Connection } from "../../provider/connection";
+import { Connection } from "../../provider/common/connection";
 import { pluginResources } from "../../provider-plugin/resources";
 import { pluginSchema as packageSchema } from "../../provider-plugin/schema";
 

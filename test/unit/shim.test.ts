@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { garmProviderProvider, namedByPackage, providerFor, scaleSetProvider } from "../../sdk/shim";
+import { garmProviderProvider, namedByPackage, providerFor, scaleSetProvider } from "../../sdk/nodejs/shim";
 
 const REPO = path.resolve(__dirname, "..", "..", "..");
 const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"];
@@ -35,10 +35,10 @@ describe("the provider the SDK classes serialize", () => {
 
   it("is named by package only where the first node_modules segment is followed by pulumi-garm", () => {
     const file = (p: string) => path.join(...p.split("/"));
-    assert.ok(namedByPackage(file("/p/node_modules/pulumi-garm/dist/sdk/dynamic/scaleset.js"), "/p"));
-    assert.ok(namedByPackage(file("/repo/node_modules/pulumi-garm/dist/sdk/dynamic/scaleset.js"), "/repo/packages/infra"), "hoisted above the project");
-    assert.ok(!namedByPackage(file("/p/node_modules/.pnpm/pulumi-garm@0.1.0/node_modules/pulumi-garm/dist/sdk/dynamic/scaleset.js"), "/p"), "pnpm's store");
-    assert.ok(!namedByPackage(file("/work/pulumi-garm/dist/sdk/dynamic/scaleset.js"), "/work/pulumi-garm"), "this repository");
+    assert.ok(namedByPackage(file("/p/node_modules/pulumi-garm/dist/sdk/nodejs/dynamic/scaleset.js"), "/p"));
+    assert.ok(namedByPackage(file("/repo/node_modules/pulumi-garm/dist/sdk/nodejs/dynamic/scaleset.js"), "/repo/packages/infra"), "hoisted above the project");
+    assert.ok(!namedByPackage(file("/p/node_modules/.pnpm/pulumi-garm@0.1.0/node_modules/pulumi-garm/dist/sdk/nodejs/dynamic/scaleset.js"), "/p"), "pnpm's store");
+    assert.ok(!namedByPackage(file("/work/pulumi-garm/dist/sdk/nodejs/dynamic/scaleset.js"), "/work/pulumi-garm"), "this repository");
   });
 
   it("in this repository is the forwarding object, serialized by value as before", () => {
@@ -48,7 +48,7 @@ describe("the provider the SDK classes serialize", () => {
 
   for (const [kind, file] of [["scaleSet", "scaleset"], ["garmProvider", "garm-provider"]] as const) {
     it(`installed under node_modules, for ${kind} is a require of an exported path, a tenth of the forwarding object's size`, async () => {
-      const shim = require(path.join(installed, "node_modules", "pulumi-garm", "dist", "sdk", "shim.js")) as typeof import("../../sdk/shim");
+      const shim = require(path.join(installed, "node_modules", "pulumi-garm", "dist", "sdk", "nodejs", "shim.js")) as typeof import("../../sdk/nodejs/shim");
       const provider = shim.providerFor(kind);
       assert.notEqual(provider, kind === "scaleSet" ? scaleSetProvider : garmProviderProvider);
       const text = await serialized(provider);
@@ -65,12 +65,14 @@ describe("the provider the SDK classes serialize", () => {
       const hosted = module.exports.handler!();
       assert.deepEqual(METHODS.filter((m) => typeof hosted[m] !== "function"), []);
       assert.equal(fromProject(required), hosted, `${required} is the module the program handed over`);
-      assert.equal(fromProject.resolve(required), path.join(installed, "node_modules", "pulumi-garm", "dist", "sdk", "dynamic", `${file}.js`));
+      assert.equal(fromProject.resolve(required), path.join(installed, "node_modules", "pulumi-garm", "dist", "sdk", "nodejs", "dynamic", `${file}.js`));
+      // State written before the SDK moved to sdk/nodejs names the old path; the package still exports it.
+      assert.equal(fromProject(`pulumi-garm/dist/sdk/dynamic/${file}.js`), hosted, "the path older state names");
     });
   }
 
   it("forwards each method to the implementation, loaded only at the first call", async () => {
-    const dynamic = require(path.join(installed, "node_modules", "pulumi-garm", "dist", "sdk", "dynamic", "scaleset.js")) as Record<string, (...a: unknown[]) => unknown>;
+    const dynamic = createRequire(path.join(installed, "index.js"))("pulumi-garm/dist/sdk/dynamic/scaleset.js") as Record<string, (...a: unknown[]) => unknown>;
     const implPath = path.join(installed, "node_modules", "pulumi-garm", "dist", "bundle", "provider.js");
     assert.ok(!(implPath in require.cache), "naming the module does not load the implementation");
     const checked = (await dynamic.check({}, { name: "ci" })) as { failures?: { property: string }[] };

@@ -2,10 +2,10 @@
 // scale set gets back, how an unconfirmed id maps to GARM's, and how diff reads GARM without holding a preview up.
 import { strict as assert } from "node:assert";
 import { GarmApiError } from "../../provider/garm/errors";
-import { fieldsToRestore, isDrained, liveReader, withDrainedFields } from "../../provider/scaleset/drained";
-import type { ScaleSetOutputs } from "../../provider/scaleset/state";
-import { garmIdOf, isUnconfirmedId, unconfirmedId } from "../../provider/scaleset/unconfirmed";
-import { UNKNOWN } from "../../provider/unknown";
+import { fieldsToRestore, isDrained, liveReader, withDrainedFields } from "../../provider/runners/drained";
+import type { ScaleSetOutputs } from "../../provider/kinds/scaleset/state";
+import { garmIdOf, isUnconfirmedId, unconfirmedId } from "../../provider/kinds/scaleset/unconfirmed";
+import { UNKNOWN } from "../../provider/common/unknown";
 
 const drained = { enabled: false, maxRunners: 0, minIdleRunners: 0 };
 

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { GarmApiError } from "../../provider/garm/errors";
-import { POINTER, userFacing } from "../../provider/user-facing";
+import { POINTER, userFacing } from "../../provider/common/user-facing";
 
 describe("errors shown to Pulumi users", () => {
   it("drop the stack of deliberate errors and keep their message and extra fields", async () => {

@@ -1,5 +1,5 @@
 // Differences between the simulator and the real GARM v0.2.1 that the conformance suite accepts, each with its reason.
-// Everything else the suite finds must be fixed in test/support/simulator/. Differences that are pure noise (ids, times,
+// Everything else the suite finds must be fixed in simulator/. Differences that are pure noise (ids, times,
 // tokens, URLs, the executable path, tag order) are removed by the normaliser in ./observe.ts instead.
 
 export interface Accepted {

@@ -1,9 +1,9 @@
 // The "target" a conformance scenario runs against: one small interface, implemented twice, by the GARM simulator
-// (test/support/simulator) and by the real GARM v0.2.1 + mock GitHub + fake provider (test/support/real-garm).
+// (simulator) and by the real GARM v0.2.1 + mock GitHub + fake provider (harness/real-garm).
 // Scenarios see only the REST API (garm-api.md §2) plus a few control hooks; time passes through advance(), which is a
 // simulator tick() or a short sleep against the real GARM, so the same script drives both.
-import { startSimulator, type Simulator } from "../../support/simulator";
-import { startE2eEnvironment, type E2eEnvironment } from "../../support/real-garm/environment";
+import { startSimulator, type Simulator } from "../../../simulator";
+import { startE2eEnvironment, type E2eEnvironment } from "../../../harness/real-garm/environment";
 
 export interface ApiResult {
     status: number;

@@ -1,7 +1,7 @@
 // The defects the first fault campaign found (issue 11), each replayed through the engine harness against the GARM
 // simulator: a stopped delete that left a dead fleet, `labels: []`, and a lost create answer that stranded the user.
 import { strict as assert } from "node:assert";
-import { engineForGarm } from "../../support/engine-for-garm";
+import { engineForGarm } from "../../../harness/engine-for-garm";
 import { type Fixture, mutatingCalls, sleep, startFixture } from "../scaleset/fixture";
 
 const drainFast = { timeoutSeconds: 2, pollSeconds: 1 };

@@ -1,7 +1,7 @@
 // The campaign's vocabulary and its generator: a seed gives a sequence of steps, each an optional program edit, some
 // runner activity, some faults, and one Pulumi operation. Steps are plain data, so a failing sequence can be printed,
 // replayed and shortened by dropping steps.
-import type { GitHubOp } from "../../support/simulator";
+import type { GitHubOp } from "../../../simulator";
 import { type Rng, seeded } from "./prng";
 
 export const LABEL_SETS = [["linux", "x64"], ["linux", "x64", "gpu"], ["linux", "arm64"]] as const;

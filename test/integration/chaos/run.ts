@@ -4,11 +4,11 @@
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { liveName } from "../../../provider/scaleset/naming";
-import { garmProviderProvider, scaleSetProvider } from "../../../sdk/shim";
-import { type Engine, type OperationResult, type ResourceDecl, ref } from "../../support/engine";
-import { engineForGarm } from "../../support/engine-for-garm";
-import { type Simulator, startSimulator } from "../../support/simulator";
+import { liveName } from "../../../provider/runners/naming";
+import { garmProviderProvider, scaleSetProvider } from "../../../sdk/nodejs/shim";
+import { type Engine, type OperationResult, type ResourceDecl, ref } from "../../../harness/engine";
+import { engineForGarm } from "../../../harness/engine-for-garm";
+import { type Simulator, startSimulator } from "../../../simulator";
 import { providerInputs } from "../garm-provider/provider-inputs";
 import { type Fault, LABEL_SETS, PROVIDERS, type ProgramModel, type ScaleSetSpec, type Step, programAfter } from "./plan";
 

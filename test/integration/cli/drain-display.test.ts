@@ -6,8 +6,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as garm from "pulumi-garm";
-import { type Simulator, startSimulator } from "../../support/simulator";
-import { locatePulumi, runPulumi } from "../../support/pulumi-cli";
+import { type Simulator, startSimulator } from "../../../simulator";
+import { locatePulumi, runPulumi } from "../../../harness/pulumi-cli";
 
 const SCALE_SETS = 10;
 const POLL_SECONDS = 1;

@@ -6,8 +6,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as garm from "pulumi-garm";
-import { type Simulator, startSimulator } from "../../support/simulator";
-import { type RunPulumiResult, locatePulumi, runPulumi } from "../../support/pulumi-cli";
+import { type Simulator, startSimulator } from "../../../simulator";
+import { type RunPulumiResult, locatePulumi, runPulumi } from "../../../harness/pulumi-cli";
 
 describe("the GARM password in `pulumi up --logtostderr -v=9`", function () {
   this.timeout(120_000);

@@ -1,8 +1,8 @@
 // Engine harness: check failures, stop-on-error vs continue-on-error, and init errors (pulumi-dynamic-providers.md
 // §1.2, §2.3, §2.8).
 import { strict as assert } from "node:assert";
-import { ref } from "../../support/engine";
-import { widgetFixture, type WidgetFixture } from "../../support/engine/widgets/fixture";
+import { ref } from "../../../harness/engine";
+import { widgetFixture, type WidgetFixture } from "../../../harness/engine/widgets/fixture";
 
 describe("engine harness: failures", function () {
   let fx: WidgetFixture;

@@ -4,9 +4,9 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { ref, UNKNOWN, type Engine, type StepRecord } from "../../support/engine";
-import { widgetFixture, type WidgetFixture } from "../../support/engine/widgets/fixture";
-import { widgetProviderV2 } from "../../support/engine/widgets/provider";
+import { ref, UNKNOWN, type Engine, type StepRecord } from "../../../harness/engine";
+import { widgetFixture, type WidgetFixture } from "../../../harness/engine/widgets/fixture";
+import { widgetProviderV2 } from "../../../harness/engine/widgets/provider";
 
 const rpcs = (e: Engine, operation: string): string[] =>
   e.steps.filter((s: StepRecord) => s.operation === operation).map((s) => `${s.op}:${s.name}`);

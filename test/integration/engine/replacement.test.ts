@@ -1,7 +1,7 @@
 // Engine harness: replacement orderings, pending deletes and removed resources (pulumi-dynamic-providers.md §2.3).
 import { strict as assert } from "node:assert";
-import { ref } from "../../support/engine";
-import { widgetFixture, type WidgetFixture } from "../../support/engine/widgets/fixture";
+import { ref } from "../../../harness/engine";
+import { widgetFixture, type WidgetFixture } from "../../../harness/engine/widgets/fixture";
 
 describe("engine harness: replacement and deletes", function () {
   let fx: WidgetFixture;

@@ -1,8 +1,8 @@
 // Smoke test: a trivial dynamic resource through the whole harness against an HTTP service on 127.0.0.1, with
 // stack config, secret config, and one provider process per operation (pulumi-dynamic-providers.md §2.1, §6.3).
 import { strict as assert } from "node:assert";
-import { ref } from "../../support/engine";
-import { widgetFixture, type WidgetFixture } from "../../support/engine/widgets/fixture";
+import { ref } from "../../../harness/engine";
+import { widgetFixture, type WidgetFixture } from "../../../harness/engine/widgets/fixture";
 
 describe("engine harness: smoke", function () {
   let fx: WidgetFixture;

@@ -1,7 +1,7 @@
 // GarmOrganization, GarmRepository and GarmEnterprise through the engine harness against the GARM simulator: the same
 // scenarios for each kind, since one implementation serves the three (issue 14).
 import { strict as assert } from "node:assert";
-import { ref } from "../../support/engine";
+import { ref } from "../../../harness/engine";
 import { type Fixture, type Kind, RESOURCE, SECRET, startFixture } from "./fixture";
 
 type Json = Record<string, unknown>;

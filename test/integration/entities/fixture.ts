@@ -1,8 +1,8 @@
 // Shared setup for the entity and controller scenarios: a GARM simulator, an engine harness whose provider processes
 // load this checkout's build, the declarations of each resource kind, and a REST caller for changes made behind
 // Pulumi's back.
-import { controllerProvider, enterpriseProvider, organizationProvider, repositoryProvider, scaleSetProvider } from "../../../sdk/shim";
-import type { ResourceDecl } from "../../support/engine";
+import { controllerProvider, enterpriseProvider, organizationProvider, repositoryProvider, scaleSetProvider } from "../../../sdk/nodejs/shim";
+import type { ResourceDecl } from "../../../harness/engine";
 import { type SimulatedGarm, startSimulatedGarm } from "../../support/fixtures";
 
 export type Kind = "organization" | "repository" | "enterprise";

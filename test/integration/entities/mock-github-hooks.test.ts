@@ -1,7 +1,7 @@
 // The mock GitHub answers GARM's webhook calls (runner/pool/util.go L170-190; pool.go L2204-2269): list with
 // per_page, create (201), ping (204), delete (204), for any organization or repository.
 import { strict as assert } from "node:assert";
-import { type MockGithub, startMockGithub } from "../../support/mock-github";
+import { type MockGithub, startMockGithub } from "../../../harness/mock-github";
 
 describe("mock GitHub webhooks", () => {
   let gh: MockGithub;

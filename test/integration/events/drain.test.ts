@@ -2,8 +2,8 @@
 // refused, dropped mid-drain, silent (lost events), and busy with another scale set's events.
 import { strict as assert } from "node:assert";
 import { changeWaiter, scaleSetConcern } from "../../../provider/garm/events-wait";
-import { waitForRunners } from "../../../provider/scaleset/readiness";
-import { type Simulator, startSimulator } from "../../support/simulator";
+import { waitForRunners } from "../../../provider/kinds/scaleset/readiness";
+import { type Simulator, startSimulator } from "../../../simulator";
 import { type Harness, harness, sleep, until } from "./harness";
 
 // A poll interval no test waits out: a drain that ends quickly was woken by an event.

@@ -3,10 +3,10 @@
 import { GarmClient } from "../../../provider/garm/client";
 import { type EventsOptions, GarmEvents } from "../../../provider/garm/events";
 import type { WaiterOptions } from "../../../provider/garm/events-wait";
-import { checkScaleSetInputs } from "../../../provider/scaleset/check";
-import { scaleSetProviderWith } from "../../../provider/scaleset/resource";
-import type { Simulator } from "../../support/simulator";
-import { simulatorScaleSetInputs } from "../../support/scaleset-inputs";
+import { checkScaleSetInputs } from "../../../provider/kinds/scaleset/check";
+import { scaleSetProviderWith } from "../../../provider/kinds/scaleset/resource";
+import type { Simulator } from "../../../simulator";
+import { simulatorScaleSetInputs } from "../../../harness/scaleset-inputs";
 
 export interface Harness {
   readonly client: GarmClient;

@@ -2,7 +2,7 @@
 import { strict as assert } from "node:assert";
 import WebSocket from "ws";
 import { GarmClient } from "../../../provider/garm/client";
-import { type Simulator, startSimulator } from "../../support/simulator";
+import { type Simulator, startSimulator } from "../../../simulator";
 
 async function login(sim: Simulator): Promise<string> {
   const client = new GarmClient({ url: sim.url, username: sim.username, password: sim.password });

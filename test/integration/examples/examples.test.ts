@@ -5,8 +5,8 @@
 import * as assert from "node:assert/strict";
 import { INITIAL_GARM_CONFIG, type SimulatedHost, startSimulatedHost, waitFor } from "../../../scripts/demo/host";
 import { diagnosticsErrors, providerMessages, summarizeCalls } from "../../../scripts/demo/transcript";
-import { locateLanguageHost, locatePulumi } from "../../support/pulumi-cli";
-import { type Preview, PulumiProject, packOnce, urnName } from "../../support/pulumi-cli/project";
+import { locateLanguageHost, locatePulumi } from "../../../harness/pulumi-cli";
+import { type Preview, PulumiProject, packOnce, urnName } from "../../../harness/pulumi-cli/project";
 
 const EXAMPLES = ["quickstart", "label-change", "two-providers", "busy-destroy", "pools-templates", "garm-from-scratch"] as const;
 type Example = (typeof EXAMPLES)[number];

@@ -1,7 +1,7 @@
 // Shared setup for GarmEndpoint and GarmCredentials scenarios: the GARM simulator, an engine harness whose provider
 // processes load this checkout's build, and a REST client for changes made behind Pulumi's back.
-import { credentialsProvider, endpointProvider } from "../../../sdk/shim";
-import { type ResourceDecl, ref } from "../../support/engine";
+import { credentialsProvider, endpointProvider } from "../../../sdk/nodejs/shim";
+import { type ResourceDecl, ref } from "../../../harness/engine";
 import { type SimulatedGarm, mutatingCalls, startSimulatedGarm } from "../../support/fixtures";
 import { Client } from "../simulator/helpers";
 

@@ -1,8 +1,8 @@
 // A Gitea endpoint and its token credentials through the engine against the GARM simulator: GARM's separate /gitea
 // routes (routers.go L546-600), no upload URL, token-only credentials, rotation in place, guarded delete, destroy.
 import { strict as assert } from "node:assert";
-import { credentialsProvider, endpointProvider } from "../../../sdk/shim";
-import { type ResourceDecl, ref } from "../../support/engine";
+import { credentialsProvider, endpointProvider } from "../../../sdk/nodejs/shim";
+import { type ResourceDecl, ref } from "../../../harness/engine";
 import { type ForgeFixture, mutatingCalls, startForgeFixture } from "./fixture";
 
 const endpoint = (inputs: Record<string, unknown> = {}): ResourceDecl => ({

@@ -5,10 +5,10 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { garmProviderProvider, scaleSetProvider } from "../../../sdk/shim";
-import { type Engine, type ResourceDecl, ref } from "../../support/engine";
-import { engineForGarm } from "../../support/engine-for-garm";
-import { type Simulator, startSimulator } from "../../support/simulator";
+import { garmProviderProvider, scaleSetProvider } from "../../../sdk/nodejs/shim";
+import { type Engine, type ResourceDecl, ref } from "../../../harness/engine";
+import { engineForGarm } from "../../../harness/engine-for-garm";
+import { type Simulator, startSimulator } from "../../../simulator";
 import { providerInputs } from "./provider-inputs";
 
 /** Everything outside pulumi-garm's managed blocks, which every edit must keep byte for byte (DESIGN "GarmProvider"). */

@@ -4,8 +4,8 @@
 // checked here is what a `pulumi up` would do: the order the engine runs the two resources in, and what GARM sees.
 import { strict as assert } from "node:assert";
 import { promises as fs } from "node:fs";
-import type { Engine, StepRecord } from "../../support/engine";
-import type { Simulator } from "../../support/simulator";
+import type { Engine, StepRecord } from "../../../harness/engine";
+import type { Simulator } from "../../../simulator";
 import { mutatingCalls } from "../scaleset/fixture";
 import { Client } from "../simulator/helpers";
 import { BEGIN, blocksIn, type Fixture, HAND_WRITTEN, startFixture } from "./engine-fixture";

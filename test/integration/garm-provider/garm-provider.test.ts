@@ -4,9 +4,9 @@ import * as assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { resetConnection } from "../../../provider/connection";
-import { garmProvider } from "../../../provider/garm-provider/resource";
-import { startSimulator, type Simulator } from "../../support/simulator";
+import { resetConnection } from "../../../provider/common/connection";
+import { garmProvider } from "../../../provider/kinds/garm-provider/resource";
+import { startSimulator, type Simulator } from "../../../simulator";
 import { providerInputs } from "./provider-inputs";
 
 const HAND_WRITTEN = (exe: string) => `# operator's config

@@ -2,8 +2,8 @@
 // preview and at up, and the first keeps its block and its state.
 import { strict as assert } from "node:assert";
 import { promises as fs } from "node:fs";
-import { engineForGarm } from "../../support/engine-for-garm";
-import { readBlock, readBlockOwner } from "../../../provider/garm-provider/managed-block";
+import { engineForGarm } from "../../../harness/engine-for-garm";
+import { readBlock, readBlockOwner } from "../../../provider/kinds/garm-provider/managed-block";
 import { blocksIn, type Fixture, PROJECT, startFixture } from "./engine-fixture";
 
 describe("GarmProvider block owners through the engine", function () {

@@ -3,7 +3,7 @@
 import { strict as assert } from "node:assert";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { CREDENTIALS, ENDPOINT } from "../../../provider-plugin/resources";
-import { type PluginOnSimulator, secret, startPluginOnSimulator } from "./plugin-process";
+import { type PluginOnSimulator, secret, startPluginOnSimulator } from "../../../harness/plugin-process";
 
 describe("pulumi-resource-garm: GarmEndpoint and GarmCredentials", function () {
   this.timeout(60_000);

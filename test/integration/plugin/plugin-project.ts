@@ -5,8 +5,8 @@ import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { locatePulumi } from "../../support/pulumi-cli";
-import { type CliResult, REPO_ROOT } from "../../support/pulumi-cli/project";
+import { locatePulumi } from "../../../harness/pulumi-cli";
+import { type CliResult, REPO_ROOT } from "../../../harness/pulumi-cli/project";
 
 export const PLUGIN_VERSION: string = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 const CACHE = process.env.PULUMI_GARM_CACHE ?? path.join(os.homedir(), ".cache", "pulumi-garm");

@@ -1,7 +1,7 @@
 // GarmTemplate and GarmPool through pulumi-resource-garm's gRPC protocol against the GARM simulator: the same provider/
 // code as the dynamic provider, so a YAML or Python program gets the same in-place body change and the same drain.
 import { strict as assert } from "node:assert";
-import { type PluginOnSimulator, startPluginOnSimulator } from "./plugin-process";
+import { type PluginOnSimulator, startPluginOnSimulator } from "../../../harness/plugin-process";
 
 const TEMPLATE = "garm:index:GarmTemplate";
 const POOL = "garm:index:GarmPool";

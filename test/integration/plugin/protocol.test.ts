@@ -7,8 +7,8 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { GetSchemaRequest } from "@pulumi/pulumi/proto/provider_pb";
 import { GarmClient } from "../../../provider/garm/client";
 import { SECRET_SIG, SIG_KEY } from "../../../provider-plugin/protocol";
-import { type Simulator, startSimulator } from "../../support/simulator";
-import { type PluginProcess, secret, settingsOf, startPlugin } from "./plugin-process";
+import { type Simulator, startSimulator } from "../../../simulator";
+import { type PluginProcess, secret, settingsOf, startPlugin } from "../../../harness/plugin-process";
 
 const SCALE_SET = "garm:index:ScaleSet";
 const inputs = {

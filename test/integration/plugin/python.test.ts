@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { startSimulatedHost } from "../../../scripts/demo/host";
-import { REPO_ROOT } from "../../support/pulumi-cli/project";
+import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
 import { PLUGIN_VERSION, PluginProject, PYTHON_HOST_DIR, PYTHON_VENV_BIN, buildPluginOnce } from "./plugin-project";
 import { runQuickstart } from "./quickstart-scenario";
 

@@ -1,9 +1,9 @@
 // The quick start, in whatever language the project is written: preview, up, a label change (replace, new generation
 // first), a no-change preview and destroy, with GARM's state checked after each step.
 import { strict as assert } from "node:assert";
-import { liveName } from "../../../provider/scaleset/naming";
+import { liveName } from "../../../provider/runners/naming";
 import { INITIAL_GARM_CONFIG, type SimulatedHost, waitFor } from "../../../scripts/demo/host";
-import type { Simulator } from "../../support/simulator";
+import type { Simulator } from "../../../simulator";
 import type { PluginProject } from "./plugin-project";
 
 export const writes = (sim: Simulator) => sim.requests().filter((r) => r.method !== "GET" && !r.path.endsWith("/auth/login"));

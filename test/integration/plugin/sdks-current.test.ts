@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../support/engine-for-garm";
+import { REPO_ROOT } from "../../../harness/engine-for-garm";
 
 /** Relative paths and contents of every file under `dir`, skipping the build outputs pip leaves beside the sources. */
 async function tree(dir: string, skip: ReadonlySet<string>): Promise<Map<string, string>> {

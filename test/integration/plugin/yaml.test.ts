@@ -7,8 +7,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { GarmClient } from "../../../provider/garm/client";
 import { type SimulatedHost, startSimulatedHost } from "../../../scripts/demo/host";
-import { REPO_ROOT } from "../../support/pulumi-cli/project";
-import { startSimulator } from "../../support/simulator";
+import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
+import { startSimulator } from "../../../simulator";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { runQuickstart, writes } from "./quickstart-scenario";
 

@@ -1,8 +1,8 @@
 // GarmPool scenarios through the engine harness against the GARM simulator (issue 16).
 import { strict as assert } from "node:assert";
-import { providerUsers } from "../../../provider/garm-provider/guard";
-import { poolProvider } from "../../../sdk/shim";
-import type { ResourceDecl } from "../../support/engine";
+import { providerUsers } from "../../../provider/kinds/garm-provider/guard";
+import { poolProvider } from "../../../sdk/nodejs/shim";
+import type { ResourceDecl } from "../../../harness/engine";
 import { type Fixture, mutatingCalls, sleep, startFixture } from "../scaleset/fixture";
 
 const baseInputs = {

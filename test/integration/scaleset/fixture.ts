@@ -1,10 +1,10 @@
 // Shared setup for GarmScaleSet scenarios (and the pool and template ones, which use the same simulator timing): the
 // shared simulated GARM of test/support/fixtures.ts, with a scale set declaration over common inputs.
-import { scaleSetProvider } from "../../../sdk/shim";
-import type { ResourceDecl } from "../../support/engine";
-import { REPO_ROOT } from "../../support/engine-for-garm";
+import { scaleSetProvider } from "../../../sdk/nodejs/shim";
+import type { ResourceDecl } from "../../../harness/engine";
+import { REPO_ROOT } from "../../../harness/engine-for-garm";
 import { type SimulatedGarm, mutatingCalls, startSimulatedGarm } from "../../support/fixtures";
-import type { Simulator, SimulatorOptions } from "../../support/simulator";
+import type { Simulator, SimulatorOptions } from "../../../simulator";
 
 export { REPO_ROOT, mutatingCalls };
 

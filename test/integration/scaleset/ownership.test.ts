@@ -1,8 +1,8 @@
 // A GARM id names this resource's scale set only while GARM's scale set under it still has this resource's name,
 // entity and provider; adoption takes only a scale set with the resource's labels (issue 10 items 10 and 12).
 import { strict as assert } from "node:assert";
-import { engineForGarm } from "../../support/engine-for-garm";
-import type { Simulator } from "../../support/simulator";
+import { engineForGarm } from "../../../harness/engine-for-garm";
+import type { Simulator } from "../../../simulator";
 import { type Fixture, startFixture } from "./fixture";
 
 /**

@@ -5,10 +5,10 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GarmClient } from "../../../provider/garm/client";
-import { garmProviderProvider } from "../../../sdk/shim";
-import { ref } from "../../support/engine";
+import { garmProviderProvider } from "../../../sdk/nodejs/shim";
+import { ref } from "../../../harness/engine";
 import { providerInputs } from "../garm-provider/provider-inputs";
-import { engineForGarm } from "../../support/engine-for-garm";
+import { engineForGarm } from "../../../harness/engine-for-garm";
 import { type Fixture, apiCalls, mutatingCalls, startFixture } from "./fixture";
 
 describe("GarmScaleSet preview against the GARM simulator", function () {

@@ -1,8 +1,8 @@
-// A stack written with the forwarding object serialized by value (before the provider module of sdk/dynamic/) meets a
+// A stack written with the forwarding object serialized by value (before the provider module of sdk/nodejs/dynamic/) meets a
 // program that hands over the module: only `__provider` differs, so the scale set is unchanged, GARM is not called to
 // change anything, and destroy works with either text.
 import { strict as assert } from "node:assert";
-import * as dynamicScaleSet from "../../../sdk/dynamic/scaleset";
+import * as dynamicScaleSet from "../../../sdk/nodejs/dynamic/scaleset";
 import { type Fixture, mutatingCalls, startFixture } from "./fixture";
 
 describe("GarmScaleSet: the provider module in place of the serialized forwarding object", function () {

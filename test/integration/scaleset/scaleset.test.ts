@@ -1,6 +1,6 @@
 // GarmScaleSet scenarios through the engine harness against the GARM simulator (issue: GarmScaleSet).
 import { strict as assert } from "node:assert";
-import { engineForGarm } from "../../support/engine-for-garm";
+import { engineForGarm } from "../../../harness/engine-for-garm";
 import { type Fixture, apiCalls, mutatingCalls, sleep, startFixture } from "./fixture";
 
 describe("GarmScaleSet against the GARM simulator", function () {

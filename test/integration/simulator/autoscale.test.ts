@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Client, setup, ticks } from "./helpers";
-import type { Simulator } from "../../support/simulator";
+import type { Simulator } from "../../../simulator";
 
 describe("simulator: autoscale and consolidation (§7.5, §7.6)", () => {
   let sim: Simulator;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Client, setup } from "./helpers";
-import type { Simulator } from "../../support/simulator";
+import type { Simulator } from "../../../simulator";
 
 // GARM v0.2.1 builds the credentials list with `var ret []params.ForgeCredentials` and appends (database/sql/github.go
 // L374-398, database/sql/gitea.go L381-395), so with no credentials it encodes a nil slice: the body is `null`, not `[]`

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Client, QUICK_RESTART, setup, ticks } from "./helpers";
-import type { Simulator } from "../../support/simulator";
+import type { Simulator } from "../../../simulator";
 
 describe("simulator: scale set delete (§5)", () => {
   let sim: Simulator;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Client, setup } from "./helpers";
-import type { Simulator } from "../../support/simulator";
+import type { Simulator } from "../../../simulator";
 
 describe("simulator: entities (§2.4)", () => {
   let sim: Simulator;

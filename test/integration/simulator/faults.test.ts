@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { Client, setup } from "./helpers";
-import type { Simulator } from "../../support/simulator";
+import type { Simulator } from "../../../simulator";
 
 describe("simulator: fault injection, control API, behaviours", () => {
   let sim: Simulator;
@@ -106,7 +106,7 @@ describe("simulator: fault injection, control API, behaviours", () => {
 describe("simulator: standalone main.js", () => {
   it("prints its URL and admin credentials, serves, and exits on SIGTERM", async function () {
     this.timeout(5000);
-    const main = join(__dirname, "..", "..", "support", "simulator", "main.js");
+    const main = join(__dirname, "..", "..", "..", "simulator", "main.js");
     const child = spawn(process.execPath, [main, "--port", "0", "--tick-ms", "50"], { stdio: ["ignore", "pipe", "pipe"] });
     const line = await new Promise<string>((resolve, reject) => {
       let out = "";

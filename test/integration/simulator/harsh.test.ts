@@ -6,7 +6,7 @@ import * as http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, setup } from "./helpers";
-import type { Simulator } from "../../support/simulator";
+import type { Simulator } from "../../../simulator";
 
 /** One raw request on a given agent, so a test can hold a keep-alive connection across a restart. */
 function rawGet(url: string, agent?: http.Agent): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {

@@ -1,5 +1,5 @@
 // Plain-fetch client for the simulator tests: login once, then call the API as a GARM client would.
-import { startSimulator, type Simulator, type SimulatorOptions } from "../../support/simulator";
+import { startSimulator, type Simulator, type SimulatorOptions } from "../../../simulator";
 
 export interface Res {
   status: number;

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, QUICK_RESTART, setup, ticks } from "./helpers";
-import { startSimulator, type Simulator } from "../../support/simulator";
+import { startSimulator, type Simulator } from "../../../simulator";
 
 describe("simulator: providers from the GARM config (§9, §2.3)", () => {
   let dir: string;

@@ -5,10 +5,10 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { scaleSetProvider } from "../../../sdk/shim";
-import type { ResourceDecl } from "../../support/engine";
-import { engineForGarm } from "../../support/engine-for-garm";
-import { type Simulator, startSimulator } from "../../support/simulator";
+import { scaleSetProvider } from "../../../sdk/nodejs/shim";
+import type { ResourceDecl } from "../../../harness/engine";
+import { engineForGarm } from "../../../harness/engine-for-garm";
+import { type Simulator, startSimulator } from "../../../simulator";
 
 const scaleSet = (name: string, over: Record<string, unknown> = {}): ResourceDecl => ({
   name,

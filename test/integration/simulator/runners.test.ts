@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Client, setup, ticks } from "./helpers";
-import type { Simulator } from "../../support/simulator";
+import type { Simulator } from "../../../simulator";
 
 const NOT_DELETABLE = 'runner must be in one of the following states: "running, error, pending_force_delete, pending_delete"';
 

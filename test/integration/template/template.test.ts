@@ -3,8 +3,8 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { templateProvider } from "../../../sdk/shim";
-import { type ResourceDecl, ref } from "../../support/engine";
+import { templateProvider } from "../../../sdk/nodejs/shim";
+import { type ResourceDecl, ref } from "../../../harness/engine";
 import { type Fixture, mutatingCalls, startFixture } from "../scaleset/fixture";
 
 const BODY = "#!/bin/bash\necho install {{ .RunnerName }}\n";

@@ -1,7 +1,7 @@
 // GarmController's pure parts (provider/controller): only given fields are managed and sent (UpdateControllerParams
 // takes pointers, params/requests.go L548-558), and URLs need a scheme and host (L560-590).
 import { strict as assert } from "node:assert";
-import { changedControllerFields, controllerMethodsWith } from "../../../provider/controller/resource";
+import { changedControllerFields, controllerMethodsWith } from "../../../provider/kinds/controller/resource";
 
 const held = { metadataUrl: "https://g/api/v1/metadata", callbackUrl: "https://g/api/v1/callbacks", webhookUrl: "https://g/webhooks", minimumJobAgeBackoff: 30 };
 const methods = controllerMethodsWith({ client: () => { throw new Error("no GARM in unit tests"); }, log: { info() {}, warn() {} } });

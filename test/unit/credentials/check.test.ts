@@ -1,8 +1,8 @@
 // GarmCredentials' preview checks: field-named messages, a private key GARM could not parse refused before GARM
 // answers 500 (params/requests.go L453-477), and no message quoting a secret.
 import { strict as assert } from "node:assert";
-import { checkCredentialsInputs } from "../../../provider/credentials/check";
-import { UNKNOWN } from "../../../provider/unknown";
+import { checkCredentialsInputs } from "../../../provider/kinds/credentials/check";
+import { UNKNOWN } from "../../../provider/common/unknown";
 import { APP_KEY_1, APP_KEY_1_PKCS8, EC_KEY } from "../../support/forge-pem";
 
 const base = { name: "ghe-pat", endpoint: "ghe" };

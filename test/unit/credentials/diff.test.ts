@@ -2,9 +2,9 @@
 // params/requests.go L520-525); endpoint, forge and auth type replace (database/sql/github.go L437-458). The secret is
 // compared through its salted digest, never stored in plain text.
 import { strict as assert } from "node:assert";
-import { diffCredentials } from "../../../provider/credentials/diff";
-import type { CheckedCredentialsInputs, CredentialsOutputs } from "../../../provider/credentials/schema";
-import { secretDigest } from "../../../provider/credentials/secret-digest";
+import { diffCredentials } from "../../../provider/kinds/credentials/diff";
+import type { CheckedCredentialsInputs, CredentialsOutputs } from "../../../provider/kinds/credentials/inputs";
+import { secretDigest } from "../../../provider/kinds/credentials/secret-digest";
 import { APP_KEY_1, APP_KEY_2 } from "../../support/forge-pem";
 
 const pat: CheckedCredentialsInputs = { forge: "github", name: "c", description: "", endpoint: "ghe", authType: "pat", token: "t1", adoptExisting: false };

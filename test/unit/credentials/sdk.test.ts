@@ -2,7 +2,7 @@
 // is encrypted, and marks the secret digest output secret too.
 import * as assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
-import { GarmCredentials } from "../../../sdk/credentials";
+import { GarmCredentials } from "../../../sdk/nodejs/credentials";
 
 describe("GarmCredentials SDK class", function () {
   this.timeout(20_000);

@@ -1,8 +1,8 @@
 // GarmEndpoint's preview checks: GARM's URL rules (params/requests.go L324-381), a CA bundle GARM would drop or answer
 // with a 500 (SanitizeCABundle), the GitHub/Gitea URL sets, and field-named messages.
 import { strict as assert } from "node:assert";
-import { checkEndpointInputs } from "../../../provider/endpoint/check";
-import { UNKNOWN } from "../../../provider/unknown";
+import { checkEndpointInputs } from "../../../provider/kinds/endpoint/check";
+import { UNKNOWN } from "../../../provider/common/unknown";
 import { CA_CERT_1, CA_CERT_2 } from "../../support/forge-pem";
 
 const github = { name: "ghe", baseUrl: "https://ghe.test", apiBaseUrl: "https://ghe.test/api/v3/", uploadBaseUrl: "https://ghe.test/api/uploads/" };

@@ -2,8 +2,8 @@
 // replacement for the name and forge and for a removed CA bundle (runner/github_endpoints.go L90: an empty one is
 // never sent), and no change for a CA bundle that differs only in how GARM re-encodes it.
 import { strict as assert } from "node:assert";
-import { diffEndpoint } from "../../../provider/endpoint/diff";
-import { toEndpointOutputs } from "../../../provider/endpoint/schema";
+import { diffEndpoint } from "../../../provider/kinds/endpoint/diff";
+import { toEndpointOutputs } from "../../../provider/kinds/endpoint/inputs";
 import { CA_CERT_1, CA_CERT_2 } from "../../support/forge-pem";
 
 const inputs = {

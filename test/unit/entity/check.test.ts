@@ -1,8 +1,8 @@
-// Entity input rules at preview (provider/entity/check.ts): GARM itself checks only non-empty name, credentials and
+// Entity input rules at preview (provider/kinds/entity/check.ts): GARM itself checks only non-empty name, credentials and
 // secret (params/requests.go L53-148) and answers a missing secret with a bare 500 in v0.2.1 (garm-api.md §1.7).
 import { strict as assert } from "node:assert";
-import { checkEntityInputs } from "../../../provider/entity/check";
-import { UNKNOWN } from "../../../provider/unknown";
+import { checkEntityInputs } from "../../../provider/kinds/entity/check";
+import { UNKNOWN } from "../../../provider/common/unknown";
 
 const base = { name: "acme", credentials: "acme-pat", webhookSecret: "s3cret-value" };
 

@@ -1,11 +1,11 @@
-// What an input change does to an entity (provider/entity/diff.ts): GARM updates credentials, webhook secret, pool
+// What an input change does to an entity (provider/kinds/entity/diff.ts): GARM updates credentials, webhook secret, pool
 // balancer and agent mode in place (UpdateEntityParams, params/requests.go L300-306), refuses credentials of another
 // endpoint (database/sql/util.go L1184-1186), and has no rename.
 import { strict as assert } from "node:assert";
-import { changedFields, diffEntity, updateBody, webhookChange } from "../../../provider/entity/diff";
-import { withDefaults } from "../../../provider/entity/inputs";
-import { type EntityOutputs, secretHash } from "../../../provider/entity/state";
-import { UNKNOWN } from "../../../provider/unknown";
+import { changedFields, diffEntity, updateBody, webhookChange } from "../../../provider/kinds/entity/diff";
+import { withDefaults } from "../../../provider/kinds/entity/inputs";
+import { type EntityOutputs, secretHash } from "../../../provider/kinds/entity/state";
+import { UNKNOWN } from "../../../provider/common/unknown";
 
 const inputs = withDefaults({ name: "acme", credentials: "acme-pat", webhookSecret: "one" });
 const { webhookSecret: _secret, ...kept } = inputs;

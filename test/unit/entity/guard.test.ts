@@ -1,7 +1,7 @@
-// The delete guard's message (provider/entity/guard.ts): GARM refuses an entity with pools or scale sets
+// The delete guard's message (provider/kinds/entity/guard.ts): GARM refuses an entity with pools or scale sets
 // (runner/organizations.go L138-159) naming only pool ids; the guard names every dependent and the way out.
 import { strict as assert } from "node:assert";
-import { refusal } from "../../../provider/entity/guard";
+import { refusal } from "../../../provider/kinds/entity/guard";
 
 describe("entity delete guard", () => {
   it("says nothing without dependents", () => {

@@ -2,7 +2,7 @@
 // (the entity exists, so the next `up` installs the webhook instead of creating a second entity), and the secret
 // reaches neither the recorded outputs nor the message.
 import { strict as assert } from "node:assert";
-import { entityMethodsWith } from "../../../provider/entity/resource";
+import { entityMethodsWith } from "../../../provider/kinds/entity/resource";
 
 type Handler = (method: string, path: string) => { status: number; body?: unknown };
 

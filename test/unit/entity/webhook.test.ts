@@ -1,7 +1,7 @@
-// Webhook install and removal through GARM (provider/entity/webhook.ts, runner/pool/pool.go L2204-2345).
+// Webhook install and removal through GARM (provider/kinds/entity/webhook.ts, runner/pool/pool.go L2204-2345).
 import { strict as assert } from "node:assert";
 import { GarmApiError } from "../../../provider/garm/errors";
-import { installWebhook, removeWebhook, webhookPresent } from "../../../provider/entity/webhook";
+import { installWebhook, removeWebhook, webhookPresent } from "../../../provider/kinds/entity/webhook";
 
 const failing = (err: GarmApiError) => async () => {
   throw err;

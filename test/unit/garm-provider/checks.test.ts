@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
-import { checkGarmProvider, type CheckContext } from "../../../provider/garm-provider/checks";
-import { upsertBlock } from "../../../provider/garm-provider/managed-block";
-import { UNKNOWN } from "../../../provider/garm-provider/schema";
+import { checkGarmProvider, type CheckContext } from "../../../provider/kinds/garm-provider/checks";
+import { upsertBlock } from "../../../provider/kinds/garm-provider/managed-block";
+import { UNKNOWN } from "../../../provider/kinds/garm-provider/inputs";
 import { HAND_WRITTEN, spec } from "./helpers";
 
 const valid = {

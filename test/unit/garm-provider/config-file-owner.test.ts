@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import * as lockfile from "proper-lockfile";
-import { editConfigFile } from "../../../provider/garm-provider/config-file";
+import { editConfigFile } from "../../../provider/kinds/garm-provider/config-file";
 import { HAND_WRITTEN, removeDir, tempDir } from "./helpers";
 
 const USER = 65534;
@@ -20,7 +20,7 @@ interface ChildEdit {
 
 /** Appends a line to `file` with editConfigFile in a child process running as USER:GROUP. */
 function editAsUser(file: string): Promise<ChildEdit> {
-  const mod = require.resolve("../../../provider/garm-provider/config-file");
+  const mod = require.resolve("../../../provider/kinds/garm-provider/config-file");
   const script = `const started = Date.now();
     require(${JSON.stringify(mod)}).editConfigFile(process.argv[1], (t) => t + "# edited by a non-root user\\n", () => {}, { lockWaitMs: 5000 })
       .then(() => console.log(JSON.stringify({ ok: true, ms: Date.now() - started })))

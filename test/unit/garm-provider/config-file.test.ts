@@ -4,9 +4,9 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import * as lockfile from "proper-lockfile";
-import { editConfigFile, readConfigText } from "../../../provider/garm-provider/config-file";
-import { GarmConfigError, verifyEdit } from "../../../provider/garm-provider/garm-config";
-import { renderBlock, upsertBlock } from "../../../provider/garm-provider/managed-block";
+import { editConfigFile, readConfigText } from "../../../provider/kinds/garm-provider/config-file";
+import { GarmConfigError, verifyEdit } from "../../../provider/kinds/garm-provider/garm-config";
+import { renderBlock, upsertBlock } from "../../../provider/kinds/garm-provider/managed-block";
 import { HAND_WRITTEN, removeDir, spec, tempConfig } from "./helpers";
 
 describe("garm-provider config file", () => {
@@ -104,7 +104,7 @@ describe("garm-provider config file", () => {
 
   it("lets writers in separate processes all land (the lock file arbitrates)", async function () {
     this.timeout(20_000);
-    const mod = require.resolve("../../../provider/garm-provider/config-file");
+    const mod = require.resolve("../../../provider/kinds/garm-provider/config-file");
     const script = `require(${JSON.stringify(mod)}).editConfigFile(process.argv[1], (t) => t + "# writer " + process.argv[2] + "\\n", () => {})
       .catch((e) => { console.error(e.message); process.exit(1); })`;
     await Promise.all(

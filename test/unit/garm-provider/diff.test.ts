@@ -2,8 +2,8 @@ import * as assert from "node:assert/strict";
 import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { diffGarmProvider } from "../../../provider/garm-provider/diff";
-import { UNKNOWN } from "../../../provider/garm-provider/schema";
+import { diffGarmProvider } from "../../../provider/kinds/garm-provider/diff";
+import { UNKNOWN } from "../../../provider/kinds/garm-provider/inputs";
 
 const olds = {
   stateVersion: 1,

@@ -2,7 +2,7 @@
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { ProviderBlockSpec } from "../../../provider/garm-provider/schema";
+import type { ProviderBlockSpec } from "../../../provider/kinds/garm-provider/inputs";
 
 /** A GARM config as an operator writes it: comments, odd spacing, a hand-written provider, a trailing table. */
 export const HAND_WRITTEN = `# GARM config, edited by hand

@@ -2,10 +2,10 @@ import * as assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import * as toml from "smol-toml";
-import { makeGarmProviderImpl, type GarmProviderDeps } from "../../../provider/garm-provider/lifecycle";
-import { readBlock, renderBlock, upsertBlock } from "../../../provider/garm-provider/managed-block";
-import { RestartCoordinator, type CommandResult } from "../../../provider/garm-provider/restart";
-import type { PoolRef, ScaleSetRef } from "../../../provider/garm-provider/guard";
+import { makeGarmProviderImpl, type GarmProviderDeps } from "../../../provider/kinds/garm-provider/lifecycle";
+import { readBlock, renderBlock, upsertBlock } from "../../../provider/kinds/garm-provider/managed-block";
+import { RestartCoordinator, type CommandResult } from "../../../provider/kinds/garm-provider/restart";
+import type { PoolRef, ScaleSetRef } from "../../../provider/kinds/garm-provider/guard";
 import { HAND_WRITTEN, removeDir, tempConfig } from "./helpers";
 
 /**

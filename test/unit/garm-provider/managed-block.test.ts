@@ -8,7 +8,7 @@ import {
   renderBlock,
   upsertBlock,
   withoutManagedBlocks,
-} from "../../../provider/garm-provider/managed-block";
+} from "../../../provider/kinds/garm-provider/managed-block";
 import { HAND_WRITTEN, spec } from "./helpers";
 
 type Doc = { provider: Array<Record<string, any>>; database?: unknown; logging?: unknown };

@@ -4,10 +4,10 @@
 import * as assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
 import * as toml from "smol-toml";
-import { checkGarmProvider } from "../../../provider/garm-provider/checks";
-import { makeGarmProviderImpl, type GarmProviderDeps } from "../../../provider/garm-provider/lifecycle";
-import { ManagedBlockError, readBlock, readBlockOwner, renderBlock, upsertBlock } from "../../../provider/garm-provider/managed-block";
-import { RestartCoordinator } from "../../../provider/garm-provider/restart";
+import { checkGarmProvider } from "../../../provider/kinds/garm-provider/checks";
+import { makeGarmProviderImpl, type GarmProviderDeps } from "../../../provider/kinds/garm-provider/lifecycle";
+import { ManagedBlockError, readBlock, readBlockOwner, renderBlock, upsertBlock } from "../../../provider/kinds/garm-provider/managed-block";
+import { RestartCoordinator } from "../../../provider/kinds/garm-provider/restart";
 import { HAND_WRITTEN, removeDir, spec, tempConfig } from "./helpers";
 
 const MINE = { project: "garm-infra", stack: "prod", resource: "openstack" };

@@ -6,7 +6,7 @@ import {
   outputTail,
   runShellCommand,
   type CommandResult,
-} from "../../../provider/garm-provider/restart";
+} from "../../../provider/kinds/garm-provider/restart";
 
 const ok: CommandResult = { code: 0, signal: null, output: "", timedOut: false };
 

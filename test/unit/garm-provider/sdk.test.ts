@@ -2,7 +2,7 @@
 // provider never learns the resource's URN (issue 10 item 5).
 import * as assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
-import { GarmProvider } from "../../../sdk/garm-provider";
+import { GarmProvider } from "../../../sdk/nodejs/garm-provider";
 
 describe("GarmProvider SDK class", function () {
   this.timeout(20_000);

@@ -2,10 +2,10 @@
 // command's own output repeat it there.
 import * as assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
-import { makeGarmProviderImpl, type GarmProviderDeps } from "../../../provider/garm-provider/lifecycle";
-import { upsertBlock } from "../../../provider/garm-provider/managed-block";
-import { describeCommand, maskCommandSecrets } from "../../../provider/garm-provider/command-text";
-import { RestartCoordinator, RestartFailedError, runShellCommand } from "../../../provider/garm-provider/restart";
+import { makeGarmProviderImpl, type GarmProviderDeps } from "../../../provider/kinds/garm-provider/lifecycle";
+import { upsertBlock } from "../../../provider/kinds/garm-provider/managed-block";
+import { describeCommand, maskCommandSecrets } from "../../../provider/kinds/garm-provider/command-text";
+import { RestartCoordinator, RestartFailedError, runShellCommand } from "../../../provider/kinds/garm-provider/restart";
 import { HAND_WRITTEN, removeDir, spec, tempConfig } from "./helpers";
 
 const TOKEN = "ghp_S3cr3tT0ken0123456789abcdefXYZ";

@@ -4,7 +4,7 @@ import * as assert from "node:assert/strict";
 import { promises as fs, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { runShellCommand } from "../../../provider/garm-provider/restart";
+import { runShellCommand } from "../../../provider/kinds/garm-provider/restart";
 import { removeDir, tempDir } from "./helpers";
 
 /** Whether `pid` runs; a killed process its new parent has not reaped yet (a zombie) does not. */

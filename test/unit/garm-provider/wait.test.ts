@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import * as sinon from "sinon";
-import { ProviderWaitError, waitForProviders } from "../../../provider/garm-provider/wait";
+import { ProviderWaitError, waitForProviders } from "../../../provider/kinds/garm-provider/wait";
 
 describe("garm-provider wait for GET /providers", () => {
   let clock: sinon.SinonFakeTimers;

@@ -2,8 +2,8 @@ import { strict as assert } from "node:assert";
 import type * as http from "node:http";
 import { GarmClient } from "../../../provider/garm/client";
 import { GarmApiError } from "../../../provider/garm/errors";
-import type { Logger } from "../../../provider/log";
-import { scaleSetProviderWith } from "../../../provider/scaleset/resource";
+import type { Logger } from "../../../provider/common/log";
+import { scaleSetProviderWith } from "../../../provider/kinds/scaleset/resource";
 import { type HttpStub, sendJson, startHttpStub } from "../../support/http-stub";
 
 const PASSWORD = "s3cret-Password-1";

@@ -1,9 +1,9 @@
 // GarmPool's diff and update body: only the provider and the entity replace (absent from UpdatePoolParams,
 // params/requests.go L163-183); tags and the rest change in place, and a PUT carries only what changed.
 import { strict as assert } from "node:assert";
-import { changedPoolFields, diffPool, poolUpdateBody } from "../../../provider/pool/diff";
-import type { PoolOutputs } from "../../../provider/pool/state";
-import { UNKNOWN } from "../../../provider/unknown";
+import { changedPoolFields, diffPool, poolUpdateBody } from "../../../provider/kinds/pool/diff";
+import type { PoolOutputs } from "../../../provider/kinds/pool/state";
+import { UNKNOWN } from "../../../provider/common/unknown";
 
 const olds = {
   organization: "acme",

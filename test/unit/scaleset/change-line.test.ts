@@ -1,8 +1,8 @@
 // The diff line's pieces (issue 13 items 4 and 5): fields old → new, labels as a set, extra specs without values.
 import { strict as assert } from "node:assert";
-import { labelChange, replaceReasons, updateChanges } from "../../../provider/scaleset/change-line";
-import type { ScaleSetOutputs } from "../../../provider/scaleset/state";
-import { UNKNOWN } from "../../../provider/unknown";
+import { labelChange, replaceReasons, updateChanges } from "../../../provider/kinds/scaleset/change-line";
+import type { ScaleSetOutputs } from "../../../provider/kinds/scaleset/state";
+import { UNKNOWN } from "../../../provider/common/unknown";
 
 const olds = {
   name: "ci",

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
-import { checkScaleSetInputs } from "../../../provider/scaleset/check";
-import { UNKNOWN } from "../../../provider/unknown";
+import { checkScaleSetInputs } from "../../../provider/kinds/scaleset/check";
+import { UNKNOWN } from "../../../provider/common/unknown";
 
 const valid = {
   name: "ci-small",

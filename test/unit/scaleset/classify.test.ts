@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import type { InstanceView, JobView } from "../../../provider/garm/client";
-import { RUNNER_STATE_WORDS, type RunnerAction, type RunnerState, classifyRunner } from "../../../provider/drain/classify";
+import { RUNNER_STATE_WORDS, type RunnerAction, type RunnerState, classifyRunner } from "../../../provider/runners/drain/classify";
 
 const NOW = Date.parse("2026-11-30T12:00:00Z");
 const HOUR = 3600_000;

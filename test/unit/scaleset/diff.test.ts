@@ -1,9 +1,9 @@
 import { strict as assert } from "node:assert";
-import { diffScaleSet, updateBody, changedFields } from "../../../provider/scaleset/diff";
-import { withDefaults } from "../../../provider/scaleset/inputs";
-import { liveName } from "../../../provider/scaleset/naming";
-import type { ScaleSetOutputs } from "../../../provider/scaleset/state";
-import { UNKNOWN } from "../../../provider/unknown";
+import { diffScaleSet, updateBody, changedFields } from "../../../provider/kinds/scaleset/diff";
+import { withDefaults } from "../../../provider/kinds/scaleset/inputs";
+import { liveName } from "../../../provider/runners/naming";
+import type { ScaleSetOutputs } from "../../../provider/kinds/scaleset/state";
+import { UNKNOWN } from "../../../provider/common/unknown";
 
 const inputs = withDefaults({
   name: "ci-small",

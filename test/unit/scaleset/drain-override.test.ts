@@ -1,7 +1,7 @@
 // A delete's drain timeout comes from the resource's stored options, which only a `pulumi up` changes; the environment
 // of one `pulumi destroy` (or `up` finishing a pending delete) can lengthen it without touching the program.
 import { strict as assert } from "node:assert";
-import { DRAIN_TIMEOUT_ENV, drainOptionsFor } from "../../../provider/drain/override";
+import { DRAIN_TIMEOUT_ENV, drainOptionsFor } from "../../../provider/runners/drain/override";
 
 const stored = { timeoutSeconds: 60, pollSeconds: 5, jobStaleAfterHours: 120 };
 

@@ -2,8 +2,8 @@ import { strict as assert } from "node:assert";
 import * as sinon from "sinon";
 import type { InstanceView, JobView, ScaleSetView } from "../../../provider/garm/client";
 import { GarmApiError } from "../../../provider/garm/errors";
-import { REMINDER_MS } from "../../../provider/log";
-import { DrainError, type DrainClient, retireScaleSet } from "../../../provider/scaleset/drain";
+import { REMINDER_MS } from "../../../provider/common/log";
+import { DrainError, type DrainClient, retireScaleSet } from "../../../provider/kinds/scaleset/drain";
 
 const options = { timeoutSeconds: 30, pollSeconds: 5, jobStaleAfterHours: 120 };
 const target = { id: 12, liveName: "ci-small-42e04976", owns: (v: ScaleSetView) => v.name === "ci-small-42e04976" };

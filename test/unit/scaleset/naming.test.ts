@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { canonicalLabels, generationHash, isOtherGeneration, liveName } from "../../../provider/scaleset/naming";
+import { canonicalLabels, generationHash, isOtherGeneration, liveName } from "../../../provider/runners/naming";
 
 describe("scale-set naming", () => {
   it("canonicalises labels: trimmed, lower-cased, de-duplicated, sorted", () => {

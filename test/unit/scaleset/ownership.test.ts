@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import type { ScaleSetView } from "../../../provider/garm/client";
-import { type ScaleSetOutputs, describeHolder, isSameScaleSet } from "../../../provider/scaleset/state";
+import { type ScaleSetOutputs, describeHolder, isSameScaleSet } from "../../../provider/kinds/scaleset/state";
 
 const ORG = "8a2f6b1e-0000-4000-8000-000000000001";
 const stored = { liveName: "ci-small-42e04976", name: "ci-small", entityId: ORG, providerName: "fake" } as ScaleSetOutputs;

@@ -1,7 +1,7 @@
 // What a scale set's name says about who made it (issue 13 item 6).
 import { strict as assert } from "node:assert";
-import { liveName } from "../../../provider/scaleset/naming";
-import { makerOf } from "../../../provider/scaleset/provenance";
+import { liveName } from "../../../provider/runners/naming";
+import { makerOf } from "../../../provider/kinds/scaleset/provenance";
 
 describe("who made a scale set", () => {
   it("is pulumi-garm when the name's hash matches its labels and provider, whatever their case and order", () => {

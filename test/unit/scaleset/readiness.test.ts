@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import * as sinon from "sinon";
 import type { InstanceView } from "../../../provider/garm/client";
-import { waitForRunners } from "../../../provider/scaleset/readiness";
+import { waitForRunners } from "../../../provider/kinds/scaleset/readiness";
 
 const runner = (status: string, runnerStatus: string) => ({ name: "r", status, runnerStatus }) as InstanceView;
 

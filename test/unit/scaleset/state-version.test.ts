@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
-import { migrateState } from "../../../provider/garm-provider/schema";
-import { readOutputs } from "../../../provider/scaleset/state";
+import { migrateState } from "../../../provider/kinds/garm-provider/inputs";
+import { readOutputs } from "../../../provider/kinds/scaleset/state";
 
 const installed = (require("../../../../package.json") as { version: string }).version;
 

@@ -1,8 +1,8 @@
 // GarmTemplate's diff and update body: what changes in place, what replaces, and what the PUT carries.
 import { strict as assert } from "node:assert";
-import { diffTemplate, templateUpdateBody } from "../../../provider/template/diff";
-import type { TemplateOutputs } from "../../../provider/template/state";
-import { UNKNOWN } from "../../../provider/unknown";
+import { diffTemplate, templateUpdateBody } from "../../../provider/kinds/template/diff";
+import type { TemplateOutputs } from "../../../provider/kinds/template/state";
+import { UNKNOWN } from "../../../provider/common/unknown";
 
 const olds: TemplateOutputs = {
   name: "ci-linux",

@@ -1,0 +1,55 @@
+// GARM connections: one per provider instance. The dynamic provider has one instance per process (the module-level
+// functions below); the resource plugin makes one per Configure, so two providers in one program reach two GARMs.
+import type * as pulumi from "@pulumi/pulumi";
+import { GarmClient } from "../garm/client";
+import { type ConfigSource, type ConnectionSettings, readConnectionSettings } from "./config";
+
+/** Connection settings and the client built from them, shared by every operation of one provider instance. */
+export class Connection {
+  private settings: ConnectionSettings | Error | undefined;
+  private cached: { key: string; client: GarmClient } | undefined;
+
+  /**
+   * Reads the connection settings. A bad setting is kept and thrown by the first operation that needs GARM, so check
+   * and diff (which do not) still report input problems during preview.
+   */
+  configure(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): void {
+    try {
+      this.settings = readConnectionSettings(config, env);
+    } catch (err) {
+      this.settings = err as Error;
+    }
+  }
+
+  /** The instance's client. Throws the settings error. */
+  client(): GarmClient {
+    if (this.settings === undefined) {
+      // Providers run without configure only under very old Pulumi engines; the environment still works.
+      this.configure({ get: () => undefined });
+    }
+    const settings = this.settings as ConnectionSettings | Error;
+    if (settings instanceof Error) throw settings;
+    const key = `${settings.url}\n${settings.username}\n${settings.password}\n${settings.caCert ?? ""}`;
+    if (!this.cached || this.cached.key !== key) {
+      this.cached = { key, client: new GarmClient(settings) };
+    }
+    return this.cached.client;
+  }
+}
+
+let processConnection = new Connection();
+
+/** The dynamic provider's configure: reads the stack config into the process's connection. */
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  processConnection.configure(req.config);
+}
+
+/** The dynamic provider's process-wide client. Throws the settings error. */
+export function garmClient(): GarmClient {
+  return processConnection.client();
+}
+
+/** For tests: forget the settings and the client. */
+export function resetConnection(): void {
+  processConnection = new Connection();
+}

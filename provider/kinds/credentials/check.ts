@@ -1,0 +1,45 @@
+// GarmCredentials input rules, run at preview: what GARM's Validate refuses (params/requests.go L453-518 for GitHub,
+// L835-858 for Gitea), and a private key GARM could not parse, which it would answer with a 500 (private-key.ts).
+import { type Failure, fail, nameFailures, parseKnown } from "../../common/forge-inputs";
+import { privateKeyFailures } from "./private-key";
+import { type CredentialsInputs, SECRET_FIELDS, credentialsInputSchema, withDefaults } from "./inputs";
+
+export interface CredentialsCheckOutcome {
+  readonly inputs: Record<string, unknown>;
+  readonly failures: Failure[];
+}
+
+const APP_FIELDS = ["appId", "installationId", "privateKey"] as const;
+
+function authFailures(data: Partial<CredentialsInputs>, known: (f: string) => boolean): Failure[] {
+  if (!["token", ...APP_FIELDS].every(known)) return [];
+  const app = APP_FIELDS.filter((f) => data[f] !== undefined);
+  if (data.token !== undefined && app.length > 0) {
+    return [fail(app[0]!, `set either token, or appId, installationId and privateKey (a GitHub App), not both; ${app.join(", ")} and token are set`)];
+  }
+  if (data.token === undefined && app.length === 0) {
+    return [fail("token", "set token (a personal or Gitea access token), or appId, installationId and privateKey (a GitHub App)")];
+  }
+  if (data.token !== undefined) return data.token === "" ? [fail("token", "token must not be empty")] : [];
+  if (known("forge") && data.forge === "gitea") {
+    return [fail(app[0]!, "Gitea credentials take a token only; GARM has no Gitea app credentials: set token instead")];
+  }
+  const failures = APP_FIELDS.filter((f) => data[f] === undefined).map((f) =>
+    fail(f, `${f} is required for GitHub App credentials (${APP_FIELDS.filter((x) => x !== f).join(" and ")} are set)`),
+  );
+  for (const f of ["appId", "installationId"] as const) {
+    const v = data[f];
+    if (v !== undefined && v < 1) failures.push(fail(f, `${f} is ${v}; it must be at least 1`));
+  }
+  return [...failures, ...privateKeyFailures("privateKey", data.privateKey)];
+}
+
+/** Validates raw inputs; with no failures, returns them with defaults and the auth type, unknowns kept in place. */
+export function checkCredentialsInputs(news: Record<string, unknown>): CredentialsCheckOutcome {
+  const outcome = parseKnown<CredentialsInputs>(news, credentialsInputSchema, ["name", "endpoint"], SECRET_FIELDS, "GarmCredentials");
+  if (!outcome.ok) return { inputs: news, failures: outcome.failures };
+  const { data, known, unknowns } = outcome.parsed;
+  const failures = [...nameFailures("name", data.name), ...nameFailures("endpoint", data.endpoint), ...authFailures(data, known)];
+  if (failures.length > 0) return { inputs: news, failures };
+  return { inputs: { ...withDefaults(data as CredentialsInputs), ...unknowns }, failures: [] };
+}

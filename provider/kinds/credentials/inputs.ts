@@ -1,0 +1,100 @@
+// GarmCredentials' input schema (the documentation source for schema.json and the SDK args) and the state it writes.
+// The token and private key are inputs only: the state keeps a salted digest of them (secret-digest.ts).
+import { z } from "zod";
+import { readableStateVersion, stateStamp, type StateStamp } from "../../common/state-version";
+import { FORGES } from "../endpoint/inputs";
+
+export const STATE_VERSION = 1;
+
+/** Inputs that hold secrets: never echoed in a message, never written to outputs. */
+export const SECRET_FIELDS = new Set(["token", "privateKey"]);
+
+export const credentialsInputSchema = z
+  .object({
+    forge: z.enum(FORGES).optional().describe('The endpoint\'s forge: "github" or "gitea". Defaults to "github". Changing it replaces the credentials.'),
+    name: z.string().describe("Credentials name; organizations, repositories and enterprises refer to it. At most 64 characters. Changed in place."),
+    description: z.string().optional().describe('Description GARM shows. Defaults to "".'),
+    endpoint: z
+      .string()
+      .describe('Name of the endpoint the credentials belong to: a GarmEndpoint\'s `name` output, or "github.com" for GARM\'s default endpoint. Changing it replaces the credentials.'),
+    token: z
+      .string()
+      .optional()
+      .describe("Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place."),
+    appId: z.number().int().optional().describe("GitHub App id (with installationId and privateKey, instead of token)."),
+    installationId: z.number().int().optional().describe("GitHub App installation id."),
+    privateKey: z
+      .string()
+      .optional()
+      .describe('GitHub App private key, PEM text of a PKCS#1 RSA key ("-----BEGIN RSA PRIVATE KEY-----"). Secret: kept out of outputs. Rotating it updates GARM in place.'),
+    adoptExisting: z.boolean().optional().describe("Manage existing credentials of this name instead of failing; their secret is set from the inputs. Defaults to false."),
+  })
+  .describe("GARM credentials for a forge endpoint: a token, or a GitHub App.");
+
+export type CredentialsInputs = z.infer<typeof credentialsInputSchema>;
+
+export type AuthType = "pat" | "app";
+
+/** Inputs after check: defaults filled in, the auth type derived from which secret is given. */
+export interface CheckedCredentialsInputs {
+  forge: (typeof FORGES)[number];
+  name: string;
+  description: string;
+  endpoint: string;
+  authType: AuthType;
+  token?: string;
+  appId?: number;
+  installationId?: number;
+  privateKey?: string;
+  adoptExisting: boolean;
+}
+
+export interface CredentialsOutputs extends StateStamp {
+  credentialsId: number;
+  forge: (typeof FORGES)[number];
+  name: string;
+  description: string;
+  endpoint: string;
+  authType: AuthType;
+  appId?: number;
+  installationId?: number;
+  secretSalt: string;
+  secretDigest: string;
+  adoptExisting: boolean;
+}
+
+export function withDefaults(i: CredentialsInputs): CheckedCredentialsInputs {
+  const authType: AuthType = i.token !== undefined ? "pat" : "app";
+  const checked: CheckedCredentialsInputs = {
+    forge: i.forge ?? "github",
+    name: i.name,
+    description: i.description ?? "",
+    endpoint: i.endpoint,
+    authType,
+    adoptExisting: i.adoptExisting ?? false,
+  };
+  if (authType === "pat") checked.token = i.token;
+  else Object.assign(checked, { appId: i.appId, installationId: i.installationId, privateKey: i.privateKey });
+  return checked;
+}
+
+export function readCredentialsOutputs(props: Record<string, unknown>): CredentialsOutputs {
+  readableStateVersion("GarmCredentials", props, STATE_VERSION);
+  const p = props as Partial<CredentialsOutputs>;
+  return {
+    credentialsId: Number(p.credentialsId ?? 0),
+    forge: p.forge ?? "github",
+    name: p.name ?? "",
+    description: p.description ?? "",
+    endpoint: p.endpoint ?? "",
+    authType: p.authType ?? "pat",
+    ...(p.appId !== undefined ? { appId: p.appId } : {}),
+    ...(p.installationId !== undefined ? { installationId: p.installationId } : {}),
+    secretSalt: p.secretSalt ?? "",
+    secretDigest: p.secretDigest ?? "",
+    adoptExisting: p.adoptExisting ?? false,
+    ...stateStamp(STATE_VERSION),
+  };
+}
+
+export { stateStamp };

@@ -1,0 +1,198 @@
+// GarmCredentials' dynamic-provider methods: check and diff are pure; create, read, update and delete talk to GARM's
+// credentials routes (garm-api.md §2.5). The token or key goes to GARM only; no output, log line or error holds it.
+import type * as pulumi from "@pulumi/pulumi";
+import { configure, garmClient } from "../../common/connection";
+import type { GarmClient } from "../../garm/client";
+import { isGarmError } from "../../garm/errors";
+import { type CredentialsBody, type CredentialsView, forgeApi } from "../../garm/forge-api";
+import { credentialsDependents, inUseError } from "../../common/dependents";
+import { type Logger, consoleLogger } from "../../common/log";
+import { logReplacements, replacementsFrom } from "../../common/replace-line";
+import { stateStamp } from "../../common/state-version";
+import { withoutProviderKey } from "../../common/unknown";
+import { checkCredentialsInputs } from "./check";
+import { REPLACE_REASONS, type UpdatableCredentialsField, changedCredentialsFields, diffCredentials } from "./diff";
+import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, readCredentialsOutputs } from "./inputs";
+import { newSalt, secretDigest } from "./secret-digest";
+
+export interface CredentialsDeps {
+  readonly client: () => GarmClient;
+  readonly log: Logger;
+}
+
+const defaultDeps: CredentialsDeps = { client: garmClient, log: consoleLogger };
+
+const inputsOf = (props: Record<string, unknown>) => withoutProviderKey(props) as unknown as CheckedCredentialsInputs;
+const label = (name: string, id?: number) => `GarmCredentials ${name}${id ? ` (id ${id})` : ""}`;
+const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+
+/** The secret part of a request: `pat` or `app` (GithubPAT, GithubApp: params/requests.go L442-451). */
+function secretBody(i: CheckedCredentialsInputs): CredentialsBody {
+  if (i.authType === "pat") return { pat: { oauth2_token: i.token ?? "" } };
+  return { app: { app_id: i.appId ?? 0, installation_id: i.installationId ?? 0, private_key_bytes: base64(i.privateKey ?? "") } };
+}
+
+function toOutputs(id: number, i: CheckedCredentialsInputs, salt: string): CredentialsOutputs {
+  const outs: CredentialsOutputs = {
+    credentialsId: id,
+    forge: i.forge,
+    name: i.name,
+    description: i.description,
+    endpoint: i.endpoint,
+    authType: i.authType,
+    secretSalt: salt,
+    secretDigest: secretDigest(salt, i),
+    adoptExisting: i.adoptExisting,
+    ...stateStamp(STATE_VERSION),
+  };
+  if (i.authType === "app") Object.assign(outs, { appId: i.appId, installationId: i.installationId });
+  return outs;
+}
+
+export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.ResourceProvider {
+  return {
+    configure,
+
+    async check(_olds, news) {
+      return checkCredentialsInputs(news);
+    },
+
+    async diff(_id, olds, news) {
+      const stored = readCredentialsOutputs(olds);
+      const planned = diffCredentials(stored, news);
+      logReplacements(deps.log, label(stored.name, stored.credentialsId), replacementsFrom(planned.replaces ?? [], REPLACE_REASONS));
+      return planned;
+    },
+
+    async create(props) {
+      const inputs = inputsOf(props);
+      const client = deps.client();
+      const api = forgeApi(client);
+      const salt = newSalt();
+      if (inputs.adoptExisting) {
+        const existing = (await api.listCredentials(inputs.forge)).find((c) => c.name.toLowerCase() === inputs.name.toLowerCase());
+        if (existing) {
+          refuseToAdopt(existing, inputs);
+          deps.log.info(`${label(inputs.name, existing.id)}: adopting the existing credentials; their secret is set from the inputs`);
+          // GARM never shows the secret, so an adopted one is always sent.
+          await send(client, existing.id, inputs, ["name", "description", "secret"]);
+          return { id: String(existing.id), outs: toOutputs(existing.id, inputs, salt) };
+        }
+      }
+      let created: CredentialsView;
+      try {
+        created = await api.createCredentials(inputs.forge, {
+          name: inputs.name,
+          description: inputs.description,
+          endpoint: inputs.endpoint,
+          auth_type: inputs.authType,
+          ...secretBody(inputs),
+        });
+      } catch (err) {
+        if (isGarmError(err, "conflict")) {
+          throw new Error(
+            `${label(inputs.name)}: GARM already has credentials named ${inputs.name}; choose another name, or set adoptExisting: true ` +
+              "to manage them with this resource (only if no other stack manages them)",
+          );
+        }
+        if (isGarmError(err, "not-found")) {
+          throw new Error(
+            `${label(inputs.name)}: GARM has no ${inputs.forge} endpoint named ${inputs.endpoint}; create it first (a GarmEndpoint, whose name ` +
+              "output passed as endpoint makes Pulumi create it before these credentials), or name an existing endpoint",
+          );
+        }
+        throw err;
+      }
+      return { id: String(created.id), outs: toOutputs(created.id, inputs, salt) };
+    },
+
+    async read(id, props) {
+      const olds = readCredentialsOutputs(props ?? {});
+      const credentialsId = olds.credentialsId || Number(id);
+      let view: CredentialsView;
+      try {
+        view = await forgeApi(deps.client()).getCredentials(olds.forge, credentialsId);
+      } catch (err) {
+        if (isGarmError(err, "not-found")) return {};
+        throw err;
+      }
+      // The secret cannot be read back; what GARM shows is compared.
+      const outs: CredentialsOutputs = {
+        ...olds,
+        credentialsId: view.id,
+        name: view.name,
+        description: view.description,
+        endpoint: view.endpoint,
+        authType: view.authType === "app" ? "app" : "pat",
+      };
+      return { id: String(view.id), props: { ...outs, __provider: props?.__provider } };
+    },
+
+    async update(_id, oldProps, newProps) {
+      const olds = readCredentialsOutputs(oldProps);
+      const news = inputsOf(newProps);
+      const fields = changedCredentialsFields(olds, news);
+      const outs = toOutputs(olds.credentialsId, news, olds.secretSalt || newSalt());
+      if (fields.length === 0) return { outs };
+      await send(deps.client(), olds.credentialsId, news, fields);
+      deps.log.info(`${label(news.name, olds.credentialsId)}: updated ${fields.map((f) => (f === "secret" ? (news.authType === "pat" ? "token" : "app key") : f)).join(", ")}`);
+      return { outs };
+    },
+
+    async delete(_id, props) {
+      const olds = readCredentialsOutputs(props);
+      const api = forgeApi(deps.client());
+      let view: CredentialsView;
+      try {
+        view = await api.getCredentials(olds.forge, olds.credentialsId);
+      } catch (err) {
+        if (isGarmError(err, "not-found")) {
+          deps.log.info(`${label(olds.name, olds.credentialsId)}: already gone from GARM`);
+          return;
+        }
+        throw err;
+      }
+      const dependents = credentialsDependents(view);
+      if (dependents.length > 0) {
+        throw inUseError(
+          label(olds.name, olds.credentialsId),
+          "credentials",
+          dependents,
+          "Delete those first, or move them to other credentials (remove them from the stack that manages them, or with garm-cli); then run again",
+        );
+      }
+      await api.deleteCredentials(olds.forge, olds.credentialsId);
+      deps.log.info(`${label(olds.name, olds.credentialsId)}: deleted from GARM`);
+    },
+  };
+
+  /** PUTs only the changed fields; the secret goes whole (GithubApp.Validate needs all three app fields). */
+  async function send(client: GarmClient, id: number, news: CheckedCredentialsInputs, fields: readonly UpdatableCredentialsField[]) {
+    const body: CredentialsBody = {};
+    if (fields.includes("name")) body.name = news.name;
+    if (fields.includes("description")) body.description = news.description;
+    if (fields.includes("secret")) Object.assign(body, secretBody(news));
+    try {
+      await forgeApi(client).updateCredentials(news.forge, id, body);
+    } catch (err) {
+      if (isGarmError(err, "not-found")) {
+        throw new Error(
+          `${label(news.name, id)}: GARM no longer has these credentials; run \`pulumi refresh\` to drop them from the state, then \`pulumi up\` creates them again`,
+        );
+      }
+      throw err;
+    }
+  }
+
+  function refuseToAdopt(existing: CredentialsView, inputs: CheckedCredentialsInputs): void {
+    const authType = existing.authType === "app" ? "app" : "pat";
+    if (existing.endpoint !== inputs.endpoint || authType !== inputs.authType) {
+      throw new Error(
+        `${label(inputs.name, existing.id)}: cannot adopt them: GARM has them on endpoint ${existing.endpoint} with auth type ${authType}, ` +
+          `and the inputs say endpoint ${inputs.endpoint} with auth type ${inputs.authType}, which GARM cannot change in place; make the inputs match, or choose another name`,
+      );
+    }
+  }
+}
+
+export const credentials = credentialsProviderWith(defaultDeps);

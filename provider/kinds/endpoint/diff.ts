@@ -1,0 +1,45 @@
+// GarmEndpoint's pure diff: which changes GARM applies in place (UpdateGithubEndpointParams, params/requests.go
+// L383-389: description, the three URLs, the CA bundle) and which need a new endpoint.
+import type * as pulumi from "@pulumi/pulumi";
+import { withoutProviderKey } from "../../common/unknown";
+import { canonicalCaBundle } from "./ca-bundle";
+import type { CheckedEndpointInputs, EndpointOutputs } from "./inputs";
+
+/** Fields an update sends to GARM. */
+export type UpdatableEndpointField = "description" | "apiBaseUrl" | "uploadBaseUrl" | "baseUrl" | "caCertBundle";
+export const URL_FIELDS: readonly UpdatableEndpointField[] = ["apiBaseUrl", "uploadBaseUrl", "baseUrl"];
+
+const UPDATABLE: readonly UpdatableEndpointField[] = ["description", "apiBaseUrl", "uploadBaseUrl", "baseUrl", "caCertBundle"];
+
+function same(field: UpdatableEndpointField, a: string, b: string): boolean {
+  return field === "caCertBundle" ? canonicalCaBundle(a) === canonicalCaBundle(b) : a === b;
+}
+
+/** Updatable fields whose wanted value differs from the stored one. */
+export function changedEndpointFields(olds: EndpointOutputs, news: Partial<CheckedEndpointInputs>): UpdatableEndpointField[] {
+  return UPDATABLE.filter((f) => news[f] !== undefined && !same(f, olds[f], news[f] as string));
+}
+
+/** Why each replaced field replaces, for the plan's log line. */
+export const REPLACE_REASONS: Record<string, string> = {
+  name: "the name is the endpoint's key in GARM",
+  forge: "GitHub and Gitea endpoints are separate kinds in GARM",
+  caCertBundle: "GARM cannot clear a CA bundle in place (an empty bundle is not sent)",
+};
+
+export function diffEndpoint(olds: EndpointOutputs, newsRaw: object): pulumi.dynamic.DiffResult {
+  const news = withoutProviderKey(newsRaw as Record<string, unknown>) as Partial<CheckedEndpointInputs>;
+  const replaces: string[] = [];
+  if (news.name !== undefined && news.name !== olds.name) replaces.push("name");
+  if (news.forge !== undefined && news.forge !== olds.forge) replaces.push("forge");
+  // An empty bundle is omitted from the update (runner/github_endpoints.go L90, `len(param.CACertBundle) > 0`).
+  if (news.caCertBundle === "" && olds.caCertBundle !== "") replaces.push("caCertBundle");
+  const changed = changedEndpointFields(olds, news).filter((f) => !replaces.includes(f));
+  const providerOnly = news.adoptExisting !== undefined && news.adoptExisting !== olds.adoptExisting;
+  if (replaces.length > 0) {
+    // The same name cannot exist twice (models.go L464, primary key), so only a renamed endpoint can come up first.
+    const sameName = !replaces.includes("name");
+    return { changes: true, replaces, deleteBeforeReplace: sameName };
+  }
+  return { changes: changed.length > 0 || providerOnly, replaces: [], deleteBeforeReplace: false };
+}

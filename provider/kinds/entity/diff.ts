@@ -1,0 +1,94 @@
+// Decides what an input change does to an entity: nothing, an in-place update, or a replacement. GARM's update takes
+// only credentials, webhook secret, pool balancer and agent mode (UpdateEntityParams, params/requests.go L300-306), so a
+// new name replaces; credentials on another endpoint replace too (database/sql/util.go L1184-1186, "endpoint mismatch").
+import type * as pulumi from "@pulumi/pulumi";
+import { containsUnknown, withoutProviderKey } from "../../common/unknown";
+import type { UpdateEntityBody } from "./api";
+import type { CheckedEntityInputs } from "./inputs";
+import { type EntityOutputs, secretHash } from "./state";
+
+/** Inputs GARM updates in place, with the key UpdateEntityParams takes. */
+export const UPDATABLE = {
+  credentials: "credentials_name",
+  webhookSecret: "webhook_secret",
+  poolBalancerType: "pool_balancer_type",
+  agentMode: "agent_mode",
+} as const satisfies Record<string, keyof UpdateEntityBody>;
+export type UpdatableField = keyof typeof UPDATABLE;
+
+/** Inputs only this provider reads. */
+const PROVIDER_OPTIONS = ["installWebhook", "keepWebhookOnDelete", "adoptExisting"] as const;
+
+const DEFAULTS: Partial<CheckedEntityInputs> = { poolBalancerType: "roundrobin", agentMode: false, installWebhook: false, keepWebhookOnDelete: false, adoptExisting: false };
+
+function wanted(news: Record<string, unknown>, field: string): unknown {
+  return news[field] ?? (DEFAULTS as Record<string, unknown>)[field];
+}
+
+/** Whether the new webhook secret differs from the one whose hash the state holds. */
+export function secretChanged(olds: EntityOutputs, news: Record<string, unknown>): boolean {
+  const secret = news.webhookSecret;
+  if (containsUnknown(secret)) return true;
+  if (typeof secret !== "string") return false;
+  return secretHash(olds.webhookSecretSalt ?? "", secret) !== olds.webhookSecretHash;
+}
+
+/** GARM-side fields whose new input differs from what the state holds. */
+export function changedFields(olds: EntityOutputs, news: Record<string, unknown>): UpdatableField[] {
+  return (Object.keys(UPDATABLE) as UpdatableField[]).filter((field) => {
+    if (field === "webhookSecret") return secretChanged(olds, news);
+    const value = wanted(news, field);
+    if (containsUnknown(value)) return true;
+    return value !== undefined && value !== olds[field];
+  });
+}
+
+/** Whether the webhook this resource manages must be installed or removed. */
+export function webhookChange(olds: EntityOutputs, news: Record<string, unknown>): "install" | "remove" | undefined {
+  const install = wanted(news, "installWebhook");
+  if (containsUnknown(install)) return "install";
+  if (install === true && !olds.webhookInstalled) return "install";
+  if (install === false && olds.installWebhook === true && olds.webhookInstalled) return "remove";
+  return undefined;
+}
+
+/**
+ * The pure part of diff. `newCredentialsEndpoint` is the endpoint of the new credentials when diff could look it up
+ * (undefined when unchanged, unknown, or not found): another endpoint than the entity's means a replacement.
+ */
+export function diffEntity(olds: EntityOutputs, newsWithProvider: Record<string, unknown>, newCredentialsEndpoint?: string): pulumi.dynamic.DiffResult {
+  const news = withoutProviderKey(newsWithProvider);
+  const replaces: string[] = [];
+  if (containsUnknown(news.name) || news.name !== olds.name) replaces.push("name");
+  if (newCredentialsEndpoint !== undefined && olds.endpointName && newCredentialsEndpoint !== olds.endpointName) replaces.push("credentials");
+  const fields = changedFields(olds, news);
+  const options = PROVIDER_OPTIONS.filter((o) => wanted(news, o) !== olds[o]);
+  const changes = replaces.length > 0 || fields.length > 0 || options.length > 0 || webhookChange(olds, news) !== undefined;
+  // GARM refuses a second entity whose name matches ignoring case under the same endpoint (runner/organizations.go
+  // L56-63, database/sql/organizations.go L285 COLLATE NOCASE): only a change of case must delete the old one first.
+  const sameEndpoint = !replaces.includes("credentials");
+  const caseOnly = typeof news.name === "string" && news.name !== olds.name && news.name.toLowerCase() === olds.name.toLowerCase();
+  return { changes, replaces, deleteBeforeReplace: sameEndpoint && caseOnly };
+}
+
+/** The update body: only the fields that changed. */
+export function updateBody(inputs: CheckedEntityInputs, fields: readonly UpdatableField[]): UpdateEntityBody {
+  const body: UpdateEntityBody = {};
+  for (const field of fields) {
+    switch (field) {
+      case "credentials":
+        body.credentials_name = inputs.credentials;
+        break;
+      case "webhookSecret":
+        body.webhook_secret = inputs.webhookSecret;
+        break;
+      case "poolBalancerType":
+        body.pool_balancer_type = inputs.poolBalancerType;
+        break;
+      case "agentMode":
+        body.agent_mode = inputs.agentMode;
+        break;
+    }
+  }
+  return body;
+}

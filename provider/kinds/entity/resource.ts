@@ -1,0 +1,274 @@
+// The dynamic-provider methods of GarmOrganization, GarmRepository and GarmEnterprise: one implementation, told which
+// kind it serves. check and diff's decision are pure; create, read, update and delete talk to GARM.
+import type * as pulumi from "@pulumi/pulumi";
+import { configure, garmClient } from "../../common/connection";
+import type { EntityKind, GarmClient } from "../../garm/client";
+import { isGarmError } from "../../garm/errors";
+import { declareEntity } from "../../garm/lookups";
+import { type Logger, consoleLogger } from "../../common/log";
+import { type Replacement, logReplacements } from "../../common/replace-line";
+import { containsUnknown, withoutProviderKey } from "../../common/unknown";
+import { type EntityDetail, entityApi } from "./api";
+import { checkEntityInputs } from "./check";
+import { changedFields, diffEntity, secretChanged, updateBody, webhookChange } from "./diff";
+import { dependentsOf, refusal } from "./guard";
+import type { CheckedEntityInputs } from "./inputs";
+import { KIND_SPECS } from "./kinds";
+import { type EntityOutputs, newSalt, readOutputs, secretHash, toOutputs, withObserved } from "./state";
+import { installWebhook, removeWebhook, webhookPresent } from "./webhook";
+
+export interface EntityDeps {
+  readonly client: () => Pick<GarmClient, "transport">;
+  readonly log: Logger;
+  /** Bound on diff's look-up of new credentials. @default 5000 */
+  readonly diffReadTimeoutMs?: number;
+}
+
+const defaultDeps: EntityDeps = { client: garmClient, log: consoleLogger };
+
+function inputsOf(props: Record<string, unknown>): CheckedEntityInputs {
+  return withoutProviderKey(props) as unknown as CheckedEntityInputs;
+}
+
+function splitName(kind: EntityKind, name: string): { owner?: string; name: string } {
+  if (kind !== "repository") return { name };
+  const [owner, repo] = name.split("/", 2) as [string, string];
+  return { owner, name: repo };
+}
+
+/** The entity methods for one kind, without configure (the resource plugin owns its connection). */
+export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+  const spec = KIND_SPECS[kind];
+  const labelOf = (name: string, id?: string) => `${spec.resource} ${name}${id ? ` (id ${id})` : ""}`;
+  const api = () => entityApi(deps.client());
+
+  /** The entity of this name under the endpoint of the given credentials: names are unique per endpoint only. */
+  async function findByName(inputs: CheckedEntityInputs): Promise<EntityDetail | undefined> {
+    const { owner, name } = splitName(kind, inputs.name);
+    // Unknown credentials: the POST says so (runner/organizations.go L52-54).
+    const endpoint = await api().credentialsEndpoint(inputs.credentials);
+    if (endpoint === undefined) return undefined;
+    const found = await api().list(kind, { ...(owner === undefined ? {} : { owner }), name, endpoint });
+    return found.find((e) => e.endpoint === endpoint);
+  }
+
+  async function webhookState(entityId: string, inputs: CheckedEntityInputs, label: string): Promise<boolean> {
+    if (!inputs.installWebhook) return false;
+    await installWebhook(api(), kind, entityId, label);
+    return true;
+  }
+
+  async function adopt(existing: EntityDetail, inputs: CheckedEntityInputs): Promise<EntityOutputs> {
+    const label = labelOf(inputs.name, existing.id);
+    deps.log.info(`${label}: adopting the existing ${kind} ${existing.name} under endpoint ${existing.endpoint}`);
+    const observed = toOutputs(kind, inputs, existing, { hash: "", salt: "" }, false);
+    // GARM never shows the secret it holds, so an adopted entity always gets this program's.
+    const fields = [...new Set([...changedFields(observed, inputs as unknown as Record<string, unknown>), "webhookSecret" as const])];
+    const view = await api().update(kind, existing.id, updateBody(inputs, fields));
+    const salt = newSalt();
+    const present = inputs.installWebhook ? await webhookPresent(api(), kind, existing.id) : false;
+    if (present === false && inputs.installWebhook) await installWebhook(api(), kind, existing.id, label);
+    else if (present === true) {
+      // Its hook still carries the secret GARM held before (GARM never edits a hook, pool.go L2245-2269).
+      await removeWebhook(api(), kind, existing.id, label);
+      await installWebhook(api(), kind, existing.id, label);
+    }
+    return toOutputs(kind, inputs, view, { hash: secretHash(salt, inputs.webhookSecret), salt }, inputs.installWebhook);
+  }
+
+  function createFailure(err: unknown, inputs: CheckedEntityInputs): Error {
+    const label = labelOf(inputs.name);
+    if (isGarmError(err, "conflict")) {
+      return new Error(
+        `${label}: GARM already has this ${kind} (${err.details}); set adoptExisting: true to manage it from this stack, or choose another name`,
+      );
+    }
+    if (isGarmError(err, "bad-request") && /credentials .* not defined/.test(err.details)) {
+      return new Error(
+        `${label}: GARM has no credentials named ${JSON.stringify(inputs.credentials)}; create them first (a GarmCredentials resource, passing its name output here, or garm-cli github credentials add)`,
+      );
+    }
+    return new Error(`${label}: creating it in GARM failed: ${(err as Error).message}`);
+  }
+
+  return {
+    async check(_olds, news) {
+      const checked = checkEntityInputs(kind, news);
+      // A scale set of this run may name the entity before it exists (scaleset/references.ts).
+      if (checked.failures.length === 0 && typeof checked.inputs.name === "string" && !containsUnknown(checked.inputs.name)) {
+        declareEntity(kind, checked.inputs.name);
+      }
+      return checked;
+    },
+
+    async diff(_id, oldsWithProvider, newsWithProvider) {
+      const olds = readOutputs(kind, oldsWithProvider);
+      const news = withoutProviderKey(newsWithProvider);
+      let endpoint: string | undefined;
+      if (typeof news.credentials === "string" && !containsUnknown(news.credentials) && news.credentials !== olds.credentials) {
+        endpoint = await withTimeout(api().credentialsEndpoint(news.credentials), deps.diffReadTimeoutMs ?? 5000).catch(() => undefined);
+      }
+      const planned = diffEntity(olds, news, endpoint);
+      const label = labelOf(olds.name, olds.entityId);
+      const replacements: Replacement[] = [];
+      if (planned.replaces?.includes("name")) {
+        replacements.push({ field: "name", why: `GARM cannot rename a ${kind}: ${JSON.stringify(olds.name)} → ${JSON.stringify(news.name)}` });
+      }
+      if (planned.replaces?.includes("credentials")) {
+        const why = `${JSON.stringify(news.credentials)} belong to endpoint ${endpoint}, not ${olds.endpointName}, and GARM cannot move a ${kind} between endpoints`;
+        replacements.push({ field: "credentials", why });
+      }
+      logReplacements(deps.log, label, replacements);
+      return planned;
+    },
+
+    async create(props) {
+      const inputs = inputsOf(props);
+      // Asked first, so that an entity found under the name after a lost answer can only be this create's.
+      const existing = await findByName(inputs);
+      if (existing && inputs.adoptExisting) {
+        const outs = await adopt(existing, inputs);
+        return { id: outs.entityId, outs };
+      }
+      if (existing) {
+        throw new Error(
+          `${labelOf(inputs.name, existing.id)}: GARM already has this ${kind} under endpoint ${existing.endpoint}; set adoptExisting: true to manage it from this stack, or choose another name`,
+        );
+      }
+      const { owner, name } = splitName(kind, inputs.name);
+      let view: EntityDetail;
+      try {
+        view = await api().create(kind, {
+          name,
+          ...(owner === undefined ? {} : { owner }),
+          credentials_name: inputs.credentials,
+          webhook_secret: inputs.webhookSecret,
+          pool_balancer_type: inputs.poolBalancerType,
+          ...(inputs.agentMode ? { agent_mode: true } : {}),
+        });
+      } catch (err) {
+        // A POST whose answer was lost may have been carried out: GARM refused any second entity of this name
+        // (runner/organizations.go L56-63), so one found now under the name is this create's.
+        const landed = isGarmError(err) && err.outcomeUnknown ? await findByName(inputs).catch(() => undefined) : undefined;
+        if (!landed) throw createFailure(err, inputs);
+        deps.log.warn(`${labelOf(inputs.name, landed.id)}: GARM's answer to the create was lost, but GARM has it; continuing with it`);
+        const outs = await adopt(landed, inputs);
+        return { id: outs.entityId, outs };
+      }
+      const salt = newSalt();
+      const secret = { hash: secretHash(salt, inputs.webhookSecret), salt };
+      deps.log.info(`${labelOf(inputs.name, view.id)}: created under endpoint ${view.endpoint}`);
+      try {
+        const installed = await webhookState(view.id, inputs, labelOf(inputs.name, view.id));
+        return { id: view.id, outs: toOutputs(kind, inputs, view, secret, installed) };
+      } catch (err) {
+        // The entity exists: record it, so the next `up` installs the webhook instead of creating a second entity.
+        throw Object.assign(new Error((err as Error).message), {
+          id: view.id,
+          properties: { ...toOutputs(kind, inputs, view, secret, false), __provider: props.__provider },
+          reasons: [(err as Error).message],
+        });
+      }
+    },
+
+    async read(id, props) {
+      const olds = readOutputs(kind, props ?? {});
+      let view: EntityDetail;
+      try {
+        view = await api().get(kind, id);
+      } catch (err) {
+        // Gone from GARM: an empty id makes Pulumi drop it from state.
+        if (isGarmError(err, "not-found")) return {};
+        throw err;
+      }
+      let installed = olds.webhookInstalled ?? false;
+      if (olds.installWebhook) {
+        const present = await webhookPresent(api(), kind, id);
+        if (present === undefined) deps.log.warn(`${labelOf(view.name, id)}: could not ask GARM whether its webhook is installed; keeping what the state says`);
+        else installed = present;
+      }
+      return { id, props: { ...withObserved(olds, view), webhookInstalled: installed, __provider: props?.__provider } };
+    },
+
+    async update(id, oldsWithProvider, newsWithProvider) {
+      const olds = readOutputs(kind, oldsWithProvider);
+      const inputs = inputsOf(newsWithProvider);
+      const news = withoutProviderKey(newsWithProvider);
+      const label = labelOf(inputs.name, id);
+      const fields = changedFields(olds, news);
+      let view: EntityDetail;
+      try {
+        view = fields.length > 0 ? await api().update(kind, id, updateBody(inputs, fields)) : await api().get(kind, id);
+      } catch (err) {
+        if (isGarmError(err, "bad-request") && /endpoint mismatch/.test(err.details)) {
+          throw new Error(`${label}: credentials ${JSON.stringify(inputs.credentials)} are on another endpoint than the ${kind} (${olds.endpointName}); GARM cannot move it: run \`pulumi up\` again to replace it, or use credentials of endpoint ${olds.endpointName}`);
+        }
+        throw new Error(`${label}: updating it in GARM failed: ${(err as Error).message}`);
+      }
+      const rotated = secretChanged(olds, news);
+      const salt = rotated ? newSalt() : olds.webhookSecretSalt;
+      const secret = { hash: rotated ? secretHash(salt, inputs.webhookSecret) : olds.webhookSecretHash, salt };
+      let installed = olds.webhookInstalled ?? false;
+      const hook = webhookChange(olds, news);
+      if (hook === "remove") {
+        await removeWebhook(api(), kind, id, label);
+        installed = false;
+      } else if (hook === "install") {
+        await installWebhook(api(), kind, id, label);
+        installed = true;
+      } else if (rotated && installed) {
+        // GitHub keeps signing with the secret the hook was made with; GARM never edits a hook, so make it again.
+        await removeWebhook(api(), kind, id, label);
+        await installWebhook(api(), kind, id, label);
+      }
+      if (fields.length > 0) deps.log.info(`${label}: updated ${fields.join(", ")}`);
+      return { outs: toOutputs(kind, inputs, view, secret, installed) };
+    },
+
+    async delete(id, props) {
+      const olds = readOutputs(kind, props);
+      const label = labelOf(olds.name, id);
+      const dependents = await dependentsOf(api(), kind, id).catch((err: unknown) => {
+        if (isGarmError(err, "not-found")) return { scaleSets: [], pools: [] };
+        throw err;
+      });
+      const refused = refusal(label, dependents);
+      if (refused) throw new Error(refused);
+      if (olds.installWebhook && olds.webhookInstalled) {
+        if (olds.keepWebhookOnDelete) deps.log.info(`${label}: leaving its webhook in GitHub (keepWebhookOnDelete)`);
+        else await removeWebhook(api(), kind, id, label);
+      }
+      try {
+        // The webhook was handled above: GARM must not remove one this resource did not install (organizations.go L161-174).
+        await api().delete(kind, id, true);
+        deps.log.info(`${label}: deleted from GARM`);
+      } catch (err) {
+        if (isGarmError(err, "not-found")) {
+          deps.log.info(`${label}: already gone from GARM`);
+          return;
+        }
+        if (isGarmError(err, "bad-request") && /has (scale sets|pools) defined/.test(err.details)) {
+          const now = await dependentsOf(api(), kind, id);
+          throw new Error(refusal(label, now) ?? `${label}: GARM refused the delete: ${err.details}`);
+        }
+        throw err;
+      }
+    },
+  };
+}
+
+function withTimeout<T>(pending: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("timed out")), ms);
+    pending.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
+}
+
+/** The dynamic provider of one entity kind, over the process's connection. */
+export function entityProvider(kind: EntityKind, deps: EntityDeps = defaultDeps): pulumi.dynamic.ResourceProvider {
+  return { configure, ...entityMethodsWith(kind, deps) };
+}
+
+export const organization = entityProvider("organization");
+export const repository = entityProvider("repository");
+export const enterprise = entityProvider("enterprise");

@@ -1,0 +1,55 @@
+// Installing and removing the GitHub webhook of an organization or repository through GARM (runner/pool/pool.go
+// L2204-2345): GARM lists the entity's hooks in GitHub, refuses a second hook for its controller (409), creates the hook
+// with the entity's webhook secret, and on removal deletes only the hook pointing at its controller webhook URL.
+import type { EntityKind } from "../../garm/client";
+import { isGarmError } from "../../garm/errors";
+import type { EntityApi } from "./api";
+
+const NO_ROUTE =
+  "GARM serves no webhook route, so its webhook management is off: set enable_webhook_management = true in the [default] " +
+  "section of GARM's config and restart GARM, or set installWebhook: false and install the webhook yourself";
+
+const NO_URL = "GARM's controller has no webhook URL: set it (a GarmController's webhookUrl, or garm-cli controller update --webhook-url) and run again";
+
+/** Installs the hook; one GARM already installed for this controller counts as installed. */
+export async function installWebhook(api: Pick<EntityApi, "installWebhook">, kind: EntityKind, id: string, label: string): Promise<void> {
+  try {
+    await api.installWebhook(kind, id);
+  } catch (err) {
+    // validateHookRequest answers 409 "hook already installed" for a hook with the same URL (runner/pool/util.go L141-142).
+    if (isGarmError(err, "conflict") && /hook already installed/.test(err.details)) return;
+    throw new Error(`${label}: installing its webhook failed: ${whyHookFailed(err)}`);
+  }
+}
+
+/** Removes the hook; one already gone is fine. */
+export async function removeWebhook(api: Pick<EntityApi, "uninstallWebhook">, kind: EntityKind, id: string, label: string): Promise<void> {
+  try {
+    await api.uninstallWebhook(kind, id);
+  } catch (err) {
+    // No hook for this controller is no error (pool.go L2230-2243); a 404 means the entity itself is gone.
+    if (isGarmError(err, "not-found")) return;
+    throw new Error(`${label}: removing its webhook failed: ${whyHookFailed(err)}`);
+  }
+}
+
+/** Whether GARM sees its hook in GitHub; undefined when it cannot tell (no route, GitHub unreachable). */
+export async function webhookPresent(api: Pick<EntityApi, "webhookInfo">, kind: EntityKind, id: string): Promise<boolean | undefined> {
+  try {
+    const hook = await api.webhookInfo(kind, id);
+    return hook.id !== 0;
+  } catch (err) {
+    // GetWebhookInfo answers NotFound "hook not found" when no hook points at this controller (pool.go L2378).
+    if (isGarmError(err, "not-found") && /hook not found/.test(err.details)) return false;
+    return undefined;
+  }
+}
+
+function whyHookFailed(err: unknown): string {
+  if (isGarmError(err, "unknown-route")) return NO_ROUTE;
+  if (isGarmError(err, "bad-request") && /controller webhook url is empty/.test(err.details)) return NO_URL;
+  if (isGarmError(err, "conflict")) {
+    return `${err.message}; another webhook pointing at this GARM is installed in GitHub: remove it there (repository or organization settings, Webhooks) and run again`;
+  }
+  return (err as Error).message;
+}

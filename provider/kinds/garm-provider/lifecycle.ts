@@ -1,0 +1,324 @@
+// The GarmProvider resource operations with their collaborators passed in: the config file edits, the shared GARM
+// restart, and the GARM reads that confirm a change or guard a delete.
+import { promises as fs } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
+import { checkGarmProvider, type CheckFailure } from "./checks";
+import { describeCommand } from "./command-text";
+import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
+import { diffGarmProvider, sameFile, type GarmProviderDiff } from "./diff";
+import { handWrittenProviderNames, verifyEdit } from "./garm-config";
+import { describeUsers, providerUsers, type UsageSource } from "./guard";
+import { readBlock, readBlockOwner, removeBlock, upsertBlock } from "./managed-block";
+import { describeOwner, foreignOwner, TAKE_OVER_HINT } from "./ownership";
+import {
+  blockSpecOf,
+  migrateState,
+  outputsOf,
+  withDefaults,
+  type GarmProviderInputs,
+  type GarmProviderOutputs,
+  type GarmProviderOwner,
+  type ProviderBlockSpec,
+} from "./inputs";
+import { waitForProviders, type ProviderExpectation, type ProviderListing } from "./wait";
+import { declareProvider } from "../../garm/lookups";
+
+/** The GARM reads GarmProvider needs. */
+export interface GarmReader extends UsageSource {
+  listProviders(): Promise<ProviderListing[]>;
+}
+
+export interface Restarter {
+  /** Resolves after a restart that began after this call succeeded; rejects with the restart's failure. */
+  request(command: string, timeoutMs: number): Promise<void>;
+}
+
+export interface GarmProviderDeps {
+  /** The GARM client; called only when needed, so check and diff never need connection settings. */
+  garm(): GarmReader;
+  restarts: Restarter;
+  sleep(ms: number): Promise<void>;
+  now(): number;
+  log(line: string): void;
+  /** Interval between GET /providers polls after a restart. Defaults to 1000 ms. */
+  pollMs?: number;
+  editOptions?: EditOptions;
+  /** Returns why `file` cannot serve as provider executable (or config file), or undefined when it can. */
+  inspectFile?(file: string, mustBeExecutable: boolean): Promise<string | undefined>;
+}
+
+export interface GarmProviderImpl {
+  check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs?: Record<string, unknown>; failures?: CheckFailure[] }>;
+  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<GarmProviderDiff>;
+  create(inputs: Record<string, unknown>): Promise<{ id: string; outs: GarmProviderOutputs }>;
+  read(id: string, props?: Record<string, unknown>): Promise<{ id?: string; props?: GarmProviderOutputs; inputs?: GarmProviderInputs }>;
+  update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ outs: GarmProviderOutputs }>;
+  delete(id: string, props: Record<string, unknown>): Promise<void>;
+}
+
+/** Default file inspection: the executable must exist and carry an execute bit; GARM refuses to start otherwise (§9.1). */
+export async function inspectLocalFile(file: string, mustBeExecutable: boolean): Promise<string | undefined> {
+  try {
+    const st = await fs.stat(file);
+    if (!st.isFile()) return `${file} is not a regular file`;
+    if (mustBeExecutable && (st.mode & 0o111) === 0) return `${file} is not executable (mode ${(st.mode & 0o777).toString(8)})`;
+    return undefined;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? `${file} does not exist` : `${file} cannot be inspected (${(e as Error).message})`;
+  }
+}
+
+function inputsOf(raw: Record<string, unknown>): GarmProviderInputs {
+  const o = migrateState(withDefaults(raw));
+  const { stateVersion: _ignored, confirmed: _unused, ...inputs } = o;
+  return inputs;
+}
+
+const PROVIDER_KEY = "__provider";
+
+function one(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
+  const pollMs = deps.pollMs ?? 1000;
+  const inspect = deps.inspectFile ?? inspectLocalFile;
+  const say = (name: string, what: string) => deps.log(`GarmProvider "${name}": ${what}`);
+
+  /** Refuses, before the file is touched, a block that would stop GARM from starting. */
+  async function preflight(inputs: GarmProviderInputs): Promise<void> {
+    const problems = [await inspect(inputs.executable, true)];
+    if (inputs.configFile) problems.push(await inspect(inputs.configFile, false));
+    const found = problems.filter((p): p is string => p !== undefined);
+    // GARM exits at start when a provider executable is missing (garm-api.md §9.1).
+    if (found.length > 0) {
+      throw new Error(
+        `GarmProvider "${inputs.name}": not writing ${inputs.garmConfigPath} because ${found.join("; ")}; GARM refuses to start with a provider whose files are missing. Install them first, then run pulumi up again`,
+      );
+    }
+  }
+
+  /**
+   * Writes the block for `inputs`, recording `inputs.owner` in it. `previousOwner` (the resource's owner before this
+   * update) may also own the block. Returns whether the file changed and whether what GARM reads from the block did.
+   * @throws when the block belongs to another owner, or a hand-written entry uses the name; the file is unchanged.
+   */
+  async function writeBlock(inputs: GarmProviderInputs, previousOwner?: GarmProviderOwner): Promise<{ written: boolean; garmChanged: boolean }> {
+    const spec = blockSpecOf(inputs);
+    const file = inputs.garmConfigPath;
+    let garmChanged = true;
+    const result = await editConfigFile(
+      file,
+      (text) => {
+        if (handWrittenProviderNames(text)?.includes(spec.name)) {
+          throw new Error(
+            `GarmProvider "${spec.name}": ${file} already defines provider "${spec.name}" by hand (outside pulumi-garm's managed blocks); remove or rename that entry, or choose another name. The file is unchanged`,
+          );
+        }
+        const holder = foreignOwner(readBlockOwner(text, spec.name, file), inputs.owner, previousOwner);
+        if (holder) {
+          throw new Error(
+            `GarmProvider "${spec.name}": the block of provider "${spec.name}" in ${file} belongs to ${describeOwner(holder)}; not overwriting it: ${TAKE_OVER_HINT}. The file is unchanged`,
+          );
+        }
+        garmChanged = !isDeepStrictEqual(readBlock(text, spec.name, file), spec);
+        return upsertBlock(text, spec, file, inputs.owner);
+      },
+      (before, after) => verifyEdit(before, after, spec.name, spec, file),
+      deps.editOptions,
+    );
+    return { written: result.changed, garmChanged };
+  }
+
+  /** Restarts GARM (shared with other changes) and waits until GET /providers shows `want`. */
+  async function applyAndWait(inputs: Pick<GarmProviderInputs, "name" | "restartCommand" | "restartTimeoutSeconds">, want: ProviderExpectation): Promise<void> {
+    const timeoutMs = inputs.restartTimeoutSeconds * 1000;
+    await deps.restarts.request(inputs.restartCommand, timeoutMs);
+    const garm = deps.garm();
+    await waitForProviders(() => garm.listProviders(), want, { timeoutMs, pollMs, sleep: deps.sleep, now: deps.now });
+    say(inputs.name, want.present ? "GARM lists the provider as configured" : "GARM no longer lists the provider");
+  }
+
+  function presentWant(spec: ProviderBlockSpec): ProviderExpectation {
+    return { name: spec.name, present: true, description: spec.description };
+  }
+
+  /**
+   * Restarts GARM for a block just written and waits for it.
+   * @throws a partial failure (an error carrying `id` and `properties`) when GARM does not confirm the block: Pulumi
+   * then records the resource, unconfirmed, so the next up restarts GARM again and destroy can remove the block.
+   */
+  async function applyWritten(raw: Record<string, unknown>, id: string, inputs: GarmProviderInputs, verb: string): Promise<void> {
+    try {
+      await applyAndWait(inputs, presentWant(blockSpecOf(inputs)));
+    } catch (e) {
+      const message = `GarmProvider "${inputs.name}": the ${verb} block is written to ${inputs.garmConfigPath}, but GARM has not confirmed it: ${one(e)}. GARM runs with the providers it had before, or is stopped if the restart stopped it. Pulumi keeps the resource with its block: fix the cause and run pulumi up again, which restarts GARM once more, or remove the resource (or run pulumi destroy) to take the block out`;
+      const properties: Record<string, unknown> = { ...outputsOf(inputs), confirmed: false };
+      // The serialized provider must stay with the outputs, or Pulumi cannot call delete or read on them.
+      if (raw[PROVIDER_KEY] !== undefined) properties[PROVIDER_KEY] = raw[PROVIDER_KEY];
+      throw Object.assign(new Error(message), { id, properties, reasons: [message] });
+    }
+  }
+
+  /**
+   * Refuses while GARM has scale sets or pools naming the provider, or cannot be asked. A block GARM never confirmed
+   * (`unconfirmed`) may be removed while GARM cannot be asked: GARM may be down because of that very block.
+   */
+  async function refuseWhileUsed(name: string, unconfirmed = false): Promise<void> {
+    let users;
+    try {
+      users = await providerUsers(name, deps.garm());
+    } catch (e) {
+      if (unconfirmed) {
+        say(name, `GARM cannot be asked which scale sets use the provider (${one(e)}); removing its block anyway, because GARM never confirmed loading it and may be down because of it`);
+        return;
+      }
+      throw new Error(
+        `GarmProvider "${name}": not removing it because GARM cannot be asked which scale sets and pools use it (${one(e)}); a provider removed under a scale set leaves it undrainable, because GARM can no longer delete its runners. The provider stays; Pulumi will retry the delete on the next run`,
+      );
+    }
+    // A scale set whose provider is gone cannot be drained: its runners stay pending_delete (garm-api.md §9.3).
+    if (users.length > 0) {
+      throw new Error(
+        `GarmProvider "${name}": not removing it while GARM still has ${users.length} scale set(s)/pool(s) using it: ${describeUsers(users)}. Delete them or move them to another provider first; GARM cannot drain a scale set whose provider is gone. The provider stays; Pulumi will retry the delete on the next run`,
+      );
+    }
+  }
+
+  return {
+    async check(olds, news) {
+      // A scale set's preview check must not call this provider unknown to GARM before `up` adds it.
+      if (typeof news.name === "string") declareProvider(news.name);
+      return checkGarmProvider(news, { readConfig: readConfigText }, olds);
+    },
+
+    async diff(_id, olds, news) {
+      return diffGarmProvider(olds, news);
+    },
+
+    async create(raw) {
+      const inputs = inputsOf(raw);
+      await preflight(inputs);
+      const { written: changed } = await writeBlock(inputs);
+      say(
+        inputs.name,
+        `${changed ? "added its block to" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`,
+      );
+      await applyWritten(raw, inputs.name, inputs, "new");
+      return { id: inputs.name, outs: outputsOf(inputs) };
+    },
+
+    async update(id, rawOlds, rawNews) {
+      const olds = migrateState(rawOlds);
+      const inputs = inputsOf(rawNews);
+      if (olds.name !== inputs.name || !sameFile(olds.garmConfigPath, inputs.garmConfigPath)) {
+        throw new Error(
+          `GarmProvider "${olds.name}": name or garmConfigPath changed in an update; these need a replacement, which diff should have reported. Nothing was changed`,
+        );
+      }
+      const blockChanged = !isDeepStrictEqual(blockSpecOf(olds), blockSpecOf(inputs));
+      if (blockChanged) await preflight(inputs);
+      const { written, garmChanged } = await writeBlock(inputs, olds.owner);
+      // Restart when what GARM loads changed, when the file held something else (edited by hand), and when GARM
+      // never confirmed the block (the retry of a create or update whose restart failed). An owner change alone
+      // rewrites a comment GARM does not read.
+      if (blockChanged || garmChanged || olds.confirmed === false) {
+        say(inputs.name, `${written ? "updated its block in" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`);
+        await applyWritten(rawNews, id, inputs, "updated");
+      }
+      return { outs: outputsOf(inputs) };
+    },
+
+    async delete(_id, rawProps) {
+      const props = migrateState(rawProps);
+      const file = props.garmConfigPath;
+      const name = props.name;
+      let text: string;
+      try {
+        text = await readConfigText(file);
+      } catch (e) {
+        throw new Error(`GarmProvider "${name}": cannot read ${file} to remove its block (${one(e)}). The resource stays; Pulumi will retry the delete on the next run`);
+      }
+      const handWritten = handWrittenProviderNames(text)?.includes(name) ?? false;
+      if (!readBlock(text, name, file)) {
+        await finishEarlierDelete(props, handWritten);
+        return;
+      }
+      const holder = foreignOwner(readBlockOwner(text, name, file), props.owner);
+      if (holder) {
+        say(name, `its block in ${file} belongs to ${describeOwner(holder)}; leaving it there and removing only this resource from the stack`);
+        return;
+      }
+      await refuseWhileUsed(name, props.confirmed === false);
+      await editConfigFile(
+        file,
+        (t) => {
+          const taker = foreignOwner(readBlockOwner(t, name, file), props.owner);
+          if (taker) throw new Error(`GarmProvider "${name}": its block in ${file} was taken over by ${describeOwner(taker)} meanwhile; not removing it. Run pulumi up or destroy again`);
+          return removeBlock(t, name, file);
+        },
+        (before, after) => verifyEdit(before, after, name, undefined, file),
+        deps.editOptions,
+      );
+      if (handWritten) {
+        say(name, `removed its block from ${file}; a hand-written entry with the same name stays, so GARM is not restarted`);
+        return;
+      }
+      say(name, `removed its block from ${file}; GARM restarts to unload it`);
+      try {
+        await applyAndWait(props, { name, present: false });
+      } catch (e) {
+        throw new Error(
+          `GarmProvider "${name}": its block is removed from ${file}, but GARM has not confirmed it unloaded the provider: ${one(e)}. GARM may still run with it until it restarts. The resource stays; Pulumi will retry the delete on the next run, which restarts GARM again`,
+        );
+      }
+    },
+
+    async read(id, rawProps) {
+      const props = migrateState(rawProps ?? {});
+      const block = readBlock(await readConfigText(props.garmConfigPath), props.name, props.garmConfigPath);
+      if (!block) {
+        say(props.name, `its block is gone from ${props.garmConfigPath}; dropping the resource from the stack`);
+        return {};
+      }
+      const outs: GarmProviderOutputs = { ...props, ...block };
+      if (!block.configFile) delete outs.configFile;
+      const { stateVersion: _v, confirmed: _c, ...inputs } = outs;
+      return { id, props: outs, inputs };
+    },
+  };
+
+  /**
+   * The block is already gone. If GARM still lists the provider, an earlier delete removed the block but its restart
+   * failed: restart now (after the guard). If GARM cannot be asked, the delete still succeeds: the file no longer
+   * names the provider, so the next restart of GARM unloads it.
+   */
+  async function finishEarlierDelete(props: GarmProviderOutputs, handWritten: boolean): Promise<void> {
+    const name = props.name;
+    if (handWritten) {
+      say(name, `its block is already gone from ${props.garmConfigPath}; nothing to do`);
+      return;
+    }
+    let listed: boolean;
+    try {
+      listed = (await deps.garm().listProviders()).some((p) => p.name === name);
+    } catch (e) {
+      say(name, `its block is already gone from ${props.garmConfigPath}; GARM could not be asked whether it still runs the provider (${one(e)}), it unloads it at its next restart`);
+      return;
+    }
+    if (!listed) {
+      say(name, `its block is already gone from ${props.garmConfigPath}; nothing to do`);
+      return;
+    }
+    await refuseWhileUsed(name);
+    say(name, `its block is already gone from ${props.garmConfigPath} but GARM still runs the provider; restarting GARM with ${describeCommand(props.restartCommand)}`);
+    try {
+      await applyAndWait(props, { name, present: false });
+    } catch (e) {
+      throw new Error(
+        `GarmProvider "${name}": its block is removed from ${props.garmConfigPath}, but GARM has not confirmed it unloaded the provider: ${one(e)}. The resource stays; Pulumi will retry the delete on the next run`,
+      );
+    }
+  }
+}

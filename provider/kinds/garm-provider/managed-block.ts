@@ -1,0 +1,212 @@
+// Pure text editing of pulumi-garm's managed [[provider]] blocks inside GARM's config file; every byte outside the
+// blocks is kept as it was.
+import * as toml from "smol-toml";
+import { INTERFACE_VERSIONS, ownerOf, type GarmProviderOwner, type InterfaceVersion, type ProviderBlockSpec } from "./inputs";
+
+const BEGIN_RE = /^# BEGIN pulumi-garm provider "([^"]*)"[ \t]*\r?$/;
+const END_RE = /^# END pulumi-garm provider "([^"]*)"[ \t]*\r?$/;
+const OWNER_PREFIX = "# pulumi-garm owner: ";
+const OWNER_RE = /^# pulumi-garm owner: (.*?)[ \t]*\r?$/m;
+
+export function beginMarker(name: string): string {
+  return `# BEGIN pulumi-garm provider "${name}"`;
+}
+
+export function endMarker(name: string): string {
+  return `# END pulumi-garm provider "${name}"`;
+}
+
+/** A malformed arrangement of markers: the file must be fixed by hand before pulumi-garm edits it. */
+export class ManagedBlockError extends Error {
+  override readonly name = "ManagedBlockError";
+}
+
+/** One managed block: `start` is the offset of its BEGIN line, `end` the offset just past its END line. */
+export interface BlockLocation {
+  name: string;
+  start: number;
+  end: number;
+  /** 1-based line number of the BEGIN marker, for messages. */
+  line: number;
+}
+
+/**
+ * Finds every managed block in `text`.
+ * @throws ManagedBlockError on an unterminated, nested, mismatched or duplicated block.
+ */
+export function findBlocks(text: string, file = "the GARM config file"): BlockLocation[] {
+  const blocks: BlockLocation[] = [];
+  let open: { name: string; start: number; line: number } | undefined;
+  let offset = 0;
+  let lineNo = 0;
+  while (offset < text.length) {
+    const nl = text.indexOf("\n", offset);
+    const lineEnd = nl === -1 ? text.length : nl + 1;
+    const line = text.slice(offset, nl === -1 ? text.length : nl);
+    lineNo++;
+    const begin = BEGIN_RE.exec(line);
+    const end = END_RE.exec(line);
+    if (begin) {
+      if (open) {
+        throw new ManagedBlockError(
+          `${file} line ${lineNo}: a BEGIN marker for provider "${begin[1]}" sits inside the managed block of "${open.name}" (opened at line ${open.line}); fix the markers by hand`,
+        );
+      }
+      open = { name: begin[1], start: offset, line: lineNo };
+    } else if (end) {
+      if (!open) {
+        throw new ManagedBlockError(
+          `${file} line ${lineNo}: END marker for provider "${end[1]}" has no BEGIN marker; fix the markers by hand`,
+        );
+      }
+      if (end[1] !== open.name) {
+        throw new ManagedBlockError(
+          `${file} line ${lineNo}: END marker names provider "${end[1]}" but the open block (line ${open.line}) is "${open.name}"; fix the markers by hand`,
+        );
+      }
+      if (blocks.some((b) => b.name === open!.name)) {
+        throw new ManagedBlockError(
+          `${file} has two managed blocks for provider "${open.name}" (lines ${blocks.find((b) => b.name === open!.name)!.line} and ${open.line}); remove one by hand`,
+        );
+      }
+      blocks.push({ name: open.name, start: open.start, end: lineEnd, line: open.line });
+      open = undefined;
+    }
+    offset = lineEnd;
+  }
+  if (open) {
+    throw new ManagedBlockError(
+      `${file} line ${open.line}: managed block of provider "${open.name}" has no END marker; fix the markers by hand`,
+    );
+  }
+  return blocks;
+}
+
+/** The line ending the file already uses, so inserted lines match it. */
+export function lineEnding(text: string): string {
+  return text.includes("\r\n") ? "\r\n" : "\n";
+}
+
+/** A TOML value literal produced by the TOML library, so escaping is the parser's own. */
+function tomlValue(value: string | string[]): string {
+  const line = toml.stringify({ v: value });
+  return line.slice("v = ".length).replace(/\n$/, "");
+}
+
+/**
+ * Renders the managed block for `spec`, markers included, each line ended with `eol`. The owner, when given, goes on
+ * a comment line of its own (JSON, so any resource name stays on one line).
+ */
+export function renderBlock(spec: ProviderBlockSpec, eol = "\n", owner?: GarmProviderOwner): string {
+  const lines = [
+    beginMarker(spec.name),
+    ...(owner ? [OWNER_PREFIX + JSON.stringify({ project: owner.project, stack: owner.stack, resource: owner.resource })] : []),
+    "# Managed by pulumi-garm (GarmProvider); edits inside this block are overwritten.",
+    "[[provider]]",
+    `name = ${tomlValue(spec.name)}`,
+    'provider_type = "external"',
+    `description = ${tomlValue(spec.description)}`,
+    "  [provider.external]",
+    `  provider_executable = ${tomlValue(spec.executable)}`,
+  ];
+  if (spec.configFile) lines.push(`  config_file = ${tomlValue(spec.configFile)}`);
+  lines.push(`  environment_variables = ${tomlValue(spec.environmentVariables)}`);
+  lines.push(`  interface_version = ${tomlValue(spec.interfaceVersion)}`);
+  lines.push(endMarker(spec.name));
+  return lines.map((l) => l + eol).join("");
+}
+
+/**
+ * Returns `text` with the block for `spec.name` replaced in place, or appended at the end of the file when absent.
+ * Appending at the end keeps a new `[[provider]]` from being read as part of whatever table precedes it.
+ */
+export function upsertBlock(text: string, spec: ProviderBlockSpec, file?: string, owner?: GarmProviderOwner): string {
+  const eol = lineEnding(text);
+  const block = renderBlock(spec, eol, owner);
+  const existing = findBlocks(text, file).find((b) => b.name === spec.name);
+  if (existing) return text.slice(0, existing.start) + block + text.slice(existing.end);
+  const head = text === "" || text.endsWith("\n") ? text : text + eol;
+  return head + block;
+}
+
+/** Returns `text` without the block for `name` (unchanged when there is none). */
+export function removeBlock(text: string, name: string, file?: string): string {
+  const existing = findBlocks(text, file).find((b) => b.name === name);
+  if (!existing) return text;
+  return text.slice(0, existing.start) + text.slice(existing.end);
+}
+
+/** `text` with every managed block cut out: what the operator wrote by hand. */
+export function withoutManagedBlocks(text: string, file?: string): string {
+  let out = "";
+  let at = 0;
+  for (const b of findBlocks(text, file)) {
+    out += text.slice(at, b.start);
+    at = b.end;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * Reads the block for `name` back into a spec, or undefined when the file has no such block.
+ * @throws ManagedBlockError when the block was edited into something that is not one external provider.
+ */
+export function readBlock(text: string, name: string, file = "the GARM config file"): ProviderBlockSpec | undefined {
+  const loc = findBlocks(text, file).find((b) => b.name === name);
+  if (!loc) return undefined;
+  let doc: Record<string, unknown>;
+  try {
+    doc = toml.parse(text.slice(loc.start, loc.end)) as Record<string, unknown>;
+  } catch (e) {
+    throw new ManagedBlockError(
+      `${file} line ${loc.line}: the managed block of provider "${name}" is not valid TOML on its own (${firstLine(e)}); run pulumi up to rewrite it`,
+    );
+  }
+  const providers = doc.provider;
+  const p = Array.isArray(providers) && providers.length === 1 ? (providers[0] as Record<string, unknown>) : undefined;
+  const ext = p && typeof p.external === "object" && p.external !== null ? (p.external as Record<string, unknown>) : undefined;
+  if (!p || !ext || Object.keys(doc).length !== 1) {
+    throw new ManagedBlockError(
+      `${file} line ${loc.line}: the managed block of provider "${name}" does not hold exactly one [[provider]] with [provider.external]; run pulumi up to rewrite it`,
+    );
+  }
+  const spec: ProviderBlockSpec = {
+    name: String(p.name ?? ""),
+    description: typeof p.description === "string" ? p.description : "",
+    executable: typeof ext.provider_executable === "string" ? ext.provider_executable : "",
+    environmentVariables: Array.isArray(ext.environment_variables) ? ext.environment_variables.map(String) : [],
+    interfaceVersion: (INTERFACE_VERSIONS as readonly string[]).includes(String(ext.interface_version))
+      ? (ext.interface_version as InterfaceVersion)
+      : "v0.1.0",
+  };
+  if (typeof ext.config_file === "string" && ext.config_file) spec.configFile = ext.config_file;
+  return spec;
+}
+
+/**
+ * The owner recorded in the block for `name`; undefined when there is no such block or it records none (written
+ * before owners were recorded).
+ * @throws ManagedBlockError when the owner line was edited into something unreadable.
+ */
+export function readBlockOwner(text: string, name: string, file = "the GARM config file"): GarmProviderOwner | undefined {
+  const loc = findBlocks(text, file).find((b) => b.name === name);
+  if (!loc) return undefined;
+  const m = OWNER_RE.exec(text.slice(loc.start, loc.end));
+  if (!m) return undefined;
+  let owner: GarmProviderOwner | undefined;
+  try {
+    owner = ownerOf(JSON.parse(m[1]));
+  } catch {
+    owner = undefined;
+  }
+  if (!owner) {
+    throw new ManagedBlockError(
+      `${file} line ${loc.line}: the owner line of provider "${name}"'s managed block is not readable; restore it as {"project":…,"stack":…,"resource":…}, or delete the line to let the next GarmProvider of that name take the block over`,
+    );
+  }
+  return owner;
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split("\n")[0];
+}

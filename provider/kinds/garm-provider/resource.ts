@@ -1,0 +1,37 @@
+// GarmProvider as Pulumi calls it: the lifecycle wired to the real config file, shell, clock and GARM client.
+import type * as pulumi from "@pulumi/pulumi";
+import { configure, garmClient } from "../../common/connection";
+import type { GarmClient } from "../../garm/client";
+import { markingGarmRestarts } from "../../garm/restart-window";
+import { makeGarmProviderImpl } from "./lifecycle";
+import { RestartCoordinator, runShellCommand } from "./restart";
+
+const log = (line: string) => console.log(line);
+
+// One coordinator per provider process: Pulumi runs every operation of an update in this one process, so changes
+// made together share one restart.
+const restarts = new RestartCoordinator({ run: markingGarmRestarts(runShellCommand), log });
+
+/** The GarmProvider methods (without configure) over the given GARM client source. */
+export function garmProviderWith(garm: () => GarmClient): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+  const impl = makeGarmProviderImpl({
+    garm,
+    restarts,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    now: () => Date.now(),
+    log,
+  });
+  return {
+    check: (olds, news) => impl.check(olds ?? {}, news),
+    diff: (id, olds, news) => impl.diff(id, olds, news),
+    create: (inputs) => impl.create(inputs),
+    read: (id, props) => impl.read(id, props),
+    update: (id, olds, news) => impl.update(id, olds, news),
+    delete: (id, props) => impl.delete(id, props),
+  };
+}
+
+export const garmProvider: pulumi.dynamic.ResourceProvider = {
+  configure: (req) => configure(req),
+  ...garmProviderWith(() => garmClient()),
+};

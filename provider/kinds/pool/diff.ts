@@ -1,0 +1,89 @@
+// Decides what an input change does to a GarmPool. GARM's pool update takes every field but the provider and the
+// entity (params/requests.go L163-183, database/sql/util.go L580-689), tags included, so only those two replace; a
+// replacement brings the new pool up before the old one is drained (pools have no unique name to collide on). An
+// image, flavor, OS, extra specs, shell or runner group change bumps the pool's generation in place, and GARM's pool
+// manager then replaces idle runners of the older generation itself.
+import type * as pulumi from "@pulumi/pulumi";
+import { isDeepStrictEqual } from "node:util";
+import type { UpdatePoolParams } from "../../garm/client";
+import { canonicalJson, parseExtraSpecs, sameExtraSpecs } from "../../runners/extra-specs";
+import { canonicalLabels } from "../../runners/naming";
+import { systemTemplateName } from "../../runners/templates";
+import { containsUnknown, withoutProviderKey } from "../../common/unknown";
+import type { CheckedPoolInputs } from "./inputs";
+import type { PoolOutputs } from "./state";
+
+/** Inputs GARM changes in place, with the key its update takes (`github-runner-group` on update too, unlike scale sets). */
+export const POOL_UPDATABLE = {
+  enabled: "enabled",
+  maxRunners: "max_runners",
+  minIdleRunners: "min_idle_runners",
+  image: "image",
+  flavor: "flavor",
+  osType: "os_type",
+  osArch: "os_arch",
+  labels: "tags",
+  runnerPrefix: "runner_prefix",
+  runnerGroup: "github-runner-group",
+  runnerBootstrapTimeout: "runner_bootstrap_timeout",
+  extraSpecs: "extra_specs",
+  templateId: "template_id",
+  enableShell: "enable_shell",
+  priority: "priority",
+} as const satisfies Record<string, keyof UpdatePoolParams>;
+export type PoolUpdatableField = keyof typeof POOL_UPDATABLE;
+
+const REPLACING = ["organization", "repository", "enterprise", "endpoint", "providerName"] as const;
+
+/** What an omitted optional input means: GARM's default, so removing an input puts the default back. */
+const OMITTED_MEANS: Partial<Record<PoolUpdatableField, unknown>> = {
+  runnerPrefix: "garm",
+  runnerGroup: "",
+  runnerBootstrapTimeout: 20,
+  extraSpecs: {},
+  enableShell: false,
+  priority: 0,
+};
+
+/** Updatable fields whose new input, or the default it stands for when omitted, differs from what GARM holds. */
+export function changedPoolFields(olds: Partial<PoolOutputs>, news: Record<string, unknown>): PoolUpdatableField[] {
+  return (Object.keys(POOL_UPDATABLE) as PoolUpdatableField[]).filter((field) => {
+    const wanted = news[field] ?? OMITTED_MEANS[field];
+    if (field === "templateId" && wanted === undefined) {
+      // Omitted: GARM's system template for the OS, which only the name shows.
+      return olds.templateName !== undefined && olds.templateName !== systemTemplateName(String(news.osType ?? olds.osType));
+    }
+    if (wanted === undefined) return false;
+    if (containsUnknown(wanted)) return true;
+    const held = olds[field];
+    if (field === "extraSpecs") return !sameExtraSpecs(wanted, held);
+    if (field === "labels") return canonicalLabels(wanted as string[]).join("\n") !== canonicalLabels((held as string[]) ?? []).join("\n");
+    return wanted !== held;
+  });
+}
+
+export function diffPool(olds: Partial<PoolOutputs>, newProps: Record<string, unknown>): pulumi.dynamic.DiffResult {
+  const news = withoutProviderKey(newProps);
+  const replaces: string[] = REPLACING.filter((f) => news[f] !== olds[f]);
+  // The entityId output holds the resolved entity's id; an entityId input replaces only when it names another one.
+  const entityId = news.entityId;
+  if (entityId !== undefined && (containsUnknown(entityId) || String(entityId).toLowerCase() !== String(olds.entityId ?? "").toLowerCase())) {
+    replaces.push("entityId");
+  }
+  const options = (["drain", "adoptPoolId"] as const).filter((f) => !isDeepStrictEqual(news[f], olds[f]));
+  const changes = replaces.length > 0 || changedPoolFields(olds, news).length > 0 || options.length > 0;
+  return { changes, replaces, stables: replaces.length ? [] : ["poolId"], deleteBeforeReplace: false };
+}
+
+/** The PUT body for the changed fields only; an omitted templateId sends `systemTemplate`. */
+export function poolUpdateBody(news: CheckedPoolInputs, fields: readonly PoolUpdatableField[], systemTemplate?: number): UpdatePoolParams {
+  const body: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = (news as unknown as Record<string, unknown>)[field] ?? OMITTED_MEANS[field];
+    if (field === "extraSpecs") body.extra_specs = canonicalJson(parseExtraSpecs(value) ?? {});
+    else if (field === "labels") body.tags = [...new Set((value as string[]).map((l) => l.trim()))];
+    else if (field === "templateId") body.template_id = value ?? systemTemplate;
+    else body[POOL_UPDATABLE[field]] = value;
+  }
+  return body as UpdatePoolParams;
+}

@@ -1,0 +1,53 @@
+// What a GarmPool keeps in Pulumi state, and how stored outputs are read back.
+import type { EntityKind, PoolView } from "../../garm/client";
+import { canonicalLabels } from "../../runners/naming";
+import { type ResolvedEntity, dropUndefined, heldRunnerSettings, readDrainingOutputs } from "../scaleset/state";
+import { type StateStamp, stateStamp } from "../../common/state-version";
+import type { CheckedPoolInputs } from "./inputs";
+
+export const POOL_STATE_VERSION = 1;
+
+/** Outputs: the inputs, overlaid with the pool as GARM holds it. */
+export interface PoolOutputs extends CheckedPoolInputs, StateStamp {
+  /** GARM's id (a UUID); also the Pulumi id. */
+  poolId: string;
+  /** Canonical labels (lower-cased, sorted). */
+  labels: string[];
+  entityKind: EntityKind;
+  entityId: string;
+  entityName: string;
+  endpointName: string;
+  runnerPrefix: string;
+  runnerGroup: string;
+  runnerBootstrapTimeout: number;
+  enableShell: boolean;
+  priority: number;
+  extraSpecs?: Record<string, unknown>;
+  templateId?: number;
+  templateName?: string;
+}
+
+export function toPoolOutputs(inputs: CheckedPoolInputs, view: PoolView, entity: ResolvedEntity): PoolOutputs {
+  return dropUndefined({
+    ...inputs,
+    ...stateStamp(POOL_STATE_VERSION),
+    poolId: view.id,
+    labels: canonicalLabels(view.labels),
+    entityKind: entity.kind,
+    entityId: entity.id,
+    entityName: entity.name,
+    endpointName: entity.endpoint,
+    ...heldRunnerSettings(view, inputs),
+    priority: view.priority,
+  });
+}
+
+export function readPoolOutputs(props: Record<string, unknown>): PoolOutputs {
+  return readDrainingOutputs<PoolOutputs>("GarmPool", props, POOL_STATE_VERSION);
+}
+
+/** Whether GARM's pool is the one these outputs describe: the same entity and provider, which no update changes. */
+export function isSamePool(outputs: PoolOutputs, view: PoolView): boolean {
+  const sameEntity = !outputs.entityId || view.entity?.id.toLowerCase() === outputs.entityId.toLowerCase();
+  return sameEntity && view.providerName === outputs.providerName;
+}

@@ -1,0 +1,149 @@
+// Decides what an input change does to a GarmScaleSet: nothing, an in-place update of GARM's updatable fields, or a
+// replacement (labels, provider and entity cannot change in GARM, §4.1, §4.2). Compares against the outputs, which hold
+// the normalised view GARM returned, so a no-op never shows as a change.
+import type * as pulumi from "@pulumi/pulumi";
+import { isDeepStrictEqual } from "node:util";
+import type { UpdateScaleSetParams } from "../../garm/client";
+import { UNKNOWN, containsUnknown, withoutProviderKey } from "../../common/unknown";
+import { canonicalJson, parseExtraSpecs, sameExtraSpecs } from "../../runners/extra-specs";
+import type { CheckedInputs } from "./inputs";
+import { canonicalLabels, liveName } from "../../runners/naming";
+import type { ScaleSetOutputs } from "./state";
+import { systemTemplateName } from "../../runners/templates";
+
+/** Inputs GARM can change in place, with the key its update takes (`runner_group`, not `github-runner-group`, §3.6). */
+export const UPDATABLE = {
+  enabled: "enabled",
+  maxRunners: "max_runners",
+  minIdleRunners: "min_idle_runners",
+  image: "image",
+  flavor: "flavor",
+  osType: "os_type",
+  osArch: "os_arch",
+  runnerPrefix: "runner_prefix",
+  runnerGroup: "runner_group",
+  runnerBootstrapTimeout: "runner_bootstrap_timeout",
+  extraSpecs: "extra_specs",
+  templateId: "template_id",
+  enableShell: "enable_shell",
+} as const satisfies Record<string, keyof UpdateScaleSetParams>;
+export type UpdatableField = keyof typeof UPDATABLE;
+
+/** Inputs that only this provider reads (how to drain, whether to adopt): stored, never sent to GARM. */
+const PROVIDER_OPTIONS = ["drain", "adoptExisting"] as const;
+
+/**
+ * What an omitted optional input means: GARM's default (§3.1, §4.4), so removing an input puts the default back.
+ * Inputs check fills in (osType, enabled, ...) never arrive omitted; templateId's default depends on osType.
+ */
+export const OMITTED_MEANS = {
+  runnerPrefix: "garm",
+  runnerGroup: "Default",
+  runnerBootstrapTimeout: 20,
+  extraSpecs: {},
+  enableShell: false,
+} as const satisfies Partial<Record<UpdatableField, unknown>>;
+
+function wantedValue(news: Record<string, unknown>, field: UpdatableField): unknown {
+  return news[field] ?? (OMITTED_MEANS as Partial<Record<UpdatableField, unknown>>)[field];
+}
+
+/** Updatable fields whose new input, or the default it stands for when omitted, differs from what GARM holds. */
+export function changedFields(olds: ScaleSetOutputs, news: object): UpdatableField[] {
+  const given = news as Record<string, unknown>;
+  return (Object.keys(UPDATABLE) as UpdatableField[]).filter((field) => {
+    if (field === "templateId") return templateChanged(olds, given);
+    const wanted = wantedValue(given, field);
+    if (wanted === undefined) return false;
+    if (containsUnknown(wanted)) return true;
+    const held = olds[field];
+    if (field === "extraSpecs") return !sameExtraSpecs(wanted, held);
+    if (field === "runnerGroup" && typeof wanted === "string") {
+      return wanted.toLowerCase() !== (typeof held === "string" && held !== "" ? held : "Default").toLowerCase();
+    }
+    return !isDeepStrictEqual(wanted, held);
+  });
+}
+
+/**
+ * GARM keeps a scale set's template when only os_type changes (§4.1), so an OS change sends the template too: the
+ * system one for the new OS when templateId is omitted, or the pinned one, which GARM then checks against the OS.
+ */
+function templateChanged(olds: ScaleSetOutputs, news: Record<string, unknown>): boolean {
+  const { templateId, osType } = news;
+  if (containsUnknown(templateId) || containsUnknown(osType)) return true;
+  const osChanged = osType !== undefined && osType !== olds.osType;
+  if (templateId !== undefined) return osChanged || templateId !== olds.templateId;
+  if (osChanged) return true;
+  // State written before template names were kept says nothing about which template GARM holds.
+  return olds.templateName !== undefined && olds.templateName !== systemTemplateName((osType ?? olds.osType) as string);
+}
+
+/**
+ * The PUT body for the changed fields only; an omitted input sends its default; extra specs as canonical JSON (§3.7).
+ * `systemTemplateId` is GARM's system template for the new osType, needed when templateId changes but is omitted.
+ */
+export function updateBody(news: CheckedInputs, fields: readonly UpdatableField[], systemTemplateId?: number): UpdateScaleSetParams {
+  const body: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field === "templateId" && news.templateId === undefined) {
+      if (systemTemplateId === undefined) throw new Error("updateBody: templateId is omitted and no system template id was given");
+      body[UPDATABLE[field]] = systemTemplateId;
+      continue;
+    }
+    const value = wantedValue(news as unknown as Record<string, unknown>, field);
+    body[UPDATABLE[field]] = field === "extraSpecs" ? canonicalJson(parseExtraSpecs(value) ?? {}) : value;
+  }
+  return body as UpdateScaleSetParams;
+}
+
+/** Whether the new inputs name the entity the scale set already lives under. */
+export function sameEntity(olds: ScaleSetOutputs, news: Record<string, unknown>): boolean {
+  if (news.entityId !== undefined) return news.entityId === olds.entityId;
+  const kind = news.organization !== undefined ? "organization" : news.repository !== undefined ? "repository" : "enterprise";
+  const name = (news.organization ?? news.repository ?? news.enterprise) as string | undefined;
+  if (name === undefined) return false;
+  // Entity names are GitHub names, which ignore case.
+  const sameName = kind === olds.entityKind && name.toLowerCase() === olds.entityName.toLowerCase();
+  const sameEndpoint = news.endpoint === undefined || news.endpoint === olds.endpointName;
+  return sameName && sameEndpoint;
+}
+
+const ENTITY_INPUTS = ["organization", "repository", "enterprise", "entityId", "endpoint"] as const;
+
+function replacedFields(olds: ScaleSetOutputs, news: Record<string, unknown>): string[] {
+  const replaces: string[] = [];
+  const changed = (field: string, differs: () => boolean) => {
+    if (containsUnknown(news[field]) || differs()) replaces.push(field);
+  };
+  changed("name", () => news.name !== olds.name);
+  changed("naming", () => (news.naming ?? "hashed") !== (olds.naming ?? "hashed"));
+  changed("providerName", () => news.providerName !== olds.providerName);
+  changed("labels", () => !isDeepStrictEqual(canonicalLabels(news.labels as string[]), olds.labels));
+  if (ENTITY_INPUTS.some((f) => containsUnknown(news[f])) || !sameEntity(olds, news)) {
+    replaces.push(...ENTITY_INPUTS.filter((f) => news[f] !== undefined || olds[f] !== undefined));
+  }
+  return replaces;
+}
+
+/**
+ * The diff result. A replacement deletes the old scale set first only when the new one would take the same live name
+ * under the same entity (naming "exact"), because GitHub refuses two scale sets with one name in a runner group (§8).
+ */
+export function diffScaleSet(oldOutputs: ScaleSetOutputs, newInputs: Record<string, unknown>): pulumi.dynamic.DiffResult {
+  const news = withoutProviderKey(newInputs);
+  const replaces = replacedFields(oldOutputs, news);
+  const updates = changedFields(oldOutputs, news);
+  const optionChanges = PROVIDER_OPTIONS.filter((f) => !isDeepStrictEqual(news[f], oldOutputs[f]));
+  const changes = replaces.length > 0 || updates.length > 0 || optionChanges.length > 0;
+  if (replaces.length === 0) return { changes, replaces: [], deleteBeforeReplace: false };
+  return { changes, replaces, deleteBeforeReplace: replacementCollides(oldOutputs, news) };
+}
+
+function replacementCollides(olds: ScaleSetOutputs, news: Record<string, unknown>): boolean {
+  if (!sameEntity(olds, news) && !ENTITY_INPUTS.some((f) => news[f] === UNKNOWN)) return false;
+  const naming = news.naming === "exact" ? "exact" : "hashed";
+  if ([news.name, news.labels, news.providerName].some(containsUnknown)) return naming === "exact";
+  const next = liveName(news.name as string, news.labels as string[], news.providerName as string, naming);
+  return next === olds.liveName;
+}

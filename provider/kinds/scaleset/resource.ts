@@ -1,0 +1,466 @@
+// GarmScaleSet's dynamic-provider methods: check and diff are pure; create, read, update and delete talk to GARM
+// through the process-wide client.
+import type * as pulumi from "@pulumi/pulumi";
+import { isDeepStrictEqual } from "node:util";
+import { configure, garmClient } from "../../common/connection";
+import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../../garm/client";
+import { isGarmError } from "../../garm/errors";
+import type { GarmEvents } from "../../garm/events";
+import { type ChangeWaiter, type WaiterOptions, changeWaiter, processEvents, scaleSetConcern } from "../../garm/events-wait";
+import { lookupsFor } from "../../garm/lookups";
+import { type Logger, consoleLogger } from "../../common/log";
+import { logReplacements } from "../../common/replace-line";
+import { withoutProviderKey } from "../../common/unknown";
+import { briefly } from "../../runners/brief-error";
+import { checkScaleSetInputs } from "./check";
+import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
+import { retireScaleSet } from "./drain";
+import { drainOptionsFor } from "../../runners/drain/override";
+import { replaceReasons, updateChanges } from "./change-line";
+import { fieldsToRestore, isDrained, liveReader, readGate, restoreLine, withDrainedFields } from "../../runners/drained";
+import { makerOf, makerPhrase } from "./provenance";
+import { withReferenceChecks } from "../../runners/references";
+import { entityLabel, resolveEntity } from "../../runners/entity";
+import { canonicalJson, parseExtraSpecs } from "../../runners/extra-specs";
+import type { CheckedInputs } from "./inputs";
+import { canonicalLabels, isOtherGeneration, liveName } from "../../runners/naming";
+import { waitForRunners } from "./readiness";
+import { systemTemplateId } from "../../runners/templates";
+import { type ResolvedEntity, type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, storedEntity, toOutputs } from "./state";
+import { garmIdOf, settle, unconfirmedId, unconfirmedOutputs } from "./unconfirmed";
+
+/** Collaborators, replaceable in tests. */
+export interface ScaleSetDeps {
+  readonly client: () => GarmClient;
+  readonly log: Logger;
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+  /** GARM's events socket for this client, which wakes drain and readiness waits; without it they poll. */
+  readonly events?: (client: GarmClient) => GarmEvents | undefined;
+  readonly waiter?: WaiterOptions;
+  /** Bound on diff's read of one scale set. @default 5000 */
+  readonly diffReadTimeoutMs?: number;
+}
+
+const defaultDeps: ScaleSetDeps = {
+  client: garmClient,
+  log: consoleLogger,
+  now: Date.now,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  events: (client) => processEvents(client, consoleLogger),
+};
+
+function inputsOf(props: Record<string, unknown>): CheckedInputs {
+  return withoutProviderKey(props) as unknown as CheckedInputs;
+}
+
+function createBody(inputs: CheckedInputs, name: string): CreateScaleSetParams {
+  const { tags, ...shared } = runnerCreateFields(inputs);
+  return { name, ...shared, labels: tags } as CreateScaleSetParams;
+}
+
+/**
+ * The create fields scale sets and pools share, GARM's keys, undefined ones left out. Both creates take the runner
+ * group as `github-runner-group` (§3.5); the labels come back under `tags`, the pool's name for them.
+ */
+export function runnerCreateFields(inputs: Omit<CheckedInputs, "name" | "naming" | "adoptExisting">): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    provider_name: inputs.providerName,
+    image: inputs.image,
+    flavor: inputs.flavor,
+    os_type: inputs.osType,
+    os_arch: inputs.osArch,
+    tags: [...new Set(inputs.labels.map((l) => l.trim()))],
+    max_runners: inputs.maxRunners,
+    min_idle_runners: inputs.minIdleRunners,
+    enabled: inputs.enabled,
+    enable_shell: inputs.enableShell ?? false,
+    runner_prefix: inputs.runnerPrefix,
+    "github-runner-group": inputs.runnerGroup,
+    runner_bootstrap_timeout: inputs.runnerBootstrapTimeout,
+    template_id: inputs.templateId,
+  };
+  const specs = parseExtraSpecs(inputs.extraSpecs);
+  if (specs) body.extra_specs = canonicalJson(specs);
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+}
+
+async function findByName(client: GarmClient, entity: ResolvedEntity, name: string): Promise<ScaleSetView | undefined> {
+  const all = await client.listEntityScaleSets(entity);
+  return all.find((s) => s.name === name);
+}
+
+/** Builds the scale-set provider over its collaborators; configure reads the stack config into the process's connection. */
+export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.ResourceProvider {
+  return { configure, ...scaleSetMethodsWith(deps) };
+}
+
+/** The scale-set methods without configure, for a caller that owns its connection (the resource plugin). */
+export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+  /** Reads back by id; list answers lack extra specs and instances (§2.1). */
+  const readBack = async (client: GarmClient, inputs: CheckedInputs, id: number, entity: ResolvedEntity) =>
+    toOutputs(inputs, await client.getScaleSet(id), entity);
+  // One gate for every read planning makes of GARM (check's references, diff's drained fields): one warning at most.
+  const gate = readGate({ log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000 });
+  const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000, gate });
+
+  return {
+    async check(olds, news) {
+      return withReferenceChecks(checkScaleSetInputs(news), olds, news, { client: deps.client, gate });
+    },
+
+    async diff(id, olds, news) {
+      const stored = readOutputs(olds);
+      const planned = diffScaleSet(stored, news);
+      const garmId = garmIdOf(id, stored);
+      const label = `GarmScaleSet ${stored.liveName} (id ${garmId ?? id})`;
+      if (planned.replaces?.length) {
+        logReplacements(deps.log, label, replaceReasons(stored, withoutProviderKey(news), planned.replaces));
+        return planned;
+      }
+      if (garmId === undefined) return planned;
+      // A delete that stopped part-way left GARM disabled at 0 runners while the state still holds the old values.
+      const live = await readLive(garmId);
+      if (live.kind === "gone") {
+        deps.log.warn(
+          `GarmScaleSet ${stored.liveName} (id ${garmId}): GARM no longer has it; run \`pulumi refresh\` to drop it from Pulumi's ` +
+            "state, after which `pulumi up` creates it again",
+        );
+      }
+      const restore = live.kind === "found" ? fieldsToRestore(live.view, withoutProviderKey(news)) : [];
+      if (live.kind === "found" && restore.length > 0) {
+        deps.log.info(restoreLine(`GarmScaleSet ${live.view.name} (id ${garmId})`, restore));
+        return { ...planned, changes: true };
+      }
+      // After a refresh picked up drift the engine shows `~ update` with no field marked: name them here.
+      const plain = withoutProviderKey(news);
+      const changes = updateChanges(stored, plain, changedFields(stored, plain));
+      if (changes.length > 0) deps.log.info(`${label}: will update ${changes.join(", ")}`);
+      return planned;
+    },
+
+    async create(props) {
+      const inputs = inputsOf(props);
+      const client = deps.client();
+      // GARM does not check the provider exists and would create a scale set that can never run or drain (§4.4, §9.3).
+      const [entity, providers] = await Promise.all([
+        resolveEntity(client, inputs),
+        lookupsFor(client).providersIncluding(inputs.providerName),
+      ]);
+      const name = liveName(inputs.name, inputs.labels, inputs.providerName, inputs.naming);
+      const where = entityLabel(entity);
+      if (!providers.some((p) => p.name === inputs.providerName)) {
+        const known = providers.map((p) => p.name).join(", ") || "none";
+        throw new Error(
+          `providerName ${JSON.stringify(inputs.providerName)} is not a provider GARM has loaded (it has: ${known}); ` +
+            "add it to GARM's config (a GarmProvider resource does this) and restart GARM",
+        );
+      }
+
+      if (inputs.adoptExisting) {
+        const existing = await findByName(client, entity, name);
+        if (existing) {
+          if (makerOf(existing) === "pulumi-garm") {
+            deps.log.warn(
+              `GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}, which a pulumi-garm stack made and this ` +
+                "stack has no record of: if another stack still manages it, both now do and either stack's `pulumi destroy` deletes it; " +
+                "hand it over by removing it from that stack (`pulumi state delete <urn>` there)",
+            );
+          } else {
+            deps.log.info(`GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}`);
+          }
+          return { id: String(existing.id), outs: await updateToMatch(client, inputs, existing, entity) };
+        }
+      }
+
+      const created = await postScaleSet(client, inputs, entity, name, props);
+      try {
+        const outs = await readBack(client, inputs, created.id, entity);
+        await awaitSuccessorReadiness(client, inputs, outs.liveName, outs.scaleSetId, entity);
+        return { id: String(created.id), outs };
+      } catch (err) {
+        // The scale set exists: record it (a partial create) so Pulumi tracks it instead of orphaning it.
+        throw Object.assign(new Error(`GarmScaleSet ${name}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`), {
+          id: String(created.id),
+          properties: { ...props, ...toOutputs(inputs, created, entity) },
+          reasons: [(err as Error).message],
+        });
+      }
+    },
+
+    async read(id, props) {
+      const olds = readOutputs(props ?? {});
+      const client = deps.client();
+      let garmId = garmIdOf(id, olds);
+      if (garmId === undefined) {
+        // An unconfirmed create (unconfirmed.ts) stays in state only if GARM has the scale set it made.
+        const found = await settle(client, olds);
+        if (found.kind !== "ours") return {};
+        garmId = found.view.id;
+      }
+      try {
+        const view = await client.getScaleSet(garmId);
+        if (!isSameScaleSet(olds, view)) {
+          deps.log.warn(`GarmScaleSet ${olds.liveName} (id ${garmId}): ${describeHolder(view)}, not this one; dropping this one from the stack as gone`);
+          return {};
+        }
+        const { nameHeldBeforeCreate: _settled, ...kept } = olds as ScaleSetOutputs & { nameHeldBeforeCreate?: boolean };
+        // GARM's id becomes the resource id again where an unconfirmed create had left its marker.
+        return { id: String(view.id), props: { ...kept, ...toOutputs(olds, view, storedEntity(olds)), __provider: props?.__provider } };
+      } catch (err) {
+        // Gone from GARM: an empty id makes Pulumi drop it from state (pulumi-dynamic-providers.md §2.5).
+        if (isGarmError(err, "not-found")) return {};
+        throw err;
+      }
+    },
+
+    async update(id, oldProps, newProps) {
+      const stored = readOutputs(oldProps);
+      const garmId = garmIdOf(id, stored);
+      if (garmId === undefined) return { outs: await settleCreate(id, stored, newProps) };
+      const news = inputsOf(newProps);
+      const client = deps.client();
+      const live = await client.getScaleSet(garmId);
+      // A delete that stopped part-way left GARM disabled at 0 runners; the state does not know (drained.ts).
+      const olds = isSameScaleSet(stored, live) ? withDrainedFields(stored, live) : stored;
+      const fields = changedFields(olds, news);
+      if (fields.length === 0) {
+        // Only provider-side options (drain, adoptExisting) changed: nothing to tell GARM.
+        return { outs: { ...olds, drain: news.drain, adoptExisting: news.adoptExisting } };
+      }
+      refuseIfNotOurs(olds, live);
+      await sendUpdate(client, garmId, news, fields);
+      return { outs: await readBack(client, news, garmId, storedEntity(olds)) };
+    },
+
+    async delete(id, props) {
+      const olds = readOutputs(props);
+      const client = deps.client();
+      let garmId = garmIdOf(id, olds);
+      if (garmId === undefined) {
+        const found = await settle(client, olds);
+        if (found.kind !== "ours") {
+          const held = found.kind === "foreign" ? `the scale set of that name (id ${found.view.id}) is not one it made, so it is left alone` : "GARM has no scale set of that name";
+          deps.log.info(`GarmScaleSet ${olds.liveName}: its create was never confirmed and ${held}; nothing to delete`);
+          return;
+        }
+        garmId = found.view.id;
+      }
+      const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view) };
+      const waiter = waiterFor(client, target.id);
+      const outcome = await retireScaleSet(target, drainOptionsFor(olds.drain), { client, log: deps.log, now: deps.now, sleep: deps.sleep, wait: waiter?.wait, cadence: waiter?.cadence }).finally(
+        () => waiter?.close(),
+      );
+      const label = `GarmScaleSet ${target.liveName} (id ${garmId})`;
+      switch (outcome.kind) {
+        case "deleted":
+          // Pulumi's own row reports a plain delete; a line here closes the drain lines this delete printed.
+          if (outcome.drained) deps.log.info(`${label}: drained and deleted from GARM`);
+          break;
+        case "already-gone":
+          deps.log.info(`${label}: already gone from GARM`);
+          break;
+        case "not-ours":
+          deps.log.warn(
+            `${label}: ${describeHolder(outcome.holder)}, not this one; treating this one as already deleted and leaving that one alone`,
+          );
+          break;
+      }
+    },
+  };
+
+  /**
+   * POSTs the scale set. A POST whose answer is lost is looked up by name before it is sent again; when that lookup
+   * fails too, it throws a partial create with an unconfirmed id, which update, read and delete settle later.
+   */
+  async function postScaleSet(
+    client: GarmClient,
+    inputs: CheckedInputs,
+    entity: ResolvedEntity,
+    name: string,
+    props: Record<string, unknown>,
+  ): Promise<ScaleSetView> {
+    const where = entityLabel(entity);
+    const holder = await holderBefore(client, entity, name);
+    // Refuse before the POST: GitHub would refuse it too (§8), but only after GARM called it.
+    if (holder) throw isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder, true);
+    // From here on the name was free at the start of the run, so a scale set found under it later is this create's,
+    // unless another run took the name in between (GitHub then refuses this create, handled below).
+    const heldBefore = false;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await client.createScaleSet(entity, createBody(inputs, name));
+      } catch (err) {
+        // GitHub refuses a second scale set with this name in the runner group (§8); say which one holds it.
+        if (isGarmError(err, "bad-request") || isGarmError(err, "conflict")) {
+          const holder = await findByName(client, entity, name).catch(() => undefined);
+          if (holder) throw isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder, false);
+        }
+        if (!isGarmError(err) || !err.outcomeUnknown) throw err;
+        // The POST may have gone through without its answer reaching us: look before creating again (a failed create
+        // leaves no state behind, pulumi-dynamic-providers.md §2.8, so a duplicate would be orphaned).
+        let landed: ScaleSetView | undefined;
+        try {
+          landed = await findByName(client, entity, name);
+        } catch (lookupErr) {
+          throw unconfirmedCreate(inputs, entity, name, heldBefore, props, lookupErr);
+        }
+        if (landed) {
+          deps.log.warn(`GarmScaleSet ${name}: the create's answer was lost, but GARM has the scale set (id ${landed.id}); using it`);
+          return landed;
+        }
+        if (attempt === 2) throw unconfirmedCreate(inputs, entity, name, heldBefore, props, err, "so did sending it again after it was not found");
+      }
+    }
+  }
+
+  /**
+   * The scale set under the entity that already has this name. The process-wide list from the start of the run is
+   * asked first; a hit there is checked again, since the holder may have been deleted since (a delete-before-replace).
+   */
+  async function holderBefore(client: GarmClient, entity: ResolvedEntity, name: string): Promise<ScaleSetView | undefined> {
+    const atStart = await lookupsFor(client).scaleSetsAtStart(entity);
+    if (!atStart.some((s) => s.name === name)) return undefined;
+    return findByName(client, entity, name);
+  }
+
+  function alreadyExists(name: string, where: string, holder: ScaleSetView, beforeCreate: boolean): Error {
+    const before = beforeCreate ? "; it was there before this resource's create, so this resource did not make it and does not take it over by itself" : "";
+    return new Error(
+      `a scale set named ${name} already exists under ${where} (GARM id ${holder.id})${before}; ${makerPhrase(holder)}. ` +
+        "Choose another name, or set adoptExisting: true to manage it with this resource, but only if no other stack manages it: " +
+        "otherwise two stacks manage one scale set and either stack's `pulumi destroy` deletes it",
+    );
+  }
+
+  /** The name is held by a scale set a stopped delete left disabled: adopting it would not help (see the message). */
+  function nameHeldByRetiring(name: string, where: string, id: number): Error {
+    return new Error(
+      `a scale set named ${name} already exists under ${where} (GARM id ${id}), disabled at 0 runners as a delete that ` +
+        "stopped part-way leaves it: probably an earlier generation of this scale set whose delete has not finished (its " +
+        "drain is waiting for busy runners, or GARM could not remove it on GitHub). Pulumi retries that delete only after " +
+        "this create, so this create cannot take the name: go back to the labels and provider the scale set has now for " +
+        "one `pulumi up` (it retries that delete, which finishes once the jobs are done and GitHub answers), then make this " +
+        "change again",
+    );
+  }
+
+  function unconfirmedCreate(
+    inputs: CheckedInputs,
+    entity: ResolvedEntity,
+    name: string,
+    heldBefore: boolean,
+    props: Record<string, unknown>,
+    cause: unknown,
+    confirming = "looking it up failed too",
+  ): Error {
+    const message =
+      `GarmScaleSet ${name}: the connection to GARM broke after the create request was sent, so GARM may or may not have ` +
+      `created it, and ${confirming} (${briefly(cause)}). Pulumi records it as ${unconfirmedId(name)}: the next \`pulumi up\` looks ` +
+      `it up by name under ${entityLabel(entity)} and uses it if this create made it, or creates it if it is absent; ` +
+      "`pulumi destroy` deletes it if this create made it";
+    return Object.assign(new Error(message), {
+      id: unconfirmedId(name),
+      properties: { ...props, ...unconfirmedOutputs(inputs, entity, name, heldBefore) },
+      reasons: [message],
+    });
+  }
+
+  /**
+   * Settles an unconfirmed create (unconfirmed.ts) on the next `up`: binds the scale set it made, creates it when it is
+   * absent, and refuses one whose name was taken before the create unless adoptExisting is set.
+   */
+  async function settleCreate(id: string, olds: ScaleSetOutputs, newProps: Record<string, unknown>): Promise<ScaleSetOutputs> {
+    const inputs = inputsOf(newProps);
+    const client = deps.client();
+    const entity = storedEntity(olds);
+    const where = entityLabel(entity);
+    const found = await settle(client, olds);
+    if (found.kind === "foreign" && !inputs.adoptExisting) throw alreadyExists(olds.liveName, where, found.view, true);
+    if (found.kind !== "absent") {
+      deps.log.info(`GarmScaleSet ${olds.liveName}: GARM has it (id ${found.view.id}) under ${where}; this resource manages it from now on`);
+      return updateToMatch(client, inputs, found.view, entity);
+    }
+    deps.log.info(`GarmScaleSet ${olds.liveName}: the earlier create never reached GARM; creating it now under ${where}`);
+    const created = await postScaleSet(client, inputs, entity, olds.liveName, newProps);
+    try {
+      return await readBack(client, inputs, created.id, entity);
+    } catch (err) {
+      throw Object.assign(new Error(`GarmScaleSet ${olds.liveName}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`), {
+        id,
+        properties: { ...newProps, ...toOutputs(inputs, created, entity) },
+        reasons: [(err as Error).message],
+      });
+    }
+  }
+
+  /**
+   * When an older generation of this scale set exists (a label or provider change being replaced create-before-delete),
+   * waits for the new one's idle runners, so retiring the old one leaves no gap in warm capacity.
+   */
+  async function awaitSuccessorReadiness(client: GarmClient, inputs: CheckedInputs, name: string, id: number, entity: ResolvedEntity) {
+    if (inputs.naming !== "hashed" || !inputs.enabled || inputs.minIdleRunners === 0) return;
+    const before = await lookupsFor(client).scaleSetsAtStart(entity);
+    if (!before.some((s) => isOtherGeneration(s.name, name))) return;
+    const wanted = Math.min(inputs.minIdleRunners, inputs.maxRunners);
+    const waiter = waiterFor(client, id);
+    await waitForRunners(`GarmScaleSet ${name} (id ${id})`, id, wanted, inputs.drain.timeoutSeconds * 1000, inputs.drain.pollSeconds * 1000, {
+      client,
+      log: deps.log,
+      now: deps.now,
+      sleep: deps.sleep,
+      wait: waiter?.wait,
+    }).finally(() => waiter?.close());
+  }
+
+  /** Listens for GARM's events about the scale set from now on, when the socket is in use. */
+  function waiterFor(client: GarmClient, id: number): ChangeWaiter | undefined {
+    const events = deps.events?.(client);
+    return events && changeWaiter(events, scaleSetConcern(id), deps.waiter);
+  }
+
+  /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType. */
+  async function sendUpdate(client: GarmClient, id: number, news: CheckedInputs, fields: UpdatableField[]): Promise<void> {
+    const systemTemplate = fields.includes("templateId") && news.templateId === undefined ? await systemTemplateId(client, news.osType) : undefined;
+    await client.updateScaleSet(id, updateBody(news, fields, systemTemplate));
+  }
+
+  /** Throws, before anything is changed, when the id now names another scale set (a database restore reuses ids). */
+  function refuseIfNotOurs(olds: ScaleSetOutputs, view: ScaleSetView): void {
+    if (isSameScaleSet(olds, view)) return;
+    throw new Error(
+      `GarmScaleSet ${olds.liveName} (id ${view.id}): ${describeHolder(view)}, not this one; nothing was changed. ` +
+        "Run `pulumi refresh` to drop this one from the stack, then `pulumi up` creates it again",
+    );
+  }
+
+  /** Brings an adopted scale set's updatable fields to the inputs. Labels cannot change (§4.2): refuse a mismatch. */
+  async function updateToMatch(client: GarmClient, inputs: CheckedInputs, existing: ScaleSetView, entity: ResolvedEntity) {
+    const full = await client.getScaleSet(existing.id);
+    const current = toOutputs(inputs, full, entity);
+    if (full.providerName !== inputs.providerName) {
+      throw new Error(
+        `cannot adopt scale set ${full.name} (id ${full.id}): it uses provider ${full.providerName}, not ${inputs.providerName}`,
+      );
+    }
+    const held = canonicalLabels(full.labels);
+    const wanted = canonicalLabels(inputs.labels);
+    if (!isDeepStrictEqual(held, wanted)) {
+      throw new Error(
+        `cannot adopt scale set ${full.name} (id ${full.id}): its labels are [${held.join(", ")}], not [${wanted.join(", ")}] as the ` +
+          "labels input says, and GARM cannot change labels in place; set labels to match it, or choose another name",
+      );
+    }
+    const fields = changedFields(current, inputs);
+    if (fields.length === 0) return current;
+    await sendUpdate(client, full.id, inputs, fields);
+    return readBack(client, inputs, full.id, entity);
+  }
+}
+
+export const scaleSet = scaleSetProviderWith(defaultDeps);
+
+/** The real collaborators, with GARM reached through `client` (one provider instance's connection). */
+export function scaleSetDepsFor(client: () => GarmClient): ScaleSetDeps {
+  return { ...defaultDeps, client };
+}

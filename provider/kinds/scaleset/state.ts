@@ -1,0 +1,124 @@
+// What a GarmScaleSet keeps in Pulumi state, and how older state shapes are read. The implementation reads every
+// shape it ever wrote, since Pulumi calls it with stored outputs for refresh, pending deletes and destroy.
+import type { EntityKind, ScaleSetView } from "../../garm/client";
+import { type StateStamp, readableStateVersion, stateStamp } from "../../common/state-version";
+import type { CheckedInputs } from "./inputs";
+import { DRAIN_DEFAULTS } from "./inputs";
+import { canonicalLabels } from "../../runners/naming";
+
+export const STATE_VERSION = 1;
+
+export interface ResolvedEntity {
+  readonly kind: EntityKind;
+  readonly id: string;
+  readonly name: string;
+  /** GARM endpoint name, e.g. github.com. */
+  readonly endpoint: string;
+}
+
+/** Outputs: the inputs, overlaid with the scale set as GARM holds it. */
+export interface ScaleSetOutputs extends CheckedInputs, StateStamp {
+  /** GARM's id; also the Pulumi id. Never GitHub's scale_set_id, which GARM may change (garm-api.md §4.5). */
+  scaleSetId: number;
+  liveName: string;
+  /** Canonical labels (lower-cased, sorted). */
+  labels: string[];
+  githubScaleSetId: number;
+  entityKind: EntityKind;
+  entityId: string;
+  entityName: string;
+  endpointName: string;
+  runnerPrefix: string;
+  runnerGroup: string;
+  runnerBootstrapTimeout: number;
+  extraSpecs?: Record<string, unknown>;
+  enableShell: boolean;
+  templateId?: number;
+  /** GARM's name of the template, e.g. github_linux; absent in state written before it was kept. */
+  templateName?: string;
+}
+
+export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: ResolvedEntity): ScaleSetOutputs {
+  const outputs: ScaleSetOutputs = {
+    ...inputs,
+    ...stateStamp(STATE_VERSION),
+    scaleSetId: view.id,
+    liveName: view.name,
+    labels: canonicalLabels(view.labels),
+    githubScaleSetId: view.githubScaleSetId,
+    entityKind: entity.kind,
+    entityId: entity.id,
+    entityName: entity.name,
+    endpointName: entity.endpoint,
+    ...heldRunnerSettings(view, inputs),
+  };
+  // Pulumi's Struct marshalling rejects undefined values; leave the keys out instead.
+  return dropUndefined(outputs);
+}
+
+/** What GARM holds for a scale set or a pool alike: how its runners are made. OS and arch fall back to the inputs. */
+export function heldRunnerSettings(
+  view: Omit<ScaleSetView, "id" | "name" | "githubScaleSetId" | "labels" | "instances" | "entity" | "endpoint" | "desiredRunnerCount">,
+  inputs: Pick<CheckedInputs, "osType" | "osArch">,
+) {
+  return {
+    providerName: view.providerName,
+    image: view.image,
+    flavor: view.flavor,
+    osType: (view.osType || inputs.osType) as CheckedInputs["osType"],
+    osArch: (view.osArch || inputs.osArch) as CheckedInputs["osArch"],
+    maxRunners: view.maxRunners,
+    minIdleRunners: view.minIdleRunners,
+    enabled: view.enabled,
+    runnerPrefix: view.runnerPrefix,
+    runnerGroup: view.runnerGroup,
+    runnerBootstrapTimeout: view.runnerBootstrapTimeout,
+    enableShell: view.enableShell,
+    extraSpecs: isObject(view.extraSpecs) ? view.extraSpecs : undefined,
+    templateId: view.templateId,
+    templateName: view.templateName,
+  };
+}
+
+/** Reads stored outputs of any version this package wrote. Throws for state written by a newer pulumi-garm. */
+export function readOutputs(props: Record<string, unknown>): ScaleSetOutputs {
+  return readDrainingOutputs<ScaleSetOutputs>("GarmScaleSet", props, STATE_VERSION);
+}
+
+/** Stored outputs of a resource that drains (a scale set, a pool), with the drain defaults filled in. */
+export function readDrainingOutputs<T extends { drain: CheckedInputs["drain"] }>(resource: string, props: Record<string, unknown>, newest: number): T {
+  readableStateVersion(resource, props, newest);
+  const outputs = props as unknown as T;
+  return { ...outputs, drain: { ...DRAIN_DEFAULTS, ...outputs.drain } };
+}
+
+/** The entity a stored scale set belongs to, as create resolved it. */
+export function storedEntity(outputs: Pick<ScaleSetOutputs, "entityKind" | "entityId" | "entityName" | "endpointName">): ResolvedEntity {
+  return { kind: outputs.entityKind, id: outputs.entityId, name: outputs.entityName, endpoint: outputs.endpointName };
+}
+
+/**
+ * Whether GARM's scale set is the one these outputs describe: the same live name, entity and provider, which no update
+ * changes. A database restore can give a deleted scale set's id to another one.
+ */
+export function isSameScaleSet(outputs: ScaleSetOutputs, view: ScaleSetView): boolean {
+  // Every state version wrote liveName; without it nothing says which name to expect (`name` lacks the hash).
+  const sameName = !outputs.liveName || view.name === outputs.liveName;
+  const sameEntity = !outputs.entityId || view.entity?.id.toLowerCase() === outputs.entityId.toLowerCase();
+  const sameProvider = !outputs.providerName || view.providerName === outputs.providerName;
+  return sameName && sameEntity && sameProvider;
+}
+
+/** "GARM id 4 now holds scale set team-b under repository acme/app": how messages name the scale set that took an id. */
+export function describeHolder(view: ScaleSetView): string {
+  const where = view.entity ? ` under ${view.entity.kind} ${view.entity.name}` : "";
+  return `GARM id ${view.id} now holds scale set ${view.name}${where}`;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+export function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
