@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { GarmClient } from "../provider/garm/client";
 import { GarmEvents } from "../provider/garm/events";
-import { type WaiterOptions, changeWaiter, scaleSetConcern } from "../provider/garm/events-wait";
+import { type WaiterOptions, changeWaiter, scaleSetConcern } from "../provider/common/events-wait";
 import { checkScaleSetInputs } from "../provider/kinds/scaleset/check";
 import { DRAIN_DEFAULTS } from "../provider/kinds/scaleset/inputs";
 import { waitForRunners } from "../provider/kinds/scaleset/readiness";

@@ -27,7 +27,13 @@
 // - Events can be lost: GARM drops one its consumer does not take within 1 s (database/watcher/consumer.go:86-96),
 //   and drops frames when the 1024-frame send buffer is full (websocket/client.go:156-161).
 import WebSocket from "ws";
-import type { Logger } from "../common/log";
+
+
+/** Where the socket says it lost or regained GARM's events: the caller's user-facing lines. */
+export interface Logger {
+  info(line: string): void;
+  warn(line: string): void;
+}
 
 export interface GarmEvent {
   readonly entityType: string;

@@ -2,7 +2,7 @@
 // The token and private key are inputs only: the state keeps a salted digest of them (secret-digest.ts).
 import { z } from "zod";
 import { readableStateVersion, stateStamp, type StateStamp } from "../../common/state-version";
-import { FORGES } from "../endpoint/inputs";
+import { FORGES } from "../../common/forges";
 
 export const STATE_VERSION = 1;
 

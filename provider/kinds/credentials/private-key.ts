@@ -2,7 +2,7 @@
 // L453-477, GithubApp.Validate). A key that fails there is a plain error, so GARM answers 500 with no details (§1.7).
 import { createPrivateKey } from "node:crypto";
 import { type Failure, fail } from "../../common/forge-inputs";
-import { pemBlocks } from "../endpoint/ca-bundle";
+import { pemBlocks } from "../../common/pem";
 
 /** Why GARM could not read the key; never quotes the key. */
 export function privateKeyFailures(field: string, pem: string | undefined): Failure[] {

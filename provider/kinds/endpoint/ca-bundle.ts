@@ -2,17 +2,8 @@
 // util/util.go L334-359, SanitizeCABundle, called by runner/github_endpoints.go L33-40 and L90-97).
 import { X509Certificate } from "node:crypto";
 import { type Failure, fail } from "../../common/forge-inputs";
+import { pemBlocks } from "../../common/pem";
 
-const BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
-
-interface PemBlock {
-  readonly type: string;
-  readonly der: Buffer;
-}
-
-export function pemBlocks(text: string): PemBlock[] {
-  return [...text.matchAll(BLOCK)].map((m) => ({ type: m[1]!, der: Buffer.from(m[2]!.replace(/[^A-Za-z0-9+/=]/g, ""), "base64") }));
-}
 
 /**
  * What GARM would do wrong with the bundle: text with no PEM block is silently dropped (SanitizeCABundle returns an empty

@@ -1,8 +1,8 @@
 // GarmEndpoint's input schema (the documentation source for schema.json and the SDK args) and the state it writes.
 import { z } from "zod";
 import { readableStateVersion, stateStamp, type StateStamp } from "../../common/state-version";
+import { FORGES } from "../../common/forges";
 
-export const FORGES = ["github", "gitea"] as const;
 
 /** Version of the output shape; readers migrate older shapes to this one. */
 export const STATE_VERSION = 1;

@@ -8,7 +8,7 @@ import { drainOptionsFor } from "../../runners/drain/override";
 import type { CreatePoolParams, GarmClient, PoolView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
 import type { GarmEvents } from "../../garm/events";
-import { type WaiterOptions, changeWaiter, poolConcern } from "../../garm/events-wait";
+import { type WaiterOptions, changeWaiter, poolConcern } from "../../common/events-wait";
 import { lookupsFor } from "../../garm/lookups";
 import type { Logger } from "../../common/log";
 import { logReplacements } from "../../common/replace-line";

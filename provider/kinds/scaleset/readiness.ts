@@ -1,7 +1,7 @@
 // A replacement is only gap-free if the new generation can take jobs before the old one is drained: Pulumi deletes the
 // old scale set right after the new one is created (create-before-delete), and GARM needs a while to boot runners.
 import type { GarmClient } from "../../garm/client";
-import type { WaitForChange } from "../../garm/events-wait";
+import type { WaitForChange } from "../../common/events-wait";
 import { isTransient } from "../../garm/errors";
 import { ChangeLog, type Logger, formatDuration } from "../../common/log";
 

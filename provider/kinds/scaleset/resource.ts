@@ -6,7 +6,7 @@ import { configure, garmClient } from "../../common/connection";
 import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
 import type { GarmEvents } from "../../garm/events";
-import { type ChangeWaiter, type WaiterOptions, changeWaiter, processEvents, scaleSetConcern } from "../../garm/events-wait";
+import { type ChangeWaiter, type WaiterOptions, changeWaiter, processEvents, scaleSetConcern } from "../../common/events-wait";
 import { lookupsFor } from "../../garm/lookups";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements } from "../../common/replace-line";

@@ -3,7 +3,7 @@
 // the drain timeout, after which it fails and Pulumi keeps the resource in its state (retryNote says what the next runs
 // do with it). What differs between the kinds is the RunnerGroup handed in; the decisions are the same for both.
 import type { InstanceView, JobView } from "../../garm/client";
-import type { WaitForChange } from "../../garm/events-wait";
+import type { WaitForChange } from "../../common/events-wait";
 import { GarmApiError, isGarmError, isTransient } from "../../garm/errors";
 import { ChangeLog, type Logger, formatDuration } from "../../common/log";
 import { RUNNER_STATE_WORDS, type RunnerState, type RunnerVerdict, classifyRunner, describeJob } from "./classify";

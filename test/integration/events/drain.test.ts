@@ -1,7 +1,7 @@
 // Event-driven drains and readiness waits against the simulator's events socket, and their fallbacks: the socket
 // refused, dropped mid-drain, silent (lost events), and busy with another scale set's events.
 import { strict as assert } from "node:assert";
-import { changeWaiter, scaleSetConcern } from "../../../provider/garm/events-wait";
+import { changeWaiter, scaleSetConcern } from "../../../provider/common/events-wait";
 import { waitForRunners } from "../../../provider/kinds/scaleset/readiness";
 import { type Simulator, startSimulator } from "../../../simulator";
 import { type Harness, harness, sleep, until } from "./harness";

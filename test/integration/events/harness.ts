@@ -2,7 +2,7 @@
 // waits can then be timed and their REST calls counted.
 import { GarmClient } from "../../../provider/garm/client";
 import { type EventsOptions, GarmEvents } from "../../../provider/garm/events";
-import type { WaiterOptions } from "../../../provider/garm/events-wait";
+import type { WaiterOptions } from "../../../provider/common/events-wait";
 import { checkScaleSetInputs } from "../../../provider/kinds/scaleset/check";
 import { scaleSetProviderWith } from "../../../provider/kinds/scaleset/resource";
 import type { Simulator } from "../../../simulator";

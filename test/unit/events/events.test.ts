@@ -1,7 +1,7 @@
 // Which GARM events wake a scale set's wait, how frames and the on/off switch are read, and how a wait names its cadence.
 import { strict as assert } from "node:assert";
 import { type GarmEvents, eventsEnabled, parseEvent } from "../../../provider/garm/events";
-import { changeWaiter, scaleSetConcern } from "../../../provider/garm/events-wait";
+import { changeWaiter, scaleSetConcern } from "../../../provider/common/events-wait";
 
 const ev = (entityType: string, operation: string, payload: Record<string, unknown>) => ({ entityType, operation, payload });
 

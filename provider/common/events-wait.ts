@@ -2,9 +2,9 @@
 // the source of truth: an event only ends the wait, and the caller's next pass re-reads GARM. While events flow the
 // wait polls at a slow fallback interval (an event can be lost, events.ts), and at the caller's interval otherwise.
 import { setTimeout as delay } from "node:timers/promises";
-import { type Logger, formatDuration } from "../common/log";
-import type { GarmClient } from "./client";
-import { type GarmEvent, GarmEvents, eventsEnabled } from "./events";
+import { type Logger, formatDuration } from "./log";
+import type { GarmClient } from "../garm/client";
+import { type GarmEvent, GarmEvents, eventsEnabled } from "../garm/events";
 
 /** Waits at most `maxMs`: until a relevant event, or the poll interval (the fallback one while events flow). */
 export type WaitForChange = (pollMs: number, maxMs: number, runners?: readonly string[]) => Promise<void>;
