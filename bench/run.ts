@@ -1,4 +1,4 @@
-// `make bench`: measures DESIGN.md's targets against the GARM simulator on 127.0.0.1 and writes bench/results.json.
+// `make bench`: measures the performance targets (docs/development.md) against the GARM simulator on 127.0.0.1 and writes bench/results.json.
 // Benchmarks, not tests: each target prints its measurement and whether it is met; a missed target exits non-zero.
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";

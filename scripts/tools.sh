@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the real components the end-to-end suite and `make demo` run against, from the Go module proxy, into a cache
 # outside the checkout. Idempotent: a tool already built at the pinned version is left alone.
-#   GARM v0.2.1      -> $CACHE/garm-v0.2.1/garm          (garm-api.md §12: wrapper module repeats GARM's replace line)
-#   Pulumi v3.248.0  -> $CACHE/pulumi-v3.248.0/bin/pulumi (pulumi-dynamic-providers.md §7)
+#   GARM v0.2.1      -> $CACHE/garm-v0.2.1/garm          (garm-behaviour.md §12: wrapper module repeats GARM's replace line)
+#   Pulumi v3.248.0  -> $CACHE/pulumi-v3.248.0/bin/pulumi (pulumi-behaviour.md §7)
 #   YAML language host v1.25.0 -> $CACHE/pulumi-language-yaml-v1.25.0/bin/pulumi-language-yaml, linked beside the CLI
 #   Node language host -> $CACHE/pulumi-language-nodejs-v3.68.0/bin/pulumi-language-nodejs, beside the dynamic-provider
 #                       plugin script pulumi-resource-pulumi-nodejs from @pulumi/pulumi, both also linked into the

@@ -1,4 +1,4 @@
-// Dispatches /api/v1 requests: route match, the middleware gates, and error bodies (garm-api.md §1.1, §1.5, §1.7).
+// Dispatches /api/v1 requests: route match, the middleware gates, and error bodies (garm-behaviour.md §1.1, §1.5, §1.7).
 import type { IncomingMessage } from "node:http";
 import { tokenFromRequest, verifyToken } from "./auth";
 import { ApiError, authFailed, routeNotFound } from "./errors";

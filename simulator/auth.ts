@@ -1,4 +1,4 @@
-// GARM-style HS256 JWTs for the admin user and the Authorization header rules (garm-api.md §1.3, §1.4).
+// GARM-style HS256 JWTs for the admin user and the Authorization header rules (garm-behaviour.md §1.3, §1.4).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { UserRecord } from "./types";

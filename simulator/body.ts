@@ -1,4 +1,4 @@
-// Request body decoding with Go's json.Decoder outcomes: bad JSON or a wrong type is 400 "invalid request" (garm-api.md §1.7).
+// Request body decoding with Go's json.Decoder outcomes: bad JSON or a wrong type is 400 "invalid request" (garm-behaviour.md §1.7).
 import { invalidRequest } from "./errors";
 
 export type Body = Record<string, unknown>;

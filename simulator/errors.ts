@@ -1,4 +1,4 @@
-// GARM's error bodies and their status mapping (garm-api.md §1.7).
+// GARM's error bodies and their status mapping (garm-behaviour.md §1.7).
 
 export class ApiError extends Error {
   constructor(

@@ -1,4 +1,4 @@
-// The answers of a reverse proxy in front of GARM, which are not GARM's JSON error bodies (garm-api.md §1.1, §1.7).
+// The answers of a reverse proxy in front of GARM, which are not GARM's JSON error bodies (garm-behaviour.md §1.1, §1.7).
 
 /** "nginx": nginx's default HTML pages; "plain": Go's http.NotFound text, as a Go reverse proxy (e.g. Traefik) answers. */
 export type FrontProxy = "nginx" | "plain";

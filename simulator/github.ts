@@ -1,6 +1,6 @@
-// The GitHub side GARM talks to, reduced to what changes GARM's answers: scale sets, runner agents, injected failures (garm-api.md §10).
+// The GitHub side GARM talks to, reduced to what changes GARM's answers: scale sets, runner agents, injected failures (garm-behaviour.md §10).
 
-/** GitHub calls a test can make fail (garm-api.md §10.3). */
+/** GitHub calls a test can make fail (garm-behaviour.md §10.3). */
 export type GitHubOp =
   | "scaleset-create" // A1 during POST .../scalesets (§4.4 step 5)
   | "scaleset-update" // A3 during PUT when name or runner group changes (§4.1)
@@ -125,7 +125,7 @@ export class FakeGitHub {
 
   /**
    * Removes a runner from GitHub; a missing agent is a 404 (GARM ignores it, §6 step 3).
-   * Removing a busy runner is refused with 400 (open question 6 of garm-api.md: presumed, as ARC's JobStillRunning).
+   * Removing a busy runner is refused with 400 (open question 6 of garm-behaviour.md: presumed, as ARC's JobStillRunning).
    */
   removeAgent(agentId: number, injectable: boolean): void {
     if (injectable) this.call("runner-delete");

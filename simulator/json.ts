@@ -1,4 +1,4 @@
-// Go encoding/json details the simulator must reproduce: raw JSON fields kept byte for byte (garm-api.md §3.7).
+// Go encoding/json details the simulator must reproduce: raw JSON fields kept byte for byte (garm-behaviour.md §3.7).
 
 /** A value that is written into a response verbatim (Go json.RawMessage, compacted on output). */
 export class RawJson {

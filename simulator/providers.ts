@@ -1,4 +1,4 @@
-// Loads GARM's [[provider]] sections from its config file, with the checks GARM runs at startup (garm-api.md §9.1).
+// Loads GARM's [[provider]] sections from its config file, with the checks GARM runs at startup (garm-behaviour.md §9.1).
 import { accessSync, constants, readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { parse } from "smol-toml";

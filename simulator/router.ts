@@ -1,4 +1,4 @@
-// Route table of the simulated /api/v1 and the middleware gate each route sits behind (garm-api.md §1.1).
+// Route table of the simulated /api/v1 and the middleware gate each route sits behind (garm-behaviour.md §1.1).
 import type { IncomingMessage } from "node:http";
 import type { Store } from "./state";
 

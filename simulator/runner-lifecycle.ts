@@ -1,5 +1,5 @@
 // The worker passes GARM runs on its ticks: autoscale, provider create/teardown, row cleanup, consolidation, restart recovery
-// (garm-api.md §6.1, §6.3, §7.5, §7.6, §4.5).
+// (garm-behaviour.md §6.1, §6.3, §7.5, §7.6, §4.5).
 import { randomUUID } from "node:crypto";
 import { GitHubError } from "./github";
 import { newRunnerSuffix, type Store } from "./state";

@@ -18,9 +18,9 @@ import type {
 export interface SimulatorOptions {
   /** Port on 127.0.0.1. Defaults to 0 (a free port). */
   port?: number;
-  /** GARM config TOML; its [[provider]] sections are loaded at start and on restart() (garm-api.md §9). */
+  /** GARM config TOML; its [[provider]] sections are loaded at start and on restart() (garm-behaviour.md §9). */
   garmConfigPath?: string;
-  /** Which GARM to imitate (garm-api.md Appendix A). Defaults to "v0.2.1". */
+  /** Which GARM to imitate (garm-behaviour.md Appendix A). Defaults to "v0.2.1". */
   behaviour?: Behaviour;
   /** Worker tick period in ms (GARM: 5000). Defaults to 5000; 0 disables the timer (tick() only). */
   tickMs?: number;

@@ -1,4 +1,4 @@
-// The simulator's database: every GARM row it models, plus the row-level rules GARM's store applies (garm-api.md §3.7, §6.2, §7.7).
+// The simulator's database: every GARM row it models, plus the row-level rules GARM's store applies (garm-behaviour.md §3.7, §6.2, §7.7).
 import { randomBytes, randomUUID } from "node:crypto";
 import { FakeGitHub } from "./github";
 import { canTransition } from "./transitions";
@@ -23,7 +23,7 @@ import type {
 export const ZERO_TIME = "0001-01-01T00:00:00Z";
 export const ZERO_UUID = "00000000-0000-0000-0000-000000000000";
 
-/** GARM's NewID is ~12-13 base62 chars; runner names are lower-cased (garm-api.md §8). */
+/** GARM's NewID is ~12-13 base62 chars; runner names are lower-cased (garm-behaviour.md §8). */
 export function newRunnerSuffix(): string {
   const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
   return [...randomBytes(12)].map((b) => alphabet[b % alphabet.length]).join("");

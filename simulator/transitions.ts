@@ -1,4 +1,4 @@
-// Instance status transitions GARM's UpdateInstance allows (garm-api.md §7.1, §6 step 4).
+// Instance status transitions GARM's UpdateInstance allows (garm-behaviour.md §7.1, §6 step 4).
 import type { InstanceStatus } from "./types";
 
 const allowed: Record<InstanceStatus, readonly InstanceStatus[]> = {

@@ -1,6 +1,6 @@
-// Closed vocabularies and in-memory record shapes of the GARM simulator (garm-api.md §3, §7).
+// Closed vocabularies and in-memory record shapes of the GARM simulator (garm-behaviour.md §3, §7).
 
-/** Instance (runner) status, garm-api.md §7.1. */
+/** Instance (runner) status, garm-behaviour.md §7.1. */
 export type InstanceStatus =
   | "running"
   | "stopped"
@@ -13,7 +13,7 @@ export type InstanceStatus =
   | "creating"
   | "unknown";
 
-/** Runner status as GARM records it, garm-api.md §7.2. */
+/** Runner status as GARM records it, garm-behaviour.md §7.2. */
 export type RunnerStatus =
   | "idle"
   | "pending"
@@ -25,10 +25,10 @@ export type RunnerStatus =
   | "online"
   | "unknown";
 
-/** Job status, garm-api.md §7.3. */
+/** Job status, garm-behaviour.md §7.3. */
 export type JobStatus = "queued" | "in_progress" | "completed";
 
-/** Which GARM the simulator imitates (garm-api.md Appendix A). */
+/** Which GARM the simulator imitates (garm-behaviour.md Appendix A). */
 export type Behaviour = "v0.2.1" | "head";
 
 export type EntityKind = "organization" | "repository" | "enterprise";
@@ -98,7 +98,7 @@ export interface TemplateRecord {
 
 export interface ScaleSetRecord {
   id: number;
-  /** GitHub's scale set id (garm-api.md §3.1 `scale_set_id`); changes when the worker re-creates it (§4.5). */
+  /** GitHub's scale set id (garm-behaviour.md §3.1 `scale_set_id`); changes when the worker re-creates it (§4.5). */
   githubScaleSetId: number;
   name: string;
   entityId: string;
@@ -118,7 +118,7 @@ export interface ScaleSetRecord {
   enableShell: boolean;
   generation: number;
   runnerBootstrapTimeout: number;
-  /** Raw bytes as sent by the client (garm-api.md §3.7), or undefined when NULL. */
+  /** Raw bytes as sent by the client (garm-behaviour.md §3.7), or undefined when NULL. */
   extraSpecs: string | undefined;
   runnerGroup: string;
   tagIds: string[];
@@ -141,7 +141,7 @@ export interface InstanceRecord {
   osVersion: string;
   status: InstanceStatus;
   runnerStatus: RunnerStatus | "";
-  /** Plain text; the wire form is base64 (garm-api.md §3.2). */
+  /** Plain text; the wire form is base64 (garm-behaviour.md §3.2). */
   providerFault: string;
   runnerGroup: string;
   createdAt: string;
@@ -156,7 +156,7 @@ export interface JobRecord {
   conclusion: string;
   status: JobStatus;
   name: string;
-  /** The runner's instance id; the job row goes when the runner row goes (garm-api.md §7.7). */
+  /** The runner's instance id; the job row goes when the runner row goes (garm-behaviour.md §7.7). */
   instanceId: string;
   repositoryName: string;
   repositoryOwner: string;
@@ -218,7 +218,7 @@ export interface UserRecord {
   email: string;
   fullName: string;
   password: string;
-  /** Bumping it invalidates older JWTs (garm-api.md §1.3). */
+  /** Bumping it invalidates older JWTs (garm-behaviour.md §1.3). */
   generation: number;
   createdAt: string;
   updatedAt: string;

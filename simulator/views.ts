@@ -1,4 +1,4 @@
-// Wire shapes of GARM's JSON responses, with Go's omitempty rules applied key by key (garm-api.md §3).
+// Wire shapes of GARM's JSON responses, with Go's omitempty rules applied key by key (garm-behaviour.md §3).
 import { RawJson } from "./json";
 import { ZERO_TIME, ZERO_UUID, type Store } from "./state";
 import type {

@@ -1,5 +1,5 @@
 // Runs steps over a dependency graph the way the engine's step executor does: a node starts once all of its
-// dependencies succeeded, up to `parallel` at a time (pulumi-dynamic-providers.md §2.3 "Parallelism"); a node whose
+// dependencies succeeded, up to `parallel` at a time (pulumi-behaviour.md §2.3 "Parallelism"); a node whose
 // dependency failed is skipped; once `canStart()` turns false no new node starts but running ones finish
 // (the CLI's default stop-on-error; pulumi/docs blog "continue-on-error").
 

@@ -1,5 +1,5 @@
-// The engine harness: replays the Pulumi engine's call sequences (pulumi-dynamic-providers.md §2) against the real
-// dynamic-provider server (§6.3) and keeps a checkpoint-like state between operations. It models only what matters
+// The engine harness: replays the Pulumi engine's call sequences (pulumi-behaviour.md §2) against the real
+// dynamic-provider server (pulumi-behaviour.md §6.3) and keeps a checkpoint-like state between operations. It models only what matters
 // for dynamic resources: Check/Diff/Create/Update/Delete/Read ordering, Same-keeps-old-outputs, create-before-delete
 // and delete-before-replace replacement, pending deletes, reverse-order deletes, refresh drops and init errors.
 import * as fs from "node:fs";
@@ -30,7 +30,7 @@ import {
 } from "./types";
 
 const PROVIDER_KEY = "__provider";
-/** DiffResponse.DiffChanges: 0 unknown, 1 none, 2 some (§1.2). */
+/** DiffResponse.DiffChanges: 0 unknown, 1 none, 2 some (pulumi-behaviour.md §1.2). */
 const DIFF_NAMES = ["unknown", "none", "some"] as const;
 
 export function ref(resource: string, output: string): RefMarker {
@@ -105,7 +105,7 @@ class HarnessEngine implements Engine {
   private readonly stack: string;
   private resources: ResourceState[] = [];
   private seq = 0;
-  /** Per provider object, like the SDK's WeakMap cache of serialized providers (§3.1). */
+  /** Per provider object, like the SDK's WeakMap cache of serialized providers (pulumi-behaviour.md §3.1). */
   private readonly serialized = new WeakMap<object, Promise<string>>();
 
   constructor(private readonly opts: StartEngineOptions) {
@@ -124,7 +124,7 @@ class HarnessEngine implements Engine {
       await this.dag(ctx, program.map((d) => d.name), (n) => declDeps(byName.get(n)!), async (name) => {
         const decl = byName.get(name)!;
         const urn = this.urn(decl);
-        // §2.2: outputs of resources that will be created/updated/replaced are unknown in preview, except that a
+        // pulumi-behaviour.md §2.2: outputs of resources that will be created/updated/replaced are unknown in preview, except that a
         // provider without preview support returns the checked inputs as the state; `id` is unknown unless kept.
         const lookup = (r: RefMarker): unknown => {
           const p = previewOutputs.get(r.resource)!;
@@ -157,7 +157,7 @@ class HarnessEngine implements Engine {
         }
         return true;
       });
-      // The deletes `up` would run at the end (§2.3); preview sends no RPC for them.
+      // The deletes `up` would run at the end (pulumi-behaviour.md §2.3); preview sends no RPC for them.
       for (const r of this.pendingDeletes(program)) this.pushStep(ctx, { name: r.name, urn: r.urn, op: "delete", ok: true, replaced: r.pendingDelete });
     });
     const outputs: Record<string, Props> = {};
@@ -175,7 +175,7 @@ class HarnessEngine implements Engine {
         if (st) outputs.set(name, st);
         return st !== undefined;
       });
-      // §2.3: deletes (replaced resources, pending deletes from earlier runs, resources gone from the program) run
+      // pulumi-behaviour.md §2.3: deletes (replaced resources, pending deletes from earlier runs, resources gone from the program) run
       // after all creates/updates, in reverse dependency order, and not at all after a failure unless
       // continue-on-error.
       if (!ctx.failed || this.opts.continueOnError) await this.deleteAll(ctx, this.pendingDeletes(program));
@@ -186,7 +186,7 @@ class HarnessEngine implements Engine {
   }
 
   async destroy(): Promise<DestroyResult> {
-    // §2.4: the program does not run; every resource is deleted with its stored outputs (and their __provider).
+    // pulumi-behaviour.md §2.4: the program does not run; every resource is deleted with its stored outputs (and their __provider).
     return this.operation("destroy", (ctx) => this.deleteAll(ctx, [...this.resources]));
   }
 
@@ -197,13 +197,13 @@ class HarnessEngine implements Engine {
       const keys = entries.map((_, i) => String(i));
       await this.dag(ctx, keys, () => [], async (k) => {
         const r = entries[Number(k)];
-        // §2.5: Read(id, properties = old outputs, inputs = old inputs).
+        // pulumi-behaviour.md §2.5: Read(id, properties = old outputs, inputs = old inputs).
         const res = await this.rpc(ctx, "read", r.name, r.urn, r.id, { properties: r.outputs, inputs: r.inputs }, () =>
           ctx.proc.read(r.urn, r.id, r.outputs, r.inputs),
         ).catch((e: unknown) => this.fail(ctx, { name: r.name, urn: r.urn, op: "read" }, e));
         if (!res) return false;
         if (res.id === "") {
-          // "If the ID is blank treat this as a delete" (§2.5).
+          // "If the ID is blank treat this as a delete" (pulumi-behaviour.md §2.5).
           this.resources = this.resources.filter((x) => x !== r);
           dropped.push(r.name);
           this.pushStep(ctx, { name: r.name, urn: r.urn, op: "read", ok: true, gone: true });
@@ -212,9 +212,9 @@ class HarnessEngine implements Engine {
         const changed = !isDeepStrictEqual(r.outputs, res.properties) || (res.inputs !== undefined && !isDeepStrictEqual(r.inputs, res.inputs));
         r.id = res.id;
         r.outputs = res.properties;
-        if (res.inputs) r.inputs = res.inputs; // ReadResult.inputs replaces stored inputs (§2.5, ≥3.216)
+        if (res.inputs) r.inputs = res.inputs; // ReadResult.inputs replaces stored inputs (pulumi-behaviour.md §2.5, ≥3.216)
         if (opts.diff !== false) {
-          // §2.5: the engine then diffs to display drift; here: refreshed outputs vs stored inputs.
+          // pulumi-behaviour.md §2.5: the engine then diffs to display drift; here: refreshed outputs vs stored inputs.
           const d = await this.rpc(ctx, "diff", r.name, r.urn, r.id, { olds: r.outputs, news: r.inputs, oldInputs: r.inputs }, () =>
             ctx.proc.diff(r.urn, r.id, r.outputs, r.inputs, r.inputs),
           ).catch((e: unknown) => this.fail(ctx, { name: r.name, urn: r.urn, op: "read" }, e));
@@ -243,7 +243,7 @@ class HarnessEngine implements Engine {
   }
 
   // ---------------------------------------------------------------------------------------------------------------
-  // Up of one resource (§2.3)
+  // Up of one resource (pulumi-behaviour.md §2.3)
 
   private async upOne(ctx: OpCtx, decl: ResourceDecl): Promise<ResourceState | undefined> {
     const urn = this.urn(decl);
@@ -267,7 +267,7 @@ class HarnessEngine implements Engine {
     if (!plan) return undefined;
 
     if (plan.kind === "same") {
-      // Same step: new inputs, OLD outputs (step.go:173-179, §2.3), so the old __provider stays in the outputs.
+      // Same step: new inputs, OLD outputs (step.go:173-179, pulumi-behaviour.md §2.3), so the old __provider stays in the outputs.
       old.inputs = checked;
       old.dependencies = dependencies;
       this.pushStep(ctx, { name, urn, op: "same", ok: true });
@@ -285,7 +285,7 @@ class HarnessEngine implements Engine {
         return old;
       } catch (e) {
         if (e instanceof ProviderCallError && e.initFailed) {
-          // Partial failure: the engine keeps the new state with init errors (§2.8).
+          // Partial failure: the engine keeps the new state with init errors (pulumi-behaviour.md §2.8).
           Object.assign(old, { inputs: checked, outputs: e.initFailed.properties, dependencies, initErrors: e.initFailed.reasons });
           this.fail(ctx, { name, urn, op: "update", initErrors: e.initFailed.reasons }, e);
           return undefined;
@@ -295,7 +295,7 @@ class HarnessEngine implements Engine {
       }
     }
     if (plan.deleteBeforeReplace) {
-      // deleteBeforeReplace: Delete(old) first, then Create(new) (§2.3). A failed delete leaves the old one alone.
+      // deleteBeforeReplace: Delete(old) first, then Create(new) (pulumi-behaviour.md §2.3). A failed delete leaves the old one alone.
       const deleted = await this.doDelete(ctx, old, { deleteBeforeReplace: true });
       if (!deleted) {
         this.fail(ctx, { name, urn, op: "replace", deleteBeforeReplace: true }, new Error(`delete of the old ${name} failed`));
@@ -337,7 +337,7 @@ class HarnessEngine implements Engine {
         this.fail(ctx, { ...step, initErrors: e.initFailed.reasons }, e);
         return undefined;
       }
-      // A plain create failure records nothing (§2.8): a remote object made before the throw is orphaned.
+      // A plain create failure records nothing (pulumi-behaviour.md §2.8): a remote object made before the throw is orphaned.
       this.fail(ctx, step, e);
       return undefined;
     }
@@ -346,7 +346,7 @@ class HarnessEngine implements Engine {
   // ---------------------------------------------------------------------------------------------------------------
   // Shared steps
 
-  /** Check(olds = old inputs or {}, news) (§2.2/§2.3). Returns the checked inputs, or undefined on failure. */
+  /** Check(olds = old inputs or {}, news) (pulumi-behaviour.md §2.2, pulumi-behaviour.md §2.3). Returns the checked inputs, or undefined on failure. */
   private async check(ctx: OpCtx, decl: ResourceDecl, urn: string, old: ResourceState | undefined, news: Props): Promise<Props | undefined> {
     const op = old ? "update" : "create";
     const olds = old?.inputs ?? {};
@@ -366,7 +366,7 @@ class HarnessEngine implements Engine {
     return res.inputs;
   }
 
-  /** Diff(id, olds = old OUTPUTS, news = checked inputs, oldInputs) and the engine's decision (§2.3). */
+  /** Diff(id, olds = old OUTPUTS, news = checked inputs, oldInputs) and the engine's decision (pulumi-behaviour.md §2.3). */
   private async plan(
     ctx: OpCtx,
     decl: ResourceDecl,
@@ -385,12 +385,12 @@ class HarnessEngine implements Engine {
     }
     const summary: DiffSummary = { changes: DIFF_NAMES[d.changes] ?? "unknown", replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     ctx.result.diffs[decl.name] = summary;
-    // The resource option overrides the provider's answer when set (step_generator.go:2044, §2.3).
+    // The resource option overrides the provider's answer when set (step_generator.go:2044, pulumi-behaviour.md §2.3).
     const deleteBeforeReplace = decl.deleteBeforeReplace ?? d.deleteBeforeReplace;
     if (d.replaces.length > 0) return { kind: "replace", deleteBeforeReplace };
-    // DIFF_UNKNOWN: the engine compares old and new inputs itself, __provider included (§1.2, §2.3).
+    // DIFF_UNKNOWN: the engine compares old and new inputs itself, __provider included (pulumi-behaviour.md §1.2, pulumi-behaviour.md §2.3).
     const changed = summary.changes === "some" || (summary.changes === "unknown" && !isDeepStrictEqual(old.inputs, checked));
-    // Unchanged but with init errors: an empty update "continues initialization" (§2.8).
+    // Unchanged but with init errors: an empty update "continues initialization" (pulumi-behaviour.md §2.8).
     if (changed || (old.initErrors?.length ?? 0) > 0) return { kind: "update", deleteBeforeReplace };
     return { kind: "same", deleteBeforeReplace };
   }
@@ -399,13 +399,13 @@ class HarnessEngine implements Engine {
     const replaced = r.pendingDelete || extra.deleteBeforeReplace === true;
     const step: Omit<ResourceStep, "ok"> = { name: r.name, urn: r.urn, op: "delete", ...(replaced ? { replaced: true } : {}), ...extra };
     try {
-      // Delete(id, properties = stored OUTPUTS incl. their __provider, oldInputs) (§2.4, §3.4).
+      // Delete(id, properties = stored OUTPUTS incl. their __provider, oldInputs) (pulumi-behaviour.md §2.4, pulumi-behaviour.md §3.4).
       await this.rpc(ctx, "delete", r.name, r.urn, r.id, { properties: r.outputs, oldInputs: r.inputs }, () =>
         ctx.proc.delete(r.urn, r.id, r.outputs, r.inputs),
       );
     } catch (e) {
-      // "If it throws, the engine treats the resource as still existing" (§1.2): it stays in state, and a replaced
-      // one stays pending delete to be retried at the end of the next up (§2.3).
+      // "If it throws, the engine treats the resource as still existing" (pulumi-behaviour.md §1.2): it stays in state, and a replaced
+      // one stays pending delete to be retried at the end of the next up (pulumi-behaviour.md §2.3).
       this.fail(ctx, step, e);
       return false;
     }
@@ -436,7 +436,7 @@ class HarnessEngine implements Engine {
   // ---------------------------------------------------------------------------------------------------------------
   // Plumbing
 
-  /** One provider process per operation: launched at the start, configured, shut down at the end (§2.1). */
+  /** One provider process per operation: launched at the start, configured, shut down at the end (pulumi-behaviour.md §2.1). */
   private async operation(kind: OperationKind, body: (ctx: OpCtx) => Promise<void>): Promise<OperationResult> {
     const result = emptyResult();
     const proc = await ProviderProcess.launch({
@@ -526,7 +526,7 @@ class HarnessEngine implements Engine {
   }
 
   private providerText(decl: ResourceDecl): Promise<string> {
-    // Exactly what pulumi.dynamic.Resource does (§3.1), so serialization mistakes surface here.
+    // Exactly what pulumi.dynamic.Resource does (pulumi-behaviour.md §3.1), so serialization mistakes surface here.
     let p = this.serialized.get(decl.provider);
     if (!p) {
       const provider = decl.provider;

@@ -1,5 +1,5 @@
 // Engine harness: drives the real @pulumi/pulumi dynamic-provider gRPC server with the Pulumi engine's call
-// sequences (pulumi-dynamic-providers.md §2, §6.3). See engine.ts for the modelled semantics.
+// sequences (pulumi-behaviour.md §2, pulumi-behaviour.md §6.3). See engine.ts for the modelled semantics.
 export { UNKNOWN } from "./types";
 export type {
   CheckFailure,

@@ -1,5 +1,5 @@
 // Launches the real dynamic-provider gRPC server from @pulumi/pulumi and talks to it the way the engine does
-// (pulumi-dynamic-providers.md §2.1 launch, §6.3 stubs and marshalling, §5 shutdown).
+// (pulumi-behaviour.md §2.1 launch, pulumi-behaviour.md §6.3 stubs and marshalling, pulumi-behaviour.md §5 shutdown).
 import { spawn, type ChildProcess } from "node:child_process";
 import * as readline from "node:readline";
 import * as grpc from "@grpc/grpc-js";
@@ -9,7 +9,7 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 
-/** Signature key and secret signature of rpc.ts (§6.3), used to send secret config the way the engine does (§4). */
+/** Signature key and secret signature of rpc.ts (pulumi-behaviour.md §6.3), used to send secret config the way the engine does (pulumi-behaviour.md §4). */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
@@ -23,7 +23,7 @@ export interface LaunchOptions {
   onLine: (stream: "stdout" | "stderr", line: string) => void;
 }
 
-/** Decoded gRPC failure; `initFailed` is set when the server attached an ErrorResourceInitFailed (§1.2, §2.8). */
+/** Decoded gRPC failure; `initFailed` is set when the server attached an ErrorResourceInitFailed (pulumi-behaviour.md §1.2, pulumi-behaviour.md §2.8). */
 export class ProviderCallError extends Error {
   constructor(
     message: string,
@@ -53,7 +53,7 @@ function fromStruct(s: Struct | undefined): Props {
   return s ? (s.toJavaScript() as Props) : {};
 }
 
-/** Locate the server the way the `pulumi-resource-pulumi-nodejs` shim does: resolved from the project dir (§2.1),
+/** Locate the server the way the `pulumi-resource-pulumi-nodejs` shim does: resolved from the project dir (pulumi-behaviour.md §2.1),
  * falling back to the harness's own install when the project has none (e.g. a throwaway test project). */
 function dynamicProviderScript(cwd: string): string {
   try {
@@ -64,7 +64,7 @@ function dynamicProviderScript(cwd: string): string {
 }
 
 function decodeError(err: grpc.ServiceError): ProviderCallError {
-  // The server packs ErrorResourceInitFailed into grpc-status-details-bin (§1.2 create, §6.3).
+  // The server packs ErrorResourceInitFailed into grpc-status-details-bin (pulumi-behaviour.md §1.2 create, pulumi-behaviour.md §6.3).
   let initFailed: ProviderCallError["initFailed"];
   const bins = err.metadata?.get("grpc-status-details-bin") ?? [];
   for (const bin of bins) {
@@ -79,7 +79,7 @@ function decodeError(err: grpc.ServiceError): ProviderCallError {
   return new ProviderCallError(err.details || err.message, err.code, initFailed);
 }
 
-/** One running provider plugin plus its client. The engine starts one per deployment operation (§2.1). */
+/** One running provider plugin plus its client. The engine starts one per deployment operation (pulumi-behaviour.md §2.1). */
 export class ProviderProcess {
   private closed = false;
   private readonly exited: Promise<void>;
@@ -98,13 +98,13 @@ export class ProviderProcess {
   }
 
   static async launch(opts: LaunchOptions): Promise<ProviderProcess> {
-    // Args = [engine address] (§2.1). The server never dials it, but refuses to start without one (§6.3).
+    // Args = [engine address] (pulumi-behaviour.md §2.1). The server never dials it, but refuses to start without one (pulumi-behaviour.md §6.3).
     const child = spawn(process.execPath, [dynamicProviderScript(opts.cwd), "127.0.0.1:0"], {
       cwd: opts.cwd,
       env: {
         ...process.env,
         ...opts.env,
-        // provider_plugin.go sets both for pulumi-nodejs plugins; Config.get("x") means "<project>:x" (§1.2, §2.1).
+        // provider_plugin.go sets both for pulumi-nodejs plugins; Config.get("x") means "<project>:x" (pulumi-behaviour.md §1.2, pulumi-behaviour.md §2.1).
         PULUMI_NODEJS_PROJECT: opts.project,
         PULUMI_PROJECT: opts.project,
       },
@@ -119,7 +119,7 @@ export class ProviderProcess {
     ]).then(() => undefined);
     stderr.on("line", (l) => opts.onLine("stderr", l));
 
-    // The first stdout line is the port; every later line is provider output (§6.3).
+    // The first stdout line is the port; every later line is provider output (pulumi-behaviour.md §6.3).
     const port = await new Promise<number>((resolve, reject) => {
       let gotPort = false;
       const timer = setTimeout(() => {
@@ -157,7 +157,7 @@ export class ProviderProcess {
   }
 
   /** Engine order for the provider resource: CheckConfig/DiffConfig are UNIMPLEMENTED and skipped, then Configure
-   * with ALL stack config (namespaces kept), acceptSecrets=true (§2.1). */
+   * with ALL stack config (namespaces kept), acceptSecrets=true (pulumi-behaviour.md §2.1). */
   async configure(config: Record<string, string>, secretConfig: Record<string, string>): Promise<void> {
     const args: Props = { ...config };
     for (const [k, v] of Object.entries(secretConfig)) args[k] = { [SIG_KEY]: SECRET_SIG, value: v };
@@ -233,7 +233,7 @@ export class ProviderProcess {
     return { id: res.getId(), properties: fromStruct(res.getProperties()), inputs: res.hasInputs() ? fromStruct(res.getInputs()) : undefined };
   }
 
-  /** Engine shutdown: Cancel (a no-op in this server, §1.2), then interrupt, then kill after 5 s (§5). Resolves once
+  /** Engine shutdown: Cancel (a no-op in this server, pulumi-behaviour.md §1.2), then interrupt, then kill after 5 s (pulumi-behaviour.md §5). Resolves once
    * the process has exited and its output has been fully read, so `logs` is complete. */
   async shutdown(): Promise<void> {
     if (this.closed) return this.exited;

@@ -1,8 +1,8 @@
 // Public types of the engine harness. The shapes mirror what the Pulumi engine keeps in a checkpoint and what it
-// reports per step, reduced to what dynamic resources can express (pulumi-dynamic-providers.md §1.2, §2).
+// reports per step, reduced to what dynamic resources can express (pulumi-behaviour.md §1.2, pulumi-behaviour.md §2).
 import type * as pulumi from "@pulumi/pulumi";
 
-/** rpc.unknownValue: how an unknown (preview-time) value reaches check/diff (pulumi-dynamic-providers.md §2.2, §6.3). */
+/** rpc.unknownValue: how an unknown (preview-time) value reaches check/diff (pulumi-behaviour.md §2.2, pulumi-behaviour.md §6.3). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** Marker for "the output `output` of resource `resource`". Creates a dependency like an Output does in a program. */
@@ -19,31 +19,31 @@ export interface ResourceDecl {
   name: string;
   /** Type part of the token `pulumi-nodejs:dynamic/<module>:<type>`. */
   type: string;
-  /** Module part of the token; omitted gives `pulumi-nodejs:dynamic:<type>` (§1.2). */
+  /** Module part of the token; omitted gives `pulumi-nodejs:dynamic:<type>` (pulumi-behaviour.md §1.2). */
   module?: string;
-  /** Serialized into `__provider` exactly as `pulumi.dynamic.Resource` does (§3.1). */
+  /** Serialized into `__provider` exactly as `pulumi.dynamic.Resource` does (pulumi-behaviour.md §3.1). */
   provider: pulumi.dynamic.ResourceProvider;
   /** Values may contain `ref()` markers, at any depth. */
   inputs: Record<string, unknown>;
   /** Explicit dependencies (names); refs add their own. */
   dependsOn?: string[];
-  /** The `deleteBeforeReplace` resource option; when set it overrides the Diff result (§2.3). */
+  /** The `deleteBeforeReplace` resource option; when set it overrides the Diff result (pulumi-behaviour.md §2.3). */
   deleteBeforeReplace?: boolean;
 }
 
 export interface StartEngineOptions {
-  /** Working directory of the provider process = the project directory (§2.1). Bare `require()`s resolve here. */
+  /** Working directory of the provider process = the project directory (pulumi-behaviour.md §2.1). Bare `require()`s resolve here. */
   cwd: string;
   project?: string;
   stack?: string;
-  /** Stack config, keys `<namespace>:<key>` (§2.1: Configure receives all of it). */
+  /** Stack config, keys `<namespace>:<key>` (pulumi-behaviour.md §2.1: Configure receives all of it). */
   config?: Record<string, string>;
-  /** Secret stack config; sent to Configure wrapped as secrets, which the server unwraps (§4). */
+  /** Secret stack config; sent to Configure wrapped as secrets, which the server unwraps (pulumi-behaviour.md §4). */
   secretConfig?: Record<string, string>;
   /** Extra environment for the provider process. */
   env?: Record<string, string>;
   /**
-   * Maximum concurrent resource steps, like `pulumi up --parallel` (§2.3: one process serves concurrent calls).
+   * Maximum concurrent resource steps, like `pulumi up --parallel` (pulumi-behaviour.md §2.3: one process serves concurrent calls).
    * Default 16. Use 1 for a fully deterministic order.
    */
   parallel?: number;
@@ -68,13 +68,13 @@ export interface ResourceState {
   id: string;
   /** Checked inputs, including `__provider`. */
   inputs: Record<string, unknown>;
-  /** Outputs, including `__provider` (Delete and Read use this one, §3.4). */
+  /** Outputs, including `__provider` (Delete and Read use this one, pulumi-behaviour.md §3.4). */
   outputs: Record<string, unknown>;
-  /** Old half of a create-before-delete replacement whose Delete has not succeeded yet (§2.3). */
+  /** Old half of a create-before-delete replacement whose Delete has not succeeded yet (pulumi-behaviour.md §2.3). */
   pendingDelete: boolean;
   /** Names of the resources this one depended on when it was last written. */
   dependencies: string[];
-  /** Reasons from an ErrorResourceInitFailed (§2.8). */
+  /** Reasons from an ErrorResourceInitFailed (pulumi-behaviour.md §2.8). */
   initErrors?: string[];
 }
 
@@ -109,7 +109,7 @@ export interface CheckFailure {
 }
 
 export interface DiffSummary {
-  /** DIFF_UNKNOWN / DIFF_NONE / DIFF_SOME as returned by the server (§1.2). */
+  /** DIFF_UNKNOWN / DIFF_NONE / DIFF_SOME as returned by the server (pulumi-behaviour.md §1.2). */
   changes: "unknown" | "none" | "some";
   replaces: string[];
   deleteBeforeReplace: boolean;
@@ -130,11 +130,11 @@ export interface ResourceStep {
   deleteBeforeReplace?: boolean;
   /** Delete: the resource was the old half of a replacement (pending delete), not a removed resource. */
   replaced?: boolean;
-  /** Read: the provider returned an empty id and the resource was dropped from state (§2.5). */
+  /** Read: the provider returned an empty id and the resource was dropped from state (pulumi-behaviour.md §2.5). */
   gone?: boolean;
   /** Read: outputs differ from the stored ones. */
   changed?: boolean;
-  /** Create/update/replace: init errors returned via ErrorResourceInitFailed (§2.8). */
+  /** Create/update/replace: init errors returned via ErrorResourceInitFailed (pulumi-behaviour.md §2.8). */
   initErrors?: string[];
 }
 
@@ -160,7 +160,7 @@ export interface OperationResult {
 }
 
 export interface PreviewResult extends OperationResult {
-  /** Preview outputs per resource: old outputs for "same", checked inputs otherwise (§2.2), unknowns as UNKNOWN. */
+  /** Preview outputs per resource: old outputs for "same", checked inputs otherwise (pulumi-behaviour.md §2.2), unknowns as UNKNOWN. */
   outputs: Record<string, Record<string, unknown>>;
 }
 
@@ -195,6 +195,6 @@ export interface Engine {
   /** Provider stdout/stderr lines (after the port line), across operations. */
   readonly logs: string[];
   readonly logEntries: LogEntry[];
-  /** One entry per provider process started (one per operation, §2.1). */
+  /** One entry per provider process started (one per operation, pulumi-behaviour.md §2.1). */
   readonly processes: { operation: OperationKind; pid: number; port: number }[];
 }

@@ -1,5 +1,5 @@
 // Installs the fake external provider (./provider.ts) for one GARM instance and gives tests a handle on its state.
-// GARM execs `provider_executable` with no PATH (garm-api.md §11.1), so the executable is a /bin/sh wrapper naming the
+// GARM execs `provider_executable` with no PATH (garm-behaviour.md §11.1), so the executable is a /bin/sh wrapper naming the
 // node binary and the compiled provider script by absolute path.
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -44,7 +44,7 @@ export interface FakeProvider {
     /** Makes every CreateInstance exit 1 ("injected create failure") until switched off. */
     setFailCreate(on: boolean): void;
     /**
-     * Acts as the runner: POST {callback-url}/status with the instance JWT (garm-api.md §11.4). Answers GARM's status code.
+     * Acts as the runner: POST {callback-url}/status with the instance JWT (garm-behaviour.md §11.4). Answers GARM's status code.
      * Real GARM v0.2.1 refuses JobStarted for a runner still `pending` ("invalid runner status transition from pending to
      * active"), so a runner must report `installing` then `idle` before a job can start on it.
      */

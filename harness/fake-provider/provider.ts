@@ -1,4 +1,4 @@
-// Fake GARM external provider (interface v0.1.0), executed by GARM once per command (garm-api.md §11).
+// Fake GARM external provider (interface v0.1.0), executed by GARM once per command (garm-behaviour.md §11).
 // GARM runs it with a clean environment (only GARM_* vars, configured environment_variables and proxy vars), so this file
 // is started through a /bin/sh wrapper that names node by absolute path (see ./index.ts installFakeProvider).
 //

@@ -1,5 +1,5 @@
 // Mock of the GitHub REST API and the GitHub Actions service, as far as GARM v0.2.1 uses them for scale sets
-// (garm-api.md §10.2: R1-R5, A1-A5, L1-L6, J1-J3, C1). One org `acme` and one repo `acme/app`.
+// (garm-behaviour.md §10.2: R1-R5, A1-A5, L1-L6, J1-J3, C1). One org `acme` and one repo `acme/app`.
 //
 // The mock is stateful (scale sets, message sessions, a message queue per scale set, agents = registered runners) and
 // exposes a control surface twice: in-process (methods on the returned handle) and over HTTP under `/_mock/`, so a
@@ -174,7 +174,7 @@ export interface PushResult {
 export interface MockGithub {
     /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */
     readonly url: string;
-    /** URLs to give GARM's POST /github/endpoints (garm-api.md §10.1). */
+    /** URLs to give GARM's POST /github/endpoints (garm-behaviour.md §10.1). */
     readonly endpoint: { base_url: string; api_base_url: string; upload_base_url: string };
     readonly scaleSets: ReadonlyMap<number, MockScaleSet>;
     readonly sessions: ReadonlyMap<string, MockSession>;
@@ -202,7 +202,7 @@ export interface MockGithub {
     pushJobAssigned(scaleSetId: number, opts?: PushJobOptions): PushResult;
     /** A job starts on the named runner: the agent turns busy; GARM sets runner_status=active. */
     pushJobStarted(runnerName: string, opts?: PushJobOptions): PushResult;
-    /** The job on the named runner finishes: GARM marks the runner pending_delete (garm-api.md §7.5). */
+    /** The job on the named runner finishes: GARM marks the runner pending_delete (garm-behaviour.md §7.5). */
     pushJobCompleted(runnerName: string, opts?: PushJobOptions): PushResult;
     /** Raw message push (any messageType; statistics computed at delivery unless given). */
     pushMessage(scaleSetId: number, entries: JobMessageEntry[], opts?: { messageType?: string; statistics?: Record<string, number> | null }): number;
@@ -318,7 +318,7 @@ export async function startMockGithub(options: MockGithubOptions = {}): Promise<
         acquired = assigned;
         const regs = [...agents.values()].filter((a) => a.runnerScaleSetId === scaleSetId);
         const busy = regs.filter((a) => a.busy).length;
-        // garm-api.md §10.2 pitfall: a message without statistics panics GARM; always send the full object.
+        // garm-behaviour.md §10.2 pitfall: a message without statistics panics GARM; always send the full object.
         return {
             totalAvailableJobs: available,
             totalAcquiredJobs: acquired,
@@ -652,7 +652,7 @@ export async function startMockGithub(options: MockGithubOptions = {}): Promise<
                     filename: `actions-runner-${os}-${arch}-2.330.0.${ext}`,
                     sha256_checksum: "0".repeat(64),
                 });
-                // R2: must be non-empty, otherwise GARM's autoscaler pauses (garm-api.md §10.2).
+                // R2: must be non-empty, otherwise GARM's autoscaler pauses (garm-behaviour.md §10.2).
                 return { op: "toolsDownloads", reply: { status: 200, body: [dl("linux", "x64", "tar.gz"), dl("linux", "arm64", "tar.gz"), dl("win", "x64", "zip")] } };
             }
             if (ent && method === "POST" && tail === "actions/runners/registration-token") {
@@ -708,7 +708,7 @@ export async function startMockGithub(options: MockGithubOptions = {}): Promise<
             return { op: "unknown", reply: notFound(`${method} ${p}`) };
         }
 
-        // ---------------- R4: admin info; path replaced onto the API host (garm-api.md §10.1)
+        // ---------------- R4: admin info; path replaced onto the API host (garm-behaviour.md §10.1)
         if (p === "/actions/runner-registration" && method === "POST") {
             if (!(req.headers.authorization ?? "").startsWith("RemoteAuth ")) {
                 return { op: "runnerRegistration", reply: { status: 401, body: { message: "missing RemoteAuth" } } };
@@ -771,7 +771,7 @@ export async function startMockGithub(options: MockGithubOptions = {}): Promise<
                         body: {
                             messageId: msg.messageId,
                             messageType: msg.messageType,
-                            // `body` is a JSON-encoded string (garm-api.md §10.2 L2).
+                            // `body` is a JSON-encoded string (garm-behaviour.md §10.2 L2).
                             body: JSON.stringify(msg.entries),
                             ...(msg.statistics === null ? {} : { statistics: msg.statistics ?? stats(ssId) }),
                         },
@@ -852,7 +852,7 @@ export async function startMockGithub(options: MockGithubOptions = {}): Promise<
                     if (method === "DELETE") {
                         handle.deleteScaleSetOutOfBand(id);
                         for (const a of [...agents.values()]) if (a.runnerScaleSetId === id) agents.delete(a.id);
-                        // GARM requires exactly 204 here (garm-api.md §5 step 5).
+                        // GARM requires exactly 204 here (garm-behaviour.md §5 step 5).
                         return { op, reply: { status: 204 } };
                     }
                 }
@@ -886,7 +886,7 @@ export async function startMockGithub(options: MockGithubOptions = {}): Promise<
                         return { op: "refreshSession", reply: { status: 200, body: sessionJson(sess) } };
                     }
                     if (method === "DELETE" && sid) {
-                        // Never 404 here: GARM v0.2.1 dereferences a nil response on 404 and crashes (garm-api.md §10.2 L6).
+                        // Never 404 here: GARM v0.2.1 dereferences a nil response on 404 and crashes (garm-behaviour.md §10.2 L6).
                         if (sessions.delete(sid)) wake(id);
                         return { op: "deleteSession", reply: { status: 204 } };
                     }
@@ -914,7 +914,7 @@ export async function startMockGithub(options: MockGithubOptions = {}): Promise<
                         id: nextAgentId++,
                         name,
                         runnerScaleSetId: id,
-                        // Listed online and idle so GARM's reaper/consolidation keeps the runner (garm-api.md §10.2 pitfalls).
+                        // Listed online and idle so GARM's reaper/consolidation keeps the runner (garm-behaviour.md §10.2 pitfalls).
                         status: "online",
                         busy: false,
                         entity,

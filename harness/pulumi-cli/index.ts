@@ -1,4 +1,4 @@
-// Runs an inline Pulumi program with the REAL Pulumi CLI, offline (pulumi-dynamic-providers.md §7), for tests that need
+// Runs an inline Pulumi program with the REAL Pulumi CLI, offline (pulumi-behaviour.md §7), for tests that need
 // in-process control of the program; projects run from their directories with ./project.ts, as users run them.
 // Inline mode: the CLI drives the engine and talks back to an in-process language server. Dynamic resources still need
 // the `pulumi-resource-pulumi-nodejs` shim, which we copy into <workDir>/bin and put on the CLI's PATH; its cwd (the project `main`) must resolve

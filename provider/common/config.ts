@@ -58,7 +58,7 @@ function checkUrl(url: string, insecure: boolean, source: string): void {
   if (parsed.username || parsed.password) {
     throw new ConnectionSettingsError("garm:url must not carry credentials: use garm:username and garm:password");
   }
-  // The client appends /api/v1 itself; with it in the URL every request misses GARM's routes (garm-api.md §1.1).
+  // The client appends /api/v1 itself; with it in the URL every request misses GARM's routes (garm-behaviour.md §1.1).
   if (/\/api\/v1\/*$/.test(parsed.pathname)) {
     const base = url.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
     const fix = source === "garm:url" ? `run \`pulumi config set garm:url ${base}\`` : `set ${source}=${base}`;

@@ -1,5 +1,5 @@
 // Lines the user sees in `pulumi up`. A dynamic provider's stdout reaches the CLI as info and stderr as errors, not
-// tied to the resource row (pulumi-dynamic-providers.md §5), so every line names its resource itself.
+// tied to the resource row (pulumi-behaviour.md §5), so every line names its resource itself.
 
 export interface Logger {
   info(line: string): void;

@@ -1,4 +1,4 @@
-// Pulumi's marker for values not known yet during preview (pulumi-dynamic-providers.md §2.2).
+// Pulumi's marker for values not known yet during preview (pulumi-behaviour.md §2.2).
 
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 

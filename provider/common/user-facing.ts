@@ -1,5 +1,5 @@
 // Pulumi's dynamic-provider server prints every thrown error with its stack before the engine shows the message
-// (pulumi-dynamic-providers.md §5). For the errors this package throws on purpose (a drain timeout, a refused delete,
+// (pulumi-behaviour.md §5). For the errors this package throws on purpose (a drain timeout, a refused delete,
 // a GARM answer) the stack, and a second copy of the message, are noise in `pulumi up` output; programming errors keep
 // their stacks.
 import type * as pulumi from "@pulumi/pulumi";

@@ -1,4 +1,4 @@
-// Typed failures of GARM API calls, classified by HTTP status and GARM's `error` label (garm-api.md §1.5, §1.7).
+// Typed failures of GARM API calls, classified by HTTP status and GARM's `error` label (garm-behaviour.md §1.5, §1.7).
 
 /** Closed vocabulary of what went wrong talking to GARM. */
 export type GarmErrorKind =

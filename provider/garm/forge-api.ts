@@ -1,4 +1,4 @@
-// GARM's forge endpoint and credentials routes, for GitHub and Gitea, over the client's transport (garm-api.md §2.5;
+// GARM's forge endpoint and credentials routes, for GitHub and Gitea, over the client's transport (garm-behaviour.md §2.5;
 // routers.go L505-600 of v0.2.1). Answers are normalised through zod; secrets are only ever sent, never read back.
 import createClient from "openapi-fetch";
 import { z } from "zod";

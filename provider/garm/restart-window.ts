@@ -1,5 +1,5 @@
 // Restarts of GARM that this process started: while one is under way, requests wait for GARM instead of failing on
-// the refused connections of the seconds GARM is down (GARM loads providers only at start, garm-api.md §9.2).
+// the refused connections of the seconds GARM is down (GARM loads providers only at start, garm-behaviour.md §9.2).
 
 export type RestartWindowState = "open" | "confirmed" | "failed" | "expired";
 

@@ -1,5 +1,5 @@
 // Normalised views of what GARM sends back. GARM drops `omitempty` keys, so an absent `enabled`, `min_idle_runners`
-// or `max_runners` means false/0 (garm-api.md §3, §3.7); `provider_fault` is base64 (§3.2); labels come back as `tags`.
+// or `max_runners` means false/0 (garm-behaviour.md §3, §3.7); `provider_fault` is base64 (§3.2); labels come back as `tags`.
 import { z } from "zod";
 
 const text = z.string().optional().transform((s) => s ?? "");

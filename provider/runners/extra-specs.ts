@@ -1,4 +1,4 @@
-// Extra specs as GARM compares them: raw bytes (garm-api.md §3.7), so they are always sent as compact JSON with sorted
+// Extra specs as GARM compares them: raw bytes (garm-behaviour.md §3.7), so they are always sent as compact JSON with sorted
 // keys, and compared as parsed values.
 import { isDeepStrictEqual } from "node:util";
 

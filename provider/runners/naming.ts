@@ -1,4 +1,4 @@
-// The live scale-set name. GitHub scale-set labels are fixed at creation and GARM ignores them on update (garm-api.md
+// The live scale-set name. GitHub scale-set labels are fixed at creation and GARM ignores them on update (garm-behaviour.md
 // §4.2), so the live name carries a hash of what cannot change in place: a label or provider change yields a new name,
 // and the replacement can come up beside the old generation instead of after it (GitHub names are unique per runner
 // group, §8).

@@ -1,4 +1,4 @@
-// GARM's system runner install templates (garm-api.md §2.6, §4.4): the template a scale set gets when templateId is
+// GARM's system runner install templates (garm-behaviour.md §2.6, §4.4): the template a scale set gets when templateId is
 // omitted, found the way GARM's findTemplate finds it, by OS, forge and the "system" owner.
 import type { GarmClient } from "../garm/client";
 

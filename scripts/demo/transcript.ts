@@ -41,7 +41,7 @@ export function resourceSteps(stdout: string): ResourceStep[] {
 
 /**
  * Messages the provider logged during the run (drain progress, restarts, warnings), once each. A dynamic provider's
- * log lines reach the CLI on the stack's row, not the resource's (pulumi-dynamic-providers.md §5).
+ * log lines reach the CLI on the stack's row, not the resource's (pulumi-behaviour.md §5).
  */
 export function providerMessages(stdout: string): string[] {
   const seen = new Set<string>();

@@ -1,5 +1,5 @@
 // The provider objects handed to pulumi.dynamic.Resource. Pulumi serializes them into state and calls the stored copy
-// for refresh, pending deletes and destroy (pulumi-dynamic-providers.md §3.4), so each method only forwards to the
+// for refresh, pending deletes and destroy (pulumi-behaviour.md §3.4), so each method only forwards to the
 // implementation installed at run time: fixes reach old resources, and nothing live or secret is ever captured.
 import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
@@ -30,7 +30,7 @@ export function forwardingProvider(kind: ResourceKind): pulumi.dynamic.ResourceP
   };
 }
 
-/** One provider object per kind, so Pulumi's per-object serialization cache is hit (§3.1). */
+/** One provider object per kind, so Pulumi's per-object serialization cache is hit (pulumi-behaviour.md §3.1). */
 export const scaleSetProvider = forwardingProvider("scaleSet");
 export const garmProviderProvider = forwardingProvider("garmProvider");
 export const endpointProvider = forwardingProvider("endpoint");

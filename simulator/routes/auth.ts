@@ -1,4 +1,4 @@
-// First run, login and the controller info routes (garm-api.md §1.2, §1.3, §1.6).
+// First run, login and the controller info routes (garm-behaviour.md §1.2, §1.3, §1.6).
 import { randomUUID } from "node:crypto";
 import { signToken } from "../auth";
 import { optString, optUint, parseBody } from "../body";

@@ -1,4 +1,4 @@
-// Organizations, repositories, enterprises, GitHub endpoints and credentials (garm-api.md §2.4, §2.5).
+// Organizations, repositories, enterprises, GitHub endpoints and credentials (garm-behaviour.md §2.4, §2.5).
 import { isUuid, optBool, optString, parseBody, parseBool } from "../body";
 import { ApiError, badRequest, conflict, notFound, serverError } from "../errors";
 import type { Reply, RequestContext, Router } from "../router";

@@ -1,4 +1,4 @@
-// Entity updates and GARM's webhook routes for organizations and repositories (garm-api.md §2.4; runner/organizations.go
+// Entity updates and GARM's webhook routes for organizations and repositories (garm-behaviour.md §2.4; runner/organizations.go
 // L186-206, L383-446; runner/pool/pool.go L2204-2380), with the hooks GitHub holds per entity.
 import { optBool, optString, parseBody } from "../body";
 import { ApiError, badRequest, conflict, notFound } from "../errors";

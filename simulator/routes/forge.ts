@@ -1,4 +1,4 @@
-// GitHub and Gitea endpoints and credentials (garm-api.md §2.5; GARM v0.2.1 apiserver/routers/routers.go L505-600,
+// GitHub and Gitea endpoints and credentials (garm-behaviour.md §2.5; GARM v0.2.1 apiserver/routers/routers.go L505-600,
 // runner/{github,gitea}_{endpoints,credentials}.go, database/sql/{github,gitea}.go, params/requests.go L315-545, L700-880).
 // Error details are the full wrapped Go error texts (apiserver/controllers/controllers.go L103-133).
 import { createHash, X509Certificate, createPrivateKey } from "node:crypto";

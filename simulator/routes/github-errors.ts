@@ -1,4 +1,4 @@
-// How a failed GitHub call surfaces at GARM's API (garm-api.md §1.7, §4.1, §6 step 3, §10.1).
+// How a failed GitHub call surfaces at GARM's API (garm-behaviour.md §1.7, §4.1, §6 step 3, §10.1).
 import { GitHubError } from "../github";
 import { ApiError, badRequest, conflict, notAuthorized, notFound, serverError } from "../errors";
 

@@ -1,4 +1,4 @@
-// Runner listing and the runner DELETE with its GitHub removal and status change (garm-api.md §2.2, §6).
+// Runner listing and the runner DELETE with its GitHub removal and status change (garm-behaviour.md §2.2, §6).
 import { parseBool } from "../body";
 import { badRequest, notFound } from "../errors";
 import { GitHubError } from "../github";

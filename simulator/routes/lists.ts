@@ -1,4 +1,4 @@
-// Read-only lists: providers and jobs (garm-api.md §2.3, §9.4); templates and pools have their own route files.
+// Read-only lists: providers and jobs (garm-behaviour.md §2.3, §9.4); templates and pools have their own route files.
 import type { Router } from "../router";
 import { jobView } from "../views";
 

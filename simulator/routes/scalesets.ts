@@ -1,4 +1,4 @@
-// Scale-set create, read, update, delete and instance listing (garm-api.md §2.1, §4, §5).
+// Scale-set create, read, update, delete and instance listing (garm-behaviour.md §2.1, §4, §5).
 import { optBool, optString, optStringArray, optUint, parseBody, parseUintId, parseBool, type Body } from "../body";
 import { badRequest, invalidRequest, notFound, serverError } from "../errors";
 import { GitHubError } from "../github";

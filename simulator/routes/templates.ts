@@ -1,5 +1,5 @@
 // Runner install templates: list, get, create, update and delete with GARM v0.2.1's validation and error texts
-// (apiserver/controllers/templates.go, runner/templates.go, database/sql/templates.go; garm-api.md §2.6).
+// (apiserver/controllers/templates.go, runner/templates.go, database/sql/templates.go; garm-behaviour.md §2.6).
 import { type Body, optString, parseBody } from "../body";
 import { badRequest, conflict, invalidRequest, notFound, serverError } from "../errors";
 import type { RequestContext, Router } from "../router";

@@ -3,7 +3,7 @@
 // backend, real Node language host) from that directory: preview, up, preview --expect-no-changes, an extra label,
 // refresh, destroy. After each step the test reads GARM's own API and config file, not only the CLI's exit code.
 // busy-destroy is not run here: on real GARM a job that completes while its scale set is disabled is only noticed by the
-// 5-minute consolidation (garm-api.md §7.5); test/e2e/scenarios.test.ts already pays that wait once.
+// 5-minute consolidation (garm-behaviour.md §7.5); test/e2e/scenarios.test.ts already pays that wait once.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";

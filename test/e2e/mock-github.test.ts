@@ -1,4 +1,4 @@
-// The mock GitHub on its own (no GARM): the call shapes GARM depends on (garm-api.md §10.2) and the HTTP control API.
+// The mock GitHub on its own (no GARM): the call shapes GARM depends on (garm-behaviour.md §10.2) and the HTTP control API.
 // Fast (< 5 s); lives with the e2e suite because it is a fixture of it.
 import * as assert from "node:assert/strict";
 import { startMockGithub, type MockGithub } from "../../harness/mock-github";

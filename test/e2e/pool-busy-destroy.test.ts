@@ -25,7 +25,7 @@ interface Instance {
   pool_id?: string;
 }
 interface Job {
-  /** GARM's own id; the GitHub job id is workflow_job_id (garm-api.md §3.3). */
+  /** GARM's own id; the GitHub job id is workflow_job_id (garm-behaviour.md §3.3). */
   workflow_job_id?: number;
   status?: string;
   runner_name?: string;

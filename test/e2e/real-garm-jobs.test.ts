@@ -1,5 +1,5 @@
 // Job messages and failure switches against the real GARM v0.2.1: checks that the mock GitHub's control surface drives
-// GARM the way garm-api.md §7.5-7.7 describes, and pins down the real behaviours the provider must live with.
+// GARM the way garm-behaviour.md §7.5-7.7 describes, and pins down the real behaviours the provider must live with.
 // One GARM for the file, but every test makes its own scale set and runners: a test that fails or times out on a busy
 // machine leaves nothing the next one needs. Waits follow GARM's state with bounds for a loaded 2-core machine, and a
 // timeout says what was awaited and what GARM showed last.

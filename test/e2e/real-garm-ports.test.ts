@@ -76,7 +76,7 @@ describe("e2e fixtures: ports for real GARM", function () {
             workDir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-e2e-ports-"));
             mock = await startMockGithub({ longPollMs: 1500 });
             const taken = await pickPort();
-            // Answers like a fresh GARM (409 init_required, garm-api.md §1.2): only the socket's owner tells them apart.
+            // Answers like a fresh GARM (409 init_required, garm-behaviour.md §1.2): only the socket's owner tells them apart.
             squatter = http.createServer((_req, res) => {
                 res.writeHead(409, { "content-type": "application/json" }).end(JSON.stringify({ error: "init_required", details: "Missing superuser" }));
             });

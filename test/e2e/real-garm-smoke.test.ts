@@ -1,6 +1,6 @@
 // Smoke test of the real-GARM fixtures: mock GitHub + real GARM v0.2.1 + fake external provider.
 // Raw HTTP only (no provider code under test): create a scale set, see GARM bring a runner up through the fake provider,
-// then disable → delete the runner → wait for teardown → delete the scale set → 404 (garm-api.md Appendix B).
+// then disable → delete the runner → wait for teardown → delete the scale set → 404 (garm-behaviour.md Appendix B).
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -80,7 +80,7 @@ describe("e2e: real GARM v0.2.1 against the mock GitHub and the fake provider", 
         const g = garm!;
         const m = mock!;
 
-        // 1. Create (garm-api.md §2.1, §4.4).
+        // 1. Create (garm-behaviour.md §2.1, §4.4).
         const created = await g.api<ScaleSet>("POST", `/organizations/${g.orgId}/scalesets`, {
             name: "e2e-smoke",
             provider_name: "fake",

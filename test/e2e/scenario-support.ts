@@ -45,7 +45,7 @@ export interface RestartControl {
 
 /**
  * Serves `POST /restart` on 127.0.0.1: stops GARM (SIGTERM) and starts it again with the same config file, answering
- * 200 once GARM answers HTTP (500 with the reason otherwise). GARM reads `[[provider]]` only at start (garm-api.md
+ * 200 once GARM answers HTTP (500 with the reason otherwise). GARM reads `[[provider]]` only at start (garm-behaviour.md
  * §9.2), so this is what makes a GarmProvider's edit take effect. The test process stays alive during `runPulumi`, so the
  * dynamic provider (a grandchild process) can reach it with curl. Restarts are serialized: the test's own restart
  * (scenario 4) and one asked for by Pulumi never overlap.
@@ -169,7 +169,7 @@ export function startSampler(garm: RealGarm, intervalMs = 300, maxMs = 600_000):
                     scaleSets = ss.body.map((s) => ({
                         id: s.id,
                         name: s.name,
-                        // A disabled scale set omits `enabled` (garm-api.md §3.1).
+                        // A disabled scale set omits `enabled` (garm-behaviour.md §3.1).
                         enabled: s.enabled === true,
                         runningRunners: inst.body.filter((i) => i.scale_set_id === s.id && i.status === "running").length,
                     }));

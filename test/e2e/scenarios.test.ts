@@ -11,7 +11,7 @@
 //      run survives the restart and finishes: scale set gone, runner gone, provider block removed only after the scale set.
 //
 // How GARM learns that the job finished (scenario 4): the scale set is disabled by then, so GARM has no message-session
-// listener and never receives the JobCompleted message (garm-api.md §7.5). A restart does not help: the scale-set
+// listener and never receives the JobCompleted message (garm-behaviour.md §7.5). A restart does not help: the scale-set
 // worker's Start() only re-examines runners in creating/deleting/deleted (§6.3), and the listener stays off while
 // disabled. The only faithful path is the entity worker's 5-minute consolidation (C1, §7.5, §10.2), whose ticker starts
 // when GARM starts: it sees the runner missing from GitHub's agent list (the mock drops it on JobCompleted, as GitHub

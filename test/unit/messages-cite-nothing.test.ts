@@ -1,4 +1,4 @@
-// Issue 13 item 1: users never have garm-api.md, so no string the provider can print cites it. Citations live in
+// Issue 13 item 1: a message says what to do, not where the code's notes are, so no string the provider can print cites them. Citations live in
 // comments and test names. This walks every string and template literal of provider/ and sdk/ with the TypeScript
 // parser, so comments are skipped and a citation hidden in a template's middle part is still found.
 import { strict as assert } from "node:assert";
@@ -7,7 +7,7 @@ import * as path from "node:path";
 import ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "../../..");
-const CITATION = /garm-api\.md|pulumi-dynamic-providers\.md|§\s*\d/;
+const CITATION = /garm-(?:api|behaviour)\.md|pulumi-(?:dynamic-providers|behaviour)\.md|§\s*\d/;
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { withFileTypes: true });
@@ -40,11 +40,11 @@ export function citingLiterals(file: string, text: string): string[] {
 
 describe("user-facing text (issue 13 item 1)", () => {
   it("finds a citation in a template literal, and ignores one in a comment", () => {
-    const sample = "// see garm-api.md §9.3\nconst a = `x ${1} (garm-api.md §9.3) y`;\nconst b = 'plain';\n";
+    const sample = "// see garm-behaviour.md §9.3\nconst a = `x ${1} (garm-behaviour.md §9.3) y`;\nconst b = 'plain';\n";
     assert.equal(citingLiterals("/tmp/sample.ts", sample).length, 1);
   });
 
-  it("no string in provider/ or sdk/ cites garm-api.md or a § section", async () => {
+  it("no string in provider/ or sdk/ cites garm-behaviour.md or a § section", async () => {
     const files = [...(await sourceFiles(path.join(ROOT, "provider"))), ...(await sourceFiles(path.join(ROOT, "sdk")))];
     assert.ok(files.length > 10, `found the sources under ${ROOT}`);
     const hits = (await Promise.all(files.map(async (f) => citingLiterals(f, await fs.readFile(f, "utf8"))))).flat();

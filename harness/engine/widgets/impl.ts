@@ -1,6 +1,6 @@
 // Implementation of the "widgets" test resource. It runs INSIDE the dynamic-provider process: the serialized
 // forwarding provider (provider.ts) require()s it at run time from the project dir's node_modules, the same way our
-// real provider objects require "pulumi-garm/provider" (pulumi-dynamic-providers.md §3.4).
+// real provider objects require "pulumi-garm/provider" (pulumi-behaviour.md §3.4).
 import type * as pulumi from "@pulumi/pulumi";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -23,7 +23,7 @@ async function call(method: string, path: string, body?: unknown): Promise<{ sta
 }
 
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  // "widgets:url" is an explicit namespace; "label" is "<PULUMI_NODEJS_PROJECT>:label" (§1.2 configure).
+  // "widgets:url" is an explicit namespace; "label" is "<PULUMI_NODEJS_PROJECT>:label" (pulumi-behaviour.md §1.2 configure).
   cfg = { url: req.config.require("widgets:url"), token: req.config.get("widgets:token"), label: req.config.get("label") };
   console.log(`[widgets] configured label=${cfg.label ?? "-"} token=${cfg.token ? "set" : "unset"}`);
 }
@@ -49,7 +49,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   const outs = { ...strip(inputs), widgetId: r.json.id, serial: r.json.serial };
   console.log(`[widgets] created ${inputs.name} #${r.json.id}`);
   if (inputs.initFail) {
-    // Partial failure (§1.2, §2.8): properties must carry __provider themselves.
+    // Partial failure (pulumi-behaviour.md §1.2, pulumi-behaviour.md §2.8): properties must carry __provider themselves.
     throw Object.assign(new Error(`widget ${inputs.name} unhealthy`), { id: r.json.id, properties: { ...inputs, ...outs }, reasons: ["unhealthy"] });
   }
   return { id: r.json.id, outs };

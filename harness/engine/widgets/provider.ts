@@ -1,6 +1,6 @@
 // The forwarding provider of the "widgets" test resource and the throwaway project dir it runs in. Mirrors
 // sdk/nodejs/shim.ts: the serialized closure only require()s a package by bare name, resolved at run time from the
-// provider process's cwd = the project dir (pulumi-dynamic-providers.md §2.1, §3.1, §3.4).
+// provider process's cwd = the project dir (pulumi-behaviour.md §2.1, pulumi-behaviour.md §3.1, pulumi-behaviour.md §3.4).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -31,7 +31,7 @@ export function makeWidgetProject(): { dir: string; cleanup(): void } {
 
 /**
  * Same behaviour as widgetProvider, but a different serialized text: stands in for "the provider code changed
- * between two runs" (pulumi-dynamic-providers.md §2.3, §3.4).
+ * between two runs" (pulumi-behaviour.md §2.3, pulumi-behaviour.md §3.4).
  */
 export const widgetProviderV2: pulumi.dynamic.ResourceProvider = {
   ...widgetProvider,

@@ -1,5 +1,5 @@
 // GarmCredentials' dynamic-provider methods: check and diff are pure; create, read, update and delete talk to GARM's
-// credentials routes (garm-api.md §2.5). The token or key goes to GARM only; no output, log line or error holds it.
+// credentials routes (garm-behaviour.md §2.5). The token or key goes to GARM only; no output, log line or error holds it.
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
 import type { GarmClient } from "../../garm/client";

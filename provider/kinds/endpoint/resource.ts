@@ -1,5 +1,5 @@
 // GarmEndpoint's dynamic-provider methods: check and diff are pure; create, read, update and delete talk to GARM's
-// endpoint routes (garm-api.md §2.5) through the process-wide client.
+// endpoint routes (garm-behaviour.md §2.5) through the process-wide client.
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
 import type { GarmClient } from "../../garm/client";

@@ -1,4 +1,4 @@
-// GARM's organization, repository and enterprise routes (garm-api.md §2.4) and their webhook routes, over the shared
+// GARM's organization, repository and enterprise routes (garm-behaviour.md §2.4) and their webhook routes, over the shared
 // transport of a GarmClient: one set of calls for the three kinds, which differ only in their path segment.
 import { z } from "zod";
 import type { EntityKind, GarmClient } from "../../garm/client";

@@ -1,6 +1,6 @@
 // Input rules of the entity resources, run by `check` during preview. GARM checks only that name, credentials and
 // secret are not empty (params/requests.go L53-148), and answers a missing secret with a bare 500 in v0.2.1
-// (garm-api.md §1.7), so the rules here say what is wrong before anything is sent.
+// (garm-behaviour.md §1.7), so the rules here say what is wrong before anything is sent.
 import type * as pulumi from "@pulumi/pulumi";
 import type { EntityKind } from "../../garm/client";
 import { parseKnown } from "../../common/input-check";

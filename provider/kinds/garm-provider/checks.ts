@@ -132,7 +132,7 @@ export function fieldFailures(inputs: Record<string, unknown>): CheckFailure[] {
 
 /**
  * Refuses a name already defined by a hand-written `[[provider]]` entry (GARM would refuse to start with the
- * duplicate, garm-api.md §9.1, and only after the restart), or by another owner's managed block.
+ * duplicate, garm-behaviour.md §9.1, and only after the restart), or by another owner's managed block.
  */
 async function collisionFailure(
   inputs: Record<string, unknown>,

@@ -34,7 +34,7 @@ export function providerNames(doc: Doc): string[] {
   return providerEntries(doc).map((e) => String(e.name ?? ""));
 }
 
-/** Names that occur more than once; GARM refuses to start with any (garm-api.md §9.1). */
+/** Names that occur more than once; GARM refuses to start with any (garm-behaviour.md §9.1). */
 export function duplicateNames(names: string[]): string[] {
   const seen = new Set<string>();
   const dups = new Set<string>();

@@ -1,5 +1,5 @@
 // Finds the GARM scale sets and pools that still name a provider: removing it would leave them undrainable
-// (garm-api.md §9.3, seed 001).
+// (garm-behaviour.md §9.3).
 
 /** The scale-set fields the guard reads (a subset of the client's ScaleSetView). */
 export interface ScaleSetRef {

@@ -4,7 +4,7 @@ import { readableStateVersion, stateStamp } from "../../common/state-version";
 
 export { UNKNOWN } from "../../common/unknown";
 
-/** External provider interface versions GARM accepts (garm-api.md §9.1). */
+/** External provider interface versions GARM accepts (garm-behaviour.md §9.1). */
 export const INTERFACE_VERSIONS = ["v0.1.0", "v0.1.1"] as const;
 export type InterfaceVersion = (typeof INTERFACE_VERSIONS)[number];
 

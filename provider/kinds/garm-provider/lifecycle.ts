@@ -91,7 +91,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     const problems = [await inspect(inputs.executable, true)];
     if (inputs.configFile) problems.push(await inspect(inputs.configFile, false));
     const found = problems.filter((p): p is string => p !== undefined);
-    // GARM exits at start when a provider executable is missing (garm-api.md §9.1).
+    // GARM exits at start when a provider executable is missing (garm-behaviour.md §9.1).
     if (found.length > 0) {
       throw new Error(
         `GarmProvider "${inputs.name}": not writing ${inputs.garmConfigPath} because ${found.join("; ")}; GARM refuses to start with a provider whose files are missing. Install them first, then run pulumi up again`,
@@ -178,7 +178,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
         `GarmProvider "${name}": not removing it because GARM cannot be asked which scale sets and pools use it (${one(e)}); a provider removed under a scale set leaves it undrainable, because GARM can no longer delete its runners. The provider stays; Pulumi will retry the delete on the next run`,
       );
     }
-    // A scale set whose provider is gone cannot be drained: its runners stay pending_delete (garm-api.md §9.3).
+    // A scale set whose provider is gone cannot be drained: its runners stay pending_delete (garm-behaviour.md §9.3).
     if (users.length > 0) {
       throw new Error(
         `GarmProvider "${name}": not removing it while GARM still has ${users.length} scale set(s)/pool(s) using it: ${describeUsers(users)}. Delete them or move them to another provider first; GARM cannot drain a scale set whose provider is gone. The provider stays; Pulumi will retry the delete on the next run`,

@@ -1,5 +1,5 @@
 // Runs GARM's restart command once for all provider changes made together (GARM reads providers only at start,
-// garm-api.md §9.2); the shell runner itself lives in shell.ts.
+// garm-behaviour.md §9.2); the shell runner itself lives in shell.ts.
 import { describeCommand, maskCommandSecrets } from "./command-text";
 import { outputTail, type CommandResult, type CommandRunner } from "./shell";
 

@@ -1,6 +1,6 @@
 // Polls GET /providers after a restart until GARM lists (or no longer lists) a provider the way the config file says.
 
-/** One entry of GET /providers (garm-api.md §2.3, §9.4). */
+/** One entry of GET /providers (garm-behaviour.md §2.3, §9.4). */
 export interface ProviderListing {
   name: string;
   type: string;

@@ -1,5 +1,5 @@
 // GarmScaleSet input rules, run by `check` during preview before anything is touched. GARM enforces most of these
-// late, after it has already called GitHub, and answers 500 with no details (garm-api.md §4.4), or not at all.
+// late, after it has already called GitHub, and answers 500 with no details (garm-behaviour.md §4.4), or not at all.
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";

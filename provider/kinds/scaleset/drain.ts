@@ -1,5 +1,5 @@
 // A scale set as the shared drain (../drain/retire.ts) sees it: its GARM calls, and the delete refusals and silent
-// failure of GARM's scale-set delete (garm-api.md §5).
+// failure of GARM's scale-set delete (garm-behaviour.md §5).
 import type { GarmClient, ScaleSetView } from "../../garm/client";
 import { type DrainDeps, type RetireOutcome, type RunnerGroup, retireGroup } from "../../runners/drain/retire";
 import type { DrainOptions } from "../../runners/drain/options";

@@ -208,7 +208,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
         // GARM's id becomes the resource id again where an unconfirmed create had left its marker.
         return { id: String(view.id), props: { ...kept, ...toOutputs(olds, view, storedEntity(olds)), __provider: props?.__provider } };
       } catch (err) {
-        // Gone from GARM: an empty id makes Pulumi drop it from state (pulumi-dynamic-providers.md §2.5).
+        // Gone from GARM: an empty id makes Pulumi drop it from state (pulumi-behaviour.md §2.5).
         if (isGarmError(err, "not-found")) return {};
         throw err;
       }
@@ -298,7 +298,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
         }
         if (!isGarmError(err) || !err.outcomeUnknown) throw err;
         // The POST may have gone through without its answer reaching us: look before creating again (a failed create
-        // leaves no state behind, pulumi-dynamic-providers.md §2.8, so a duplicate would be orphaned).
+        // leaves no state behind, pulumi-behaviour.md §2.8, so a duplicate would be orphaned).
         let landed: ScaleSetView | undefined;
         try {
           landed = await findByName(client, entity, name);

@@ -18,7 +18,7 @@ export interface ResolvedEntity {
 
 /** Outputs: the inputs, overlaid with the scale set as GARM holds it. */
 export interface ScaleSetOutputs extends CheckedInputs, StateStamp {
-  /** GARM's id; also the Pulumi id. Never GitHub's scale_set_id, which GARM may change (garm-api.md §4.5). */
+  /** GARM's id; also the Pulumi id. Never GitHub's scale_set_id, which GARM may change (garm-behaviour.md §4.5). */
   scaleSetId: number;
   liveName: string;
   /** Canonical labels (lower-cased, sorted). */

@@ -1,5 +1,5 @@
 // A create whose outcome is unknown: the POST went out, no answer came back, and looking the live name up failed too.
-// Create records it as a partial create (pulumi-dynamic-providers.md §2.8) whose id is "unconfirmed:<live name>",
+// Create records it as a partial create (pulumi-behaviour.md §2.8) whose id is "unconfirmed:<live name>",
 // never numeric, so it cannot pass for a GARM id; its properties hold the entity, the live name and whether that name
 // was already taken before the create. Update, read and delete settle it by name under that entity, and take the scale
 // set they find only when the name was free before the create, so one this resource did not make is never adopted.

@@ -1,5 +1,5 @@
 // Retires a group of runners GARM manages (a scale set or a pool) without failing a running job: disable, drain,
-// delete, verify (garm-api.md Appendix B). Each pass lists, classifies (classify.ts) and acts; the loop is bounded by
+// delete, verify (garm-behaviour.md Appendix B). Each pass lists, classifies (classify.ts) and acts; the loop is bounded by
 // the drain timeout, after which it fails and Pulumi keeps the resource in its state (retryNote says what the next runs
 // do with it). What differs between the kinds is the RunnerGroup handed in; the decisions are the same for both.
 import type { InstanceView, JobView } from "../../garm/client";

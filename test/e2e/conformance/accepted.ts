@@ -19,7 +19,7 @@ export const ACCEPTED: Accepted[] = [
         label: "missing name",
         reason:
             "the mock GitHub refuses an empty scale-set name (400 `name required`) before GARM's own validation runs; what " +
-            "real GitHub answers is unknown (garm-api.md open question 4). The simulator's GitHub accepts it, so GARM's " +
+            "real GitHub answers is unknown (garm-behaviour.md open question 4). The simulator's GitHub accepts it, so GARM's " +
             "post-GitHub validation answers 500 (§4.4 step 6), which test/integration/simulator/scalesets.test.ts pins",
     },
     {

@@ -1,5 +1,5 @@
 // Conformance scenarios of the routes GarmOrganization, GarmRepository, GarmEnterprise and GarmController use:
-// entity create/update/delete validation and texts (garm-api.md §2.4; runner/organizations.go, repositories.go,
+// entity create/update/delete validation and texts (garm-behaviour.md §2.4; runner/organizations.go, repositories.go,
 // enterprises.go), the webhook routes (runner/pool/pool.go L2204-2380) and PUT /controller (§1.6).
 import type { Scenario } from "./scenarios";
 import type { ApiResult, Target } from "./target";

@@ -8,7 +8,7 @@ const UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
 const TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const ZERO_TIME = "0001-01-01T00:00:00Z";
 
-/** Keys whose values are identities or clocks: only their JSON type is compared (garm-api.md §3: ids, times). */
+/** Keys whose values are identities or clocks: only their JSON type is compared (garm-behaviour.md §3: ids, times). */
 const TYPE_ONLY = new Set([
     "id",
     "scale_set_id",
@@ -49,7 +49,7 @@ export class Normaliser {
     text(s: string): string {
         let out = s;
         for (const [v, a] of this.aliases) out = out.split(v).join(a);
-        // The provider executable path is per deployment (garm-api.md §11.1 error text).
+        // The provider executable path is per deployment (garm-behaviour.md §11.1 error text).
         out = out.replace(/provider binary (\/\S+) returned error/g, "provider binary <exe> returned error");
         // GitHub URLs are per deployment (mock vs simulated GitHub, §10.1); so is the body of an injected 404.
         out = out.replace(/while calling \S+?\/_apis\//g, "while calling <actions>/_apis/");

@@ -1,6 +1,6 @@
 // The scripted REST scenarios of the conformance suite. Each one is a function over a Target (./target.ts) and records
 // normalised observations (./observe.ts); the suite runs every scenario against the simulator and the real GARM v0.2.1
-// and compares the two recordings. Section numbers refer to /work/shared/reference/garm-api.md.
+// and compares the two recordings. Section numbers refer to docs/garm-behaviour.md.
 import type { Norm, Recorder } from "./observe";
 import type { ApiResult, Target } from "./target";
 import { ENTITY_SCENARIOS } from "./entity-scenarios";

@@ -1,6 +1,6 @@
 // The "target" a conformance scenario runs against: one small interface, implemented twice, by the GARM simulator
 // (simulator) and by the real GARM v0.2.1 + mock GitHub + fake provider (harness/real-garm).
-// Scenarios see only the REST API (garm-api.md §2) plus a few control hooks; time passes through advance(), which is a
+// Scenarios see only the REST API (garm-behaviour.md §2) plus a few control hooks; time passes through advance(), which is a
 // simulator tick() or a short sleep against the real GARM, so the same script drives both.
 import { startSimulator, type Simulator } from "../../../simulator";
 import { startE2eEnvironment, type E2eEnvironment } from "../../../harness/real-garm/environment";
@@ -12,7 +12,7 @@ export interface ApiResult {
     text: string;
 }
 
-/** GitHub calls a scenario can make fail once (garm-api.md §10.2 ids in brackets). */
+/** GitHub calls a scenario can make fail once (garm-behaviour.md §10.2 ids in brackets). */
 export type GitHubFault =
     | "scaleset-delete" // A5: DELETE runnerscalesets/{id}
     | "scaleset-delete-token" // R4 before A5: the admin-info (runner-registration) call
@@ -32,7 +32,7 @@ export interface Target {
     readonly maxSteps: number;
     /**
      * Acts as the runner agent: the runner reports installing → idle (real GARM: callback URL with the instance token,
-     * garm-api.md §11.4). The simulator's runners already report idle on their own; there it is a no-op.
+     * garm-behaviour.md §11.4). The simulator's runners already report idle on their own; there it is a no-op.
      */
     runnerReportsIdle(name: string): Promise<void>;
     /** The next call of `op` to GitHub answers `status`. */

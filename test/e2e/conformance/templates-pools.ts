@@ -1,6 +1,6 @@
 // Conformance scenarios for runner install templates and classic pools (issue 16): what GarmTemplate and GarmPool rely
 // on, run against the simulator and the real GARM v0.2.1 alike. Pools stay disabled with no idle runners, so no runner
-// is ever made. Section numbers refer to /work/shared/reference/garm-api.md.
+// is ever made. Section numbers refer to docs/garm-behaviour.md.
 import type { Recorder } from "./observe";
 import type { Scenario } from "./scenarios";
 import type { Target } from "./target";

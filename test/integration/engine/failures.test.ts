@@ -1,5 +1,5 @@
-// Engine harness: check failures, stop-on-error vs continue-on-error, and init errors (pulumi-dynamic-providers.md
-// §1.2, §2.3, §2.8).
+// Engine harness: check failures, stop-on-error vs continue-on-error, and init errors (pulumi-behaviour.md
+// §1.2, pulumi-behaviour.md §2.3, pulumi-behaviour.md §2.8).
 import { strict as assert } from "node:assert";
 import { ref } from "../../../harness/engine";
 import { widgetFixture, type WidgetFixture } from "../../../harness/engine/widgets/fixture";
@@ -47,7 +47,7 @@ describe("engine harness: failures", function () {
     const r = await cont.up(program);
     assert.equal(r.ok, false);
     assert.deepEqual(r.created, ["y"]);
-    assert.deepEqual(cont.state().resources.map((s) => s.name), ["y"], "a plain create failure records nothing (§2.8)");
+    assert.deepEqual(cont.state().resources.map((s) => s.name), ["y"], "a plain create failure records nothing (pulumi-behaviour.md §2.8)");
   });
 
   it("a Create failing with ErrorResourceInitFailed is saved with init errors; the next up updates it", async () => {

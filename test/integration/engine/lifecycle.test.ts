@@ -1,5 +1,5 @@
 // Engine harness: preview, create, update, same, refresh, destroy and state files, replayed against the real
-// dynamic-provider server with the trivial "widgets" provider (pulumi-dynamic-providers.md §2.2-§2.5).
+// dynamic-provider server with the trivial "widgets" provider (pulumi-behaviour.md §2.2-2.5).
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -94,9 +94,9 @@ describe("engine harness: lifecycle", function () {
     assert.deepEqual(r.diffs.a.changes, "none");
     assert.ok(!e.steps.some((s) => s.op === "update"));
     const s2 = e.state().resources[0];
-    assert.deepEqual(s2.outputs, s1.outputs, "Same keeps the old outputs (§2.3)");
+    assert.deepEqual(s2.outputs, s1.outputs, "Same keeps the old outputs (pulumi-behaviour.md §2.3)");
     assert.notEqual(s2.inputs.__provider, s1.inputs.__provider, "inputs carry the new provider text");
-    assert.equal(s2.outputs.__provider, s1.outputs.__provider, "outputs still carry the old provider text (§3.4)");
+    assert.equal(s2.outputs.__provider, s1.outputs.__provider, "outputs still carry the old provider text (pulumi-behaviour.md §3.4)");
   });
 
   it("refresh: Read with stored outputs/inputs updates outputs; an empty id drops the resource", async () => {
@@ -116,7 +116,7 @@ describe("engine harness: lifecycle", function () {
     assert.equal(st[0].outputs.size, 9);
     assert.equal(typeof st[0].outputs.__provider, "string", "the server re-adds __provider after read");
     assert.ok(r.steps.find((s) => s.name === "a")!.changed);
-    // The drift shows in the diff the engine computes after Read (§2.5).
+    // The drift shows in the diff the engine computes after Read (pulumi-behaviour.md §2.5).
     assert.equal(r.diffs.a.changes, "some");
   });
 

@@ -1,4 +1,4 @@
-// Engine harness: replacement orderings, pending deletes and removed resources (pulumi-dynamic-providers.md §2.3).
+// Engine harness: replacement orderings, pending deletes and removed resources (pulumi-behaviour.md §2.3).
 import { strict as assert } from "node:assert";
 import { ref } from "../../../harness/engine";
 import { widgetFixture, type WidgetFixture } from "../../../harness/engine/widgets/fixture";

@@ -1,5 +1,5 @@
 // Smoke test: a trivial dynamic resource through the whole harness against an HTTP service on 127.0.0.1, with
-// stack config, secret config, and one provider process per operation (pulumi-dynamic-providers.md §2.1, §6.3).
+// stack config, secret config, and one provider process per operation (pulumi-behaviour.md §2.1, pulumi-behaviour.md §6.3).
 import { strict as assert } from "node:assert";
 import { ref } from "../../../harness/engine";
 import { widgetFixture, type WidgetFixture } from "../../../harness/engine/widgets/fixture";

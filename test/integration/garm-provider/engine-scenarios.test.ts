@@ -31,7 +31,7 @@ describe("GarmProvider and GarmScaleSet through the engine against the GARM simu
     fx = undefined;
   });
 
-  it("1. keeps a departing provider until its draining scale set is gone, then deletes scale set before provider (seed 001)", async () => {
+  it("1. keeps a departing provider until its draining scale set is gone, then deletes scale set before provider (§9.3)", async () => {
     fx = await startFixture();
     const { sim, engine } = fx;
     const alpha = [fx.provider("prov-alpha", "alpha"), fx.scaleSet("ss-alpha", "prov-alpha")];
@@ -73,7 +73,7 @@ describe("GarmProvider and GarmScaleSet through the engine against the GARM simu
     );
     assert.deepEqual(rpcsSince(engine, mark, "delete").map((r) => r.name), ["ss-beta"]);
     // Beta's scale set drains (disabled), and its provider stays in the file and loaded in GARM: without it GARM has
-    // no worker to tear the runner down once the job ends, and the drain could never finish (§9.3, seed 001).
+    // no worker to tear the runner down once the job ends, and the drain could never finish (§9.3).
     const draining = sim.scaleSets().find((s) => s.id === ssBeta.id);
     assert.equal(draining?.enabled, false);
     assert.equal(draining?.maxRunners, 0);
@@ -266,7 +266,7 @@ describe("GarmProvider and GarmScaleSet through the engine against the GARM simu
     sim.startJob(busy);
 
     // The same up changes alpha (a restart) and drops beta, whose runner is busy. GARM fixes its provider map per
-    // process (§9.2): the restart must still find beta's block, or beta's runner could never be torn down (seed 001).
+    // process (§9.2): the restart must still find beta's block, or beta's runner could never be torn down (§9.3).
     const second = await engine.up(alpha("alpha runners, v2"));
     assert.equal(second.ok, false);
     assert.deepEqual(second.updated, ["prov-alpha"]);

@@ -1,5 +1,5 @@
 // Entity input rules at preview (provider/kinds/entity/check.ts): GARM itself checks only non-empty name, credentials and
-// secret (params/requests.go L53-148) and answers a missing secret with a bare 500 in v0.2.1 (garm-api.md §1.7).
+// secret (params/requests.go L53-148) and answers a missing secret with a bare 500 in v0.2.1 (garm-behaviour.md §1.7).
 import { strict as assert } from "node:assert";
 import { checkEntityInputs } from "../../../provider/kinds/entity/check";
 import { UNKNOWN } from "../../../provider/common/unknown";

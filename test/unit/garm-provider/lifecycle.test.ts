@@ -9,7 +9,7 @@ import type { PoolRef, ScaleSetRef } from "../../../provider/kinds/garm-provider
 import { HAND_WRITTEN, removeDir, tempConfig } from "./helpers";
 
 /**
- * A GARM that loads its providers from the config file only when restarted (garm-api.md §9.2), and answers
+ * A GARM that loads its providers from the config file only when restarted (garm-behaviour.md §9.2), and answers
  * GET /providers, scale sets and pools from that state; `down` makes every call fail like a refused connection.
  */
 class FakeGarm {

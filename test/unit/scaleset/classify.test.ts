@@ -15,7 +15,7 @@ function job(status: string, ageHours: number | undefined, runnerName = "garm-r1
   return { id: 42, name: "build", status, runnerName, repository: "acme/app", startedAt, createdAt: undefined, updatedAt: undefined };
 }
 
-// One row per classification of DESIGN.md's drain (GarmScaleSet, delete step 2); statuses per garm-api.md §6, §7. The
+// One row per classification of the drain (docs/concepts/drains.md); statuses per garm-behaviour.md §6, §7. The
 // state is what the progress line calls the runner (RUNNER_STATE_WORDS).
 const table: [string, InstanceView, JobView[], RunnerAction, RunnerState][] = [
   ["active runner, no job record", runner("running", "active"), [], "leave", "busy"],
