@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Regenerates provider/garm/generated/garm-api.ts from GARM v0.2.1's Swagger 2.0 spec (webapp/swagger.yaml, the copy in
-# ../shared/reference): swagger2openapi converts it to OpenAPI 3, openapi-typescript turns that into path types.
+# Regenerates provider/garm/generated/garm-api.ts from GARM v0.2.1's Swagger 2.0 spec (webapp/swagger.yaml of the
+# github.com/cloudbase/garm@v0.2.1 module, fetched into the Go module cache when missing; GARM_SWAGGER names another
+# file): swagger2openapi converts it to OpenAPI 3, openapi-typescript turns that into path types.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-spec="${GARM_SWAGGER:-../shared/reference/garm-swagger-v0.2.1.yaml}"
+spec="${GARM_SWAGGER:-}"
+if [ -z "$spec" ]; then
+  spec="$(go env GOMODCACHE)/github.com/cloudbase/garm@v0.2.1/webapp/swagger.yaml"
+  [ -f "$spec" ] || go mod download github.com/cloudbase/garm@v0.2.1
+fi
 out=provider/garm/generated/garm-api.ts
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
