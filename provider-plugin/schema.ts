@@ -1,22 +1,14 @@
-// The plugin's package schema: the same document `make schema` writes (generated from the zod input schemas), with the
-// plugin's resource tokens and the provider resource's inputs, so `pulumi package gen-sdk` can build an SDK per language.
+// The plugin's package schema, the document `make schema` writes: the registry's resources (provider/package-schema.ts)
+// with the provider resource's inputs and the per-language settings, so `pulumi package gen-sdk` can build an SDK per
+// language.
 import { packageSchema } from "../provider/package-schema";
-import { GARM_PROVIDER, SCALE_SET } from "./resources";
-
-/** schema.json's tokens (the dynamic provider's class names) and the plugin's. */
-const TOKENS: Record<string, string> = { "garm:index:GarmScaleSet": SCALE_SET, "garm:index:GarmProvider": GARM_PROVIDER };
 
 /** The package schema GetSchema serves. */
 export function pluginSchema(version: string): Record<string, unknown> {
-  const base = packageSchema(version) as {
-    resources: Record<string, unknown>;
-    config: { variables: Record<string, Record<string, unknown>> };
-  } & Record<string, unknown>;
-  const resources = Object.fromEntries(Object.entries(base.resources).map(([token, spec]) => [TOKENS[token] ?? token, spec]));
+  const base = packageSchema(version) as { config: { variables: Record<string, Record<string, unknown>> } } & Record<string, unknown>;
   const variables = base.config.variables;
   return {
     ...base,
-    resources,
     // An explicit provider (`new garm.Provider(...)`) takes the same settings as the stack config.
     provider: {
       description: "The GARM a set of resources is managed in. Settings not given fall back to the GARM_* environment variables.",

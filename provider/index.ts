@@ -1,21 +1,10 @@
-// The implementation the serialized shim requires at run time: one ResourceProvider per resource kind.
-import { credentials as credentialsImpl } from "./kinds/credentials/resource";
-import { endpoint as endpointImpl } from "./kinds/endpoint/resource";
-import { controller as controllerImpl } from "./kinds/controller/resource";
-import { enterprise as enterpriseImpl, organization as organizationImpl, repository as repositoryImpl } from "./kinds/entity/resource";
-import { garmProvider as garmProviderImpl } from "./kinds/garm-provider/resource";
-import { scaleSet as scaleSetImpl } from "./kinds/scaleset/resource";
-import { pool as poolImpl } from "./kinds/pool/resource";
-import { template as templateImpl } from "./kinds/template/resource";
+// The implementation the serialized shim requires at run time (`pulumi-garm/provider`): one ResourceProvider per kind
+// of the registry, under the kind's key (`scaleSet`, `garmProvider`, ...), which state written by every version names.
+import type * as pulumi from "@pulumi/pulumi";
 import { userFacing } from "./common/user-facing";
+import { BOUND_KINDS } from "./registry/implementations";
+import type { KindKey } from "./registry/kinds";
 
-export const scaleSet = userFacing(scaleSetImpl);
-export const garmProvider = userFacing(garmProviderImpl);
-export const endpoint = userFacing(endpointImpl);
-export const credentials = userFacing(credentialsImpl);
-export const organization = userFacing(organizationImpl);
-export const repository = userFacing(repositoryImpl);
-export const enterprise = userFacing(enterpriseImpl);
-export const controller = userFacing(controllerImpl);
-export const template = userFacing(templateImpl);
-export const pool = userFacing(poolImpl);
+const providers = Object.fromEntries(BOUND_KINDS.map((kind) => [kind.key, userFacing(kind.impl.dynamic)])) as Record<KindKey, pulumi.dynamic.ResourceProvider>;
+
+export = providers;

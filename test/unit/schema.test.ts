@@ -36,9 +36,9 @@ describe("schema.json", () => {
 
   it("documents every input of both resources and marks replacing ones", () => {
     const schema = JSON.parse(readFileSync(join(root, "schema.json"), "utf8"));
-    const scaleSet = schema.resources["garm:index:ScaleSet"];
+    const scaleSet = schema.resources["garm:index:GarmScaleSet"];
     for (const [name, spec] of Object.entries<{ description?: string }>(scaleSet.inputProperties)) {
-      assert.ok(spec.description, `ScaleSet.${name} has no description`);
+      assert.ok(spec.description, `GarmScaleSet.${name} has no description`);
     }
     assert.equal(scaleSet.inputProperties.labels.willReplaceOnChanges, true);
     assert.equal(scaleSet.inputProperties.maxRunners.willReplaceOnChanges, undefined);

@@ -10,7 +10,7 @@ import { SECRET_SIG, SIG_KEY } from "../../../provider-plugin/protocol";
 import { type Simulator, startSimulator } from "../../../simulator";
 import { type PluginProcess, secret, settingsOf, startPlugin } from "../../../harness/plugin-process";
 
-const SCALE_SET = "garm:index:ScaleSet";
+const SCALE_SET = "garm:index:GarmScaleSet";
 const inputs = {
   name: "ci-small",
   organization: "acme",
@@ -59,9 +59,12 @@ describe("pulumi-resource-garm protocol (plugin process against the GARM simulat
       "garm:index:GarmPool",
       "garm:index:GarmProvider",
       "garm:index:GarmRepository",
+      "garm:index:GarmScaleSet",
       "garm:index:GarmTemplate",
       "garm:index:ScaleSet",
     ]);
+    assert.deepEqual(schema.resources[SCALE_SET].aliases, [{ type: "garm:index:ScaleSet" }], "state under the earlier token follows the class");
+    assert.match(schema.resources["garm:index:ScaleSet"].deprecationMessage, /use GarmScaleSet/);
     assert.equal(schema.resources["garm:index:GarmOrganization"].inputProperties.webhookSecret.secret, true);
     assert.equal(schema.provider.inputProperties.password.secret, true);
     assert.equal(schema.config.variables.password.secret, true);

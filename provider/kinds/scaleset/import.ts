@@ -1,11 +1,11 @@
-// `pulumi import garm:index:ScaleSet <name> <id>`: reads a scale set GARM already holds and states the inputs that
+// `pulumi import garm:index:GarmScaleSet <name> <id>`: reads a scale set GARM already holds and states the inputs that
 // describe it, so the program Pulumi writes for it previews with no change.
-import type { GarmClient, ScaleSetView } from "../provider/garm/client";
-import { withDefaults, type ScaleSetInputs } from "../provider/kinds/scaleset/inputs";
-import { liveName } from "../provider/runners/naming";
-import { type ResolvedEntity, isObject, toOutputs } from "../provider/kinds/scaleset/state";
-import { systemTemplateName } from "../provider/runners/templates";
-import { OMITTED_MEANS } from "../provider/kinds/scaleset/diff";
+import type { GarmClient, ScaleSetView } from "../../garm/client";
+import { withDefaults, type ScaleSetInputs } from "./inputs";
+import { liveName } from "../../runners/naming";
+import { type ResolvedEntity, isObject, toOutputs } from "./state";
+import { systemTemplateName } from "../../runners/templates";
+import { OMITTED_MEANS } from "./diff";
 
 type Props = Record<string, unknown>;
 

@@ -1,0 +1,197 @@
+// Each kind's row bound to its implementation: input schema, documented outputs, description, what replaces it, and
+// the methods both front doors serve. Only the front doors and the package schema import this module; the SDK reads
+// kinds.ts. It sits above provider/kinds: no kind imports it.
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { GarmClient } from "../garm/client";
+import type { Logger } from "../common/log";
+import { controller, controllerMethodsWith } from "../kinds/controller/resource";
+import { controllerInputSchema } from "../kinds/controller/inputs";
+import { credentials, credentialsProviderWith } from "../kinds/credentials/resource";
+import { credentialsInputSchema } from "../kinds/credentials/inputs";
+import { endpoint, endpointProviderWith } from "../kinds/endpoint/resource";
+import { endpointInputSchema } from "../kinds/endpoint/inputs";
+import { enterprise, entityMethodsWith, organization, repository } from "../kinds/entity/resource";
+import { entityInputSchema } from "../kinds/entity/inputs";
+import { garmProvider, garmProviderWith } from "../kinds/garm-provider/resource";
+import { garmProviderInputSchema } from "../kinds/garm-provider/inputs";
+import { pool, poolMethodsWith } from "../kinds/pool/resource";
+import { poolInputSchema } from "../kinds/pool/inputs";
+import { scaleSet, scaleSetDepsFor, scaleSetMethodsWith } from "../kinds/scaleset/resource";
+import { importScaleSet } from "../kinds/scaleset/import";
+import { scaleSetInputSchema } from "../kinds/scaleset/inputs";
+import { template, templateMethodsWith } from "../kinds/template/resource";
+import { readBodyFile } from "../kinds/template/check";
+import { templateInputSchema } from "../kinds/template/inputs";
+import { KINDS, type KindKey, type KindRow } from "./kinds";
+
+type Props = Record<string, unknown>;
+export type KindMethods = Omit<pulumi.dynamic.ResourceProvider, "configure">;
+
+/** What a kind's methods reach GARM and the log through: one plugin instance's connection. */
+export interface KindAccess {
+  readonly client: () => GarmClient;
+  readonly log: Logger;
+}
+
+export interface KindImplementation {
+  /** The schema's description of the resource. */
+  readonly description: string;
+  /** The zod schema check validates the inputs with; the package schema's input properties come from it. */
+  readonly inputSchema: z.ZodType;
+  /** The outputs beyond the inputs, documented here because they have no input schema. */
+  readonly computed: z.ZodObject;
+  /** Inputs whose change replaces the resource (the schema's willReplaceOnChanges). */
+  readonly replaceOnChanges: readonly string[];
+  /** The dynamic provider's implementation, `pulumi-garm/provider`'s export under the row's key. */
+  readonly dynamic: pulumi.dynamic.ResourceProvider;
+  /** The same methods over one plugin instance's connection. */
+  readonly methods: (access: KindAccess) => KindMethods;
+  /** For an importable kind: the object GARM holds under `id`, as outputs and the inputs that reproduce it. */
+  readonly importer?: (client: GarmClient, id: string) => Promise<{ id: string; props: Props; inputs: Props }>;
+  /** Inputs the plugin takes from the resource's URN where the Node SDK computes them in the program. */
+  readonly inputsFromUrn?: (urn: { project: string; stack: string; name: string }) => Props;
+}
+
+const STATE_VERSION = z.number().int().describe("Version of the state shape this resource wrote.");
+const ENTITY_KIND = z.enum(["organization", "repository", "enterprise"]);
+
+const entityComputed = z.object({
+  entityId: z.string().describe("GARM's id of the entity; also the resource id. A GarmScaleSet takes it as entityId."),
+  entityKind: ENTITY_KIND.describe("Kind of the GARM entity."),
+  endpointName: z.string().describe("GARM endpoint the entity lives under (its credentials' endpoint)."),
+  webhookSecretHash: z.string().describe("Salted sha256 of the webhook secret, to detect a rotation; never the secret."),
+  webhookSecretSalt: z.string().describe("Salt of webhookSecretHash."),
+  webhookInstalled: z.boolean().describe("Whether GARM reports its webhook installed in GitHub."),
+  stateVersion: STATE_VERSION,
+});
+
+const ENTITY_DESCRIPTION = (what: string) =>
+  `A GARM ${what}. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.`;
+
+function entityImplementation(kind: "organization" | "repository" | "enterprise", dynamic: pulumi.dynamic.ResourceProvider): KindImplementation {
+  return {
+    description: ENTITY_DESCRIPTION(kind),
+    inputSchema: entityInputSchema(kind),
+    computed: entityComputed,
+    replaceOnChanges: ["name"],
+    dynamic,
+    methods: (access) => entityMethodsWith(kind, access),
+  };
+}
+
+const runnerDeps = (access: KindAccess) => scaleSetDepsFor(access.client);
+
+/** Every row's implementation; the type makes a row without one, or one without a row, fail to compile. */
+export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
+  scaleSet: {
+    description:
+      "A GARM scale set. A change of labels, provider, name or entity replaces it, the new generation first; deleting it disables and drains it without interrupting running jobs.",
+    inputSchema: scaleSetInputSchema,
+    computed: z.object({
+      scaleSetId: z.number().int().describe("GARM's id of the scale set; also the resource id."),
+      liveName: z.string().describe("The name GARM and GitHub see, e.g. ci-small-42e04976."),
+      labels: z.array(z.string()).describe("Labels as GARM holds them: trimmed, lower-cased, sorted."),
+      enabled: z.boolean().describe("Whether GARM runs the scale set."),
+      githubScaleSetId: z.number().int().describe("GitHub's id of the scale set; GARM may change it when it re-creates the GitHub side."),
+      stateVersion: STATE_VERSION,
+      entityKind: ENTITY_KIND.describe("Kind of the GARM entity that owns the scale set."),
+      entityId: z.string().describe("GARM id of the owning entity."),
+      entityName: z.string().describe("Name of the owning entity (owner/name for repositories)."),
+      endpointName: z.string().describe("GARM endpoint of the owning entity."),
+      runnerPrefix: z.string().describe("Prefix of runner names as GARM holds it."),
+      runnerGroup: z.string().describe("GitHub runner group as GARM holds it."),
+      runnerBootstrapTimeout: z.number().int().describe("Bootstrap timeout in minutes as GARM holds it."),
+      enableShell: z.boolean().describe("Whether GARM's agent shell is allowed."),
+    }),
+    replaceOnChanges: ["name", "organization", "repository", "enterprise", "entityId", "endpoint", "providerName", "labels", "naming"],
+    dynamic: scaleSet,
+    methods: (access) => scaleSetMethodsWith(runnerDeps(access)),
+    importer: importScaleSet,
+  },
+  garmProvider: {
+    description:
+      "A GARM external provider entry in GARM's config file; GARM is restarted to load it, and it is never removed while a scale set or pool names it.",
+    inputSchema: garmProviderInputSchema,
+    computed: z.object({ stateVersion: STATE_VERSION }),
+    replaceOnChanges: ["name", "garmConfigPath"],
+    dynamic: garmProvider,
+    methods: (access) => garmProviderWith(access.client),
+    // The TypeScript SDK records the owning stack and resource in the block; through the plugin the URN says who owns it.
+    inputsFromUrn: ({ project, stack, name }) => ({ owner: { project, stack, resource: name } }),
+  },
+  endpoint: {
+    description:
+      "A GARM forge endpoint (GitHub or Gitea). A change of name or forge, or removing the CA bundle, replaces it; GARM's default github.com endpoint is left in GARM on delete. Deleting one still used by credentials or entities fails and names them.",
+    inputSchema: endpointInputSchema,
+    computed: z.object({ stateVersion: STATE_VERSION }),
+    replaceOnChanges: ["forge", "name"],
+    dynamic: endpoint,
+    methods: (access) => endpointProviderWith(access),
+  },
+  credentials: {
+    description:
+      "GARM credentials for an endpoint: a token, or a GitHub App. A rotated token or key is updated in place; a change of endpoint, forge or auth type replaces them. Deleting credentials still used by an entity fails and names it.",
+    inputSchema: credentialsInputSchema,
+    computed: z.object({
+      credentialsId: z.number().int().describe("GARM's id of the credentials; also the resource id."),
+      authType: z.enum(["pat", "app"]).describe('"pat" for a token, "app" for a GitHub App.'),
+      secretDigest: z.string().describe("Salted SHA-256 of the token or private key, so a rotation is seen as a change; the secret itself is never an output."),
+      stateVersion: STATE_VERSION,
+    }),
+    replaceOnChanges: ["forge", "endpoint"],
+    dynamic: credentials,
+    methods: (access) => credentialsProviderWith(access),
+  },
+  organization: entityImplementation("organization", organization),
+  repository: entityImplementation("repository", repository),
+  enterprise: entityImplementation("enterprise", enterprise),
+  controller: {
+    description:
+      "GARM's controller settings (a singleton): create takes over GARM's controller and sets the given fields; delete leaves them as they are.",
+    inputSchema: controllerInputSchema,
+    computed: z.object({
+      controllerId: z.string().describe("GARM's controller id; also the resource id."),
+      controllerWebhookUrl: z.string().describe("The URL GitHub delivers this controller's webhooks to: webhookUrl plus the controller id."),
+      version: z.string().describe("GARM's version."),
+      managed: z.array(z.string()).describe("The settings this resource manages (the inputs given)."),
+      stateVersion: STATE_VERSION,
+    }),
+    replaceOnChanges: [],
+    dynamic: controller,
+    methods: (access) => controllerMethodsWith(access),
+  },
+  template: {
+    description:
+      "A GARM runner install template. Its name, description and body change in place; an OS or forge type change replaces it. It is never deleted while a scale set or pool uses it, and GARM's system templates are never managed.",
+    inputSchema: templateInputSchema,
+    computed: z.object({
+      templateId: z.number().int().describe("GARM's id of the template; also the resource id. Pass it to a scale set's or pool's templateId."),
+      owner: z.string().describe("The GARM user who owns the template."),
+      stateVersion: STATE_VERSION,
+    }),
+    replaceOnChanges: ["osType", "forgeType"],
+    dynamic: template,
+    methods: (access) => templateMethodsWith({ ...access, readBody: readBodyFile }),
+  },
+  pool: {
+    description:
+      "A GARM classic pool. Its labels and runner settings change in place; a provider or entity change replaces it, the new pool first; deleting it disables and drains it without interrupting running jobs.",
+    inputSchema: poolInputSchema,
+    computed: z.object({
+      poolId: z.string().describe("GARM's id of the pool; also the resource id."),
+      labels: z.array(z.string()).describe("Labels as GARM holds them: trimmed, lower-cased, sorted."),
+      enabled: z.boolean().describe("Whether GARM runs the pool."),
+      entityKind: ENTITY_KIND.describe("Kind of the GARM entity that owns the pool."),
+      entityId: z.string().describe("GARM id of the owning entity."),
+      entityName: z.string().describe("Name of the owning entity (owner/name for repositories)."),
+      stateVersion: STATE_VERSION,
+    }),
+    replaceOnChanges: ["organization", "repository", "enterprise", "entityId", "endpoint", "providerName"],
+    dynamic: pool,
+    methods: (access) => poolMethodsWith(runnerDeps(access)),
+  },
+};
+
+/** The rows with their implementations, in the table's order. */
+export const BOUND_KINDS: readonly (KindRow<KindKey> & { readonly impl: KindImplementation })[] = KINDS.map((row) => ({ ...row, impl: IMPLEMENTATIONS[row.key] }));

@@ -1,0 +1,164 @@
+// The table of resource kinds as data: key, tokens, SDK class, the properties a program reads, secrets, importability.
+// The Node SDK reads it in the user's program, so it imports nothing: the implementation of each kind is bound to its
+// row in implementations.ts, which only the front doors (provider/index.ts, provider-plugin/) and the schema load.
+
+/**
+ * Token naming: every kind's plugin token is `garm:index:<SDK class>`, e.g. `garm:index:GarmScaleSet`, and the dynamic
+ * provider's type is the same class under module `garm` (`pulumi-nodejs:dynamic/garm:GarmScaleSet`). Pulumi's convention
+ * drops the package prefix (`garm:index:ScaleSet`), but one kind cannot follow it: a GARM provider entry named
+ * `garm:index:Provider` collides with the `Provider` class every generated SDK already has (the package's own provider
+ * resource), so it would need a third word. Keeping the prefix gives one name per kind in every language and in both
+ * front doors' state, the names the TypeScript SDK published from the start, with no exception to explain. Tokens an
+ * earlier version wrote into state stay served: each is a `legacyTokens` entry, an alias in the schema and the plugin.
+ */
+export const TOKEN_PREFIX = "garm:index:";
+
+export interface KindRow<K extends string = string> {
+  /** The key `pulumi-garm/provider` exports the kind's implementation under: state written by every version names it. */
+  readonly key: K;
+  /** The SDK class, also the type name of both front doors' tokens. */
+  readonly sdkClass: string;
+  /** Plugin tokens older versions wrote into state: still served, and aliases of the current token. */
+  readonly legacyTokens: readonly string[];
+  /** Every property a program can read from the resource: its inputs as held and what GARM computes. */
+  readonly outputs: readonly string[];
+  /** Properties kept as Pulumi secrets: the SDK wraps the inputs among them and marks all of them secret outputs. */
+  readonly secrets: readonly string[];
+  /** `pulumi import` reads the object from GARM; otherwise the words saying how to take it over instead. */
+  readonly importable: true | { readonly instead: string };
+}
+
+const RUNNER_SETTINGS = [
+  "organization",
+  "repository",
+  "enterprise",
+  "entityId",
+  "endpoint",
+  "providerName",
+  "image",
+  "flavor",
+  "osType",
+  "osArch",
+  "labels",
+  "maxRunners",
+  "minIdleRunners",
+  "enabled",
+  "runnerPrefix",
+  "runnerGroup",
+  "runnerBootstrapTimeout",
+  "extraSpecs",
+  "templateId",
+  "enableShell",
+  "drain",
+] as const;
+
+const ENTITY = ["name", "credentials", "webhookSecret", "poolBalancerType", "agentMode", "adoptExisting"] as const;
+const ENTITY_COMPUTED = ["entityId", "entityKind", "endpointName", "webhookSecretHash", "webhookSecretSalt", "webhookInstalled", "stateVersion"] as const;
+const ADOPT = "declare it in the program with adoptExisting: true and `pulumi up` takes it over";
+
+/** Keeps the row's literal types (its key and output names), which the SDK's types are checked against. */
+function row<const R extends KindRow>(r: R): R {
+  return r;
+}
+
+/** One row per kind. Adding a kind: its folder under provider/kinds, a row here and its binding in implementations.ts. */
+export const KINDS = [
+  row({
+    key: "scaleSet",
+    sdkClass: "GarmScaleSet",
+    legacyTokens: ["garm:index:ScaleSet"],
+    outputs: ["name", ...RUNNER_SETTINGS, "naming", "adoptExisting", "scaleSetId", "liveName", "githubScaleSetId", "stateVersion", "entityKind", "entityName", "endpointName"],
+    secrets: [],
+    importable: true,
+  }),
+  row({
+    key: "garmProvider",
+    sdkClass: "GarmProvider",
+    legacyTokens: [],
+    outputs: ["name", "description", "executable", "configFile", "environmentVariables", "interfaceVersion", "garmConfigPath", "restartCommand", "restartTimeoutSeconds", "owner", "stateVersion"],
+    secrets: [],
+    importable: { instead: "declare it in the program and `pulumi up` takes over its block" },
+  }),
+  row({
+    key: "endpoint",
+    sdkClass: "GarmEndpoint",
+    legacyTokens: [],
+    outputs: ["forge", "name", "description", "baseUrl", "apiBaseUrl", "uploadBaseUrl", "caCertBundle", "adoptExisting", "stateVersion"],
+    secrets: [],
+    importable: { instead: ADOPT },
+  }),
+  row({
+    key: "credentials",
+    sdkClass: "GarmCredentials",
+    legacyTokens: [],
+    outputs: ["forge", "name", "description", "endpoint", "token", "appId", "installationId", "privateKey", "adoptExisting", "credentialsId", "authType", "secretDigest", "stateVersion"],
+    secrets: ["token", "privateKey", "secretDigest"],
+    importable: { instead: ADOPT },
+  }),
+  row({
+    key: "organization",
+    sdkClass: "GarmOrganization",
+    legacyTokens: [],
+    outputs: [...ENTITY, "installWebhook", "keepWebhookOnDelete", ...ENTITY_COMPUTED],
+    secrets: ["webhookSecret"],
+    importable: { instead: ADOPT },
+  }),
+  row({
+    key: "repository",
+    sdkClass: "GarmRepository",
+    legacyTokens: [],
+    outputs: [...ENTITY, "installWebhook", "keepWebhookOnDelete", ...ENTITY_COMPUTED],
+    secrets: ["webhookSecret"],
+    importable: { instead: ADOPT },
+  }),
+  row({
+    key: "enterprise",
+    sdkClass: "GarmEnterprise",
+    legacyTokens: [],
+    outputs: [...ENTITY, ...ENTITY_COMPUTED],
+    secrets: ["webhookSecret"],
+    importable: { instead: ADOPT },
+  }),
+  row({
+    key: "controller",
+    sdkClass: "GarmController",
+    legacyTokens: [],
+    outputs: ["metadataUrl", "callbackUrl", "webhookUrl", "minimumJobAgeBackoff", "controllerId", "controllerWebhookUrl", "version", "managed", "stateVersion"],
+    secrets: [],
+    importable: { instead: "declare it in the program and `pulumi up` takes over GARM's controller" },
+  }),
+  row({
+    key: "pool",
+    sdkClass: "GarmPool",
+    legacyTokens: [],
+    outputs: [...RUNNER_SETTINGS, "priority", "adoptPoolId", "poolId", "entityKind", "entityName", "stateVersion"],
+    secrets: [],
+    importable: { instead: "declare it in the program with adoptPoolId set to its id and `pulumi up` takes it over" },
+  }),
+  row({
+    key: "template",
+    sdkClass: "GarmTemplate",
+    legacyTokens: [],
+    outputs: ["name", "description", "osType", "forgeType", "body", "bodyFile", "adoptExisting", "templateId", "owner", "stateVersion"],
+    secrets: [],
+    importable: { instead: ADOPT },
+  }),
+] as const;
+
+/** A kind's key, e.g. `scaleSet`. */
+export type KindKey = (typeof KINDS)[number]["key"];
+export type KindRowOf<K extends KindKey> = Extract<(typeof KINDS)[number], { key: K }>;
+/** The names of the properties a program can read from a kind's resource. */
+export type OutputOf<K extends KindKey> = KindRowOf<K>["outputs"][number];
+
+/** The row of `key`. */
+export function kindRow<K extends KindKey>(key: K): KindRowOf<K> {
+  const found = KINDS.find((k) => k.key === key);
+  if (!found) throw new Error(`no resource kind ${key}`);
+  return found as KindRowOf<K>;
+}
+
+/** The plugin token of a row, which schema.json and new state name. */
+export function tokenOf(row: Pick<KindRow, "sdkClass">): string {
+  return `${TOKEN_PREFIX}${row.sdkClass}`;
+}
