@@ -1,6 +1,7 @@
 // GarmController: GARM's controller settings (metadata, callback and webhook URLs, job back-off) from a Pulumi program.
 // A singleton: create takes over GARM's one controller record; delete leaves its settings as they are.
 import * as pulumi from "@pulumi/pulumi";
+import { type InputsAsOutputs, resourceInputs } from "./resource-inputs";
 import { controllerProvider } from "./shim";
 
 /** Inputs of a GarmController. An omitted one is left as GARM holds it. */
@@ -15,6 +16,9 @@ export interface GarmControllerArgs {
   readonly minimumJobAgeBackoff?: pulumi.Input<number>;
 }
 
+// Every input comes back as an output of the same name (the registry lists them all; each is passed as a placeholder).
+export interface GarmController extends InputsAsOutputs<GarmControllerArgs> {}
+
 export class GarmController extends pulumi.dynamic.Resource {
   /** GARM's controller id (also the Pulumi id). */
   declare readonly controllerId: pulumi.Output<string>;
@@ -26,10 +30,11 @@ export class GarmController extends pulumi.dynamic.Resource {
   declare readonly minimumJobAgeBackoff: pulumi.Output<number>;
   /** GARM's version, e.g. v0.2.1. */
   declare readonly version: pulumi.Output<string>;
+  /** The settings this resource manages (the inputs given). */
+  declare readonly managed: pulumi.Output<string[]>;
   declare readonly stateVersion: pulumi.Output<number>;
 
   constructor(name: string, args: GarmControllerArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = { controllerId: undefined, controllerWebhookUrl: undefined, version: undefined, stateVersion: undefined };
-    super(controllerProvider, name, { ...outputs, ...args }, opts, "garm", "GarmController");
+    super(controllerProvider, name, resourceInputs("controller", args), opts, "garm", "GarmController");
   }
 }

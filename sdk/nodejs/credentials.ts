@@ -1,5 +1,6 @@
 // GarmCredentials: a token or GitHub App credentials in GARM, bound to an endpoint.
 import * as pulumi from "@pulumi/pulumi";
+import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { credentialsProvider } from "./shim";
 
 /** Inputs of GarmCredentials. Checked at `pulumi preview`. Set token, or appId, installationId and privateKey. */
@@ -24,6 +25,9 @@ export interface GarmCredentialsArgs {
   readonly adoptExisting?: pulumi.Input<boolean>;
 }
 
+// Every input comes back as an output of the same name (the registry lists them all; each is passed as a placeholder).
+export interface GarmCredentials extends InputsAsOutputs<GarmCredentialsArgs> {}
+
 export class GarmCredentials extends pulumi.dynamic.Resource {
   /** GARM's id of the credentials (also the Pulumi id). */
   declare readonly credentialsId: pulumi.Output<number>;
@@ -34,19 +38,13 @@ export class GarmCredentials extends pulumi.dynamic.Resource {
   /** "pat" (a token) or "app". */
   declare readonly authType: pulumi.Output<"pat" | "app">;
   declare readonly description: pulumi.Output<string>;
+  /** Salted digest of the token or private key, so a rotation is seen as a change; a Pulumi secret. */
+  declare readonly secretDigest: pulumi.Output<string>;
   /** Version of the state shape this resource wrote. */
   declare readonly stateVersion: pulumi.Output<number>;
 
   constructor(name: string, args: GarmCredentialsArgs, opts?: pulumi.CustomResourceOptions) {
     // The secrets go in as Pulumi secrets, so the state keeps its copy of the inputs encrypted.
-    const secret = <T>(v: pulumi.Input<T> | undefined) => (v === undefined ? undefined : pulumi.secret(v));
-    super(
-      credentialsProvider,
-      name,
-      { credentialsId: undefined, authType: undefined, stateVersion: undefined, secretDigest: undefined, ...args, token: secret(args.token), privateKey: secret(args.privateKey) },
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "secretDigest", "token", "privateKey"] },
-      "garm",
-      "GarmCredentials",
-    );
+    super(credentialsProvider, name, resourceInputs("credentials", args), resourceOptions("credentials", opts), "garm", "GarmCredentials");
   }
 }

@@ -1,5 +1,6 @@
 // GarmEndpoint: a GitHub or Gitea endpoint in GARM, managed from a Pulumi program.
 import * as pulumi from "@pulumi/pulumi";
+import { type InputsAsOutputs, resourceInputs } from "./resource-inputs";
 import { endpointProvider } from "./shim";
 
 /** Inputs of a GarmEndpoint. Checked at `pulumi preview`. */
@@ -22,6 +23,9 @@ export interface GarmEndpointArgs {
   readonly adoptExisting?: pulumi.Input<boolean>;
 }
 
+// Every input comes back as an output of the same name (the registry lists them all; each is passed as a placeholder).
+export interface GarmEndpoint extends InputsAsOutputs<GarmEndpointArgs> {}
+
 export class GarmEndpoint extends pulumi.dynamic.Resource {
   /** The endpoint name; pass it to GarmCredentials.endpoint. */
   declare readonly name: pulumi.Output<string>;
@@ -35,6 +39,6 @@ export class GarmEndpoint extends pulumi.dynamic.Resource {
   declare readonly stateVersion: pulumi.Output<number>;
 
   constructor(name: string, args: GarmEndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    super(endpointProvider, name, { stateVersion: undefined, ...args }, opts, "garm", "GarmEndpoint");
+    super(endpointProvider, name, resourceInputs("endpoint", args), opts, "garm", "GarmEndpoint");
   }
 }

@@ -1,6 +1,8 @@
 // GarmOrganization, GarmRepository and GarmEnterprise: GARM's entities, managed from a Pulumi program. One base class;
 // the three differ in their provider object and in what `name` holds.
 import * as pulumi from "@pulumi/pulumi";
+import type { KindKey } from "../../provider/registry/kinds";
+import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { enterpriseProvider, organizationProvider, repositoryProvider } from "./shim";
 
 /** Inputs shared by the three entity kinds. Checked at `pulumi preview`. */
@@ -39,8 +41,6 @@ export interface GarmEnterpriseArgs extends EntityArgsBase {
   readonly name: pulumi.Input<string>;
 }
 
-const OUTPUTS = { entityId: undefined, entityKind: undefined, endpointName: undefined, webhookInstalled: undefined, stateVersion: undefined };
-
 abstract class GarmEntity extends pulumi.dynamic.Resource {
   /** GARM's id of the entity (also the Pulumi id); a GarmScaleSet takes it as entityId. */
   declare readonly entityId: pulumi.Output<string>;
@@ -52,6 +52,9 @@ abstract class GarmEntity extends pulumi.dynamic.Resource {
   declare readonly credentials: pulumi.Output<string>;
   declare readonly poolBalancerType: pulumi.Output<string>;
   declare readonly agentMode: pulumi.Output<boolean>;
+  /** Salted digest of the webhook secret and its salt, so a rotation is seen as a change. */
+  declare readonly webhookSecretHash: pulumi.Output<string>;
+  declare readonly webhookSecretSalt: pulumi.Output<string>;
   /** Whether GARM's webhook is installed in GitHub (false unless installWebhook). */
   declare readonly webhookInstalled: pulumi.Output<boolean>;
   /** Version of the state shape this resource wrote. */
@@ -59,32 +62,37 @@ abstract class GarmEntity extends pulumi.dynamic.Resource {
 
   protected constructor(
     provider: pulumi.dynamic.ResourceProvider,
+    kind: Extract<KindKey, "organization" | "repository" | "enterprise">,
     type: string,
     name: string,
     args: EntityArgsBase & { name: pulumi.Input<string> },
     opts?: pulumi.CustomResourceOptions,
   ) {
     // The secret stays a secret in state; the provider returns only a salted hash of it as an output.
-    const inputs = { ...OUTPUTS, ...args, webhookSecret: pulumi.secret(args.webhookSecret) };
-    const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), "webhookSecret"];
-    super(provider, name, inputs, { ...opts, additionalSecretOutputs: secretOutputs }, "garm", type);
+    super(provider, name, resourceInputs(kind, args), resourceOptions(kind, opts), "garm", type);
   }
 }
+
+export interface GarmOrganization extends InputsAsOutputs<Omit<GarmOrganizationArgs, keyof GarmEntity>> {}
 
 export class GarmOrganization extends GarmEntity {
   constructor(name: string, args: GarmOrganizationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(organizationProvider, "GarmOrganization", name, args, opts);
+    super(organizationProvider, "organization", "GarmOrganization", name, args, opts);
   }
 }
+
+export interface GarmRepository extends InputsAsOutputs<Omit<GarmRepositoryArgs, keyof GarmEntity>> {}
 
 export class GarmRepository extends GarmEntity {
   constructor(name: string, args: GarmRepositoryArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryProvider, "GarmRepository", name, args, opts);
+    super(repositoryProvider, "repository", "GarmRepository", name, args, opts);
   }
 }
 
+export interface GarmEnterprise extends InputsAsOutputs<Omit<GarmEnterpriseArgs, keyof GarmEntity>> {}
+
 export class GarmEnterprise extends GarmEntity {
   constructor(name: string, args: GarmEnterpriseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(enterpriseProvider, "GarmEnterprise", name, args, opts);
+    super(enterpriseProvider, "enterprise", "GarmEnterprise", name, args, opts);
   }
 }

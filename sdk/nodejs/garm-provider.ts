@@ -1,5 +1,6 @@
 // GarmProvider: one [[provider]] entry in GARM's config file, managed from a Pulumi program.
 import * as pulumi from "@pulumi/pulumi";
+import { type InputsAsOutputs, resourceInputs } from "./resource-inputs";
 import { providerFor } from "./shim";
 
 /** Inputs of a GarmProvider. Checked at `pulumi preview`. */
@@ -24,17 +25,22 @@ export interface GarmProviderArgs {
   readonly restartTimeoutSeconds?: pulumi.Input<number>;
 }
 
+// Every input comes back as an output of the same name (the registry lists them all; each is passed as a placeholder).
+export interface GarmProvider extends InputsAsOutputs<GarmProviderArgs> {}
+
 export class GarmProvider extends pulumi.dynamic.Resource {
   /** The GARM provider name; pass it to GarmScaleSet.providerName. */
   declare readonly name: pulumi.Output<string>;
   /** The GARM config file holding the entry. */
   declare readonly garmConfigPath: pulumi.Output<string>;
+  /** The stack and resource recorded as the block's owner. */
+  declare readonly owner: pulumi.Output<{ project: string; stack: string; resource: string }>;
   /** Version of the state shape this resource wrote. */
   declare readonly stateVersion: pulumi.Output<number>;
 
   constructor(name: string, args: GarmProviderArgs, opts?: pulumi.CustomResourceOptions) {
     // Recorded in the block, so another stack or resource cannot take over a GARM provider of the same name.
     const owner = { project: pulumi.getProject(), stack: pulumi.getStack(), resource: name };
-    super(providerFor("garmProvider"), name, { stateVersion: undefined, ...args, owner }, opts, "garm", "GarmProvider");
+    super(providerFor("garmProvider"), name, resourceInputs("garmProvider", { ...args, owner }), opts, "garm", "GarmProvider");
   }
 }

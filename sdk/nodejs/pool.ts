@@ -1,6 +1,7 @@
 // GarmPool: one GARM classic pool, managed from a Pulumi program.
 import * as pulumi from "@pulumi/pulumi";
 import type { RunnerSettingsArgs } from "./runner-args";
+import { type InputsAsOutputs, resourceInputs } from "./resource-inputs";
 import { poolProvider } from "./shim";
 
 /** Inputs of a GarmPool. Checked at `pulumi preview`. */
@@ -12,6 +13,9 @@ export interface GarmPoolArgs extends RunnerSettingsArgs {
   /** GARM id of an existing pool to manage from now on instead of creating one. */
   readonly adoptPoolId?: pulumi.Input<string>;
 }
+
+// Every input comes back as an output of the same name (the registry lists them all; each is passed as a placeholder).
+export interface GarmPool extends InputsAsOutputs<GarmPoolArgs> {}
 
 export class GarmPool extends pulumi.dynamic.Resource {
   /** GARM's id of the pool; also the resource id. */
@@ -27,6 +31,6 @@ export class GarmPool extends pulumi.dynamic.Resource {
   declare readonly stateVersion: pulumi.Output<number>;
 
   constructor(name: string, args: GarmPoolArgs, opts?: pulumi.CustomResourceOptions) {
-    super(poolProvider, name, { poolId: undefined, entityKind: undefined, entityName: undefined, stateVersion: undefined, ...args }, opts, "garm", "GarmPool");
+    super(poolProvider, name, resourceInputs("pool", args), opts, "garm", "GarmPool");
   }
 }

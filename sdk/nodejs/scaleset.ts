@@ -1,6 +1,8 @@
 // GarmScaleSet: a GARM scale set managed from a Pulumi program.
 import * as pulumi from "@pulumi/pulumi";
 import type { RunnerSettingsArgs } from "./runner-args";
+import { kindRow } from "../../provider/registry/kinds";
+import { type InputsAsOutputs, resourceInputs } from "./resource-inputs";
 import { providerFor } from "./shim";
 
 /** Inputs of a GarmScaleSet. Field rules and defaults are checked at `pulumi preview`. */
@@ -15,24 +17,11 @@ export interface GarmScaleSetArgs extends RunnerSettingsArgs {
   readonly adoptExisting?: pulumi.Input<boolean>;
 }
 
-/**
- * The outputs a program may read that its arguments may not name: Pulumi makes an Output only for a key the constructor
- * passes, so each goes in as undefined and the engine's answer fills it. The whole-CLI bench gives its same-shape no-op
- * the same keys.
- */
-export const SCALE_SET_OUTPUT_PLACEHOLDERS = [
-  "scaleSetId",
-  "liveName",
-  "githubScaleSetId",
-  "stateVersion",
-  "entityKind",
-  "entityId",
-  "entityName",
-  "runnerPrefix",
-  "runnerGroup",
-  "enabled",
-  "minIdleRunners",
-] as const;
+/** The outputs a program may read, each passed as a placeholder; the whole-CLI bench gives its same-shape no-op the same keys. */
+export const SCALE_SET_OUTPUT_PLACEHOLDERS = kindRow("scaleSet").outputs;
+
+// Every input comes back as an output of the same name (the registry lists them all; each is passed as a placeholder).
+export interface GarmScaleSet extends InputsAsOutputs<GarmScaleSetArgs> {}
 
 export class GarmScaleSet extends pulumi.dynamic.Resource {
   /** GARM's id of the scale set (also the Pulumi id). */
@@ -55,15 +44,10 @@ export class GarmScaleSet extends pulumi.dynamic.Resource {
   declare readonly minIdleRunners: pulumi.Output<number>;
   declare readonly runnerPrefix: pulumi.Output<string>;
   declare readonly runnerGroup: pulumi.Output<string>;
+  /** The GARM endpoint of the owning entity. */
+  declare readonly endpointName: pulumi.Output<string>;
 
   constructor(name: string, args: GarmScaleSetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("scaleSet"),
-      name,
-      { ...Object.fromEntries(SCALE_SET_OUTPUT_PLACEHOLDERS.map((key) => [key, undefined])), ...args },
-      opts,
-      "garm",
-      "GarmScaleSet",
-    );
+    super(providerFor("scaleSet"), name, resourceInputs("scaleSet", args), opts, "garm", "GarmScaleSet");
   }
 }

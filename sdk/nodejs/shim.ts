@@ -3,19 +3,10 @@
 // implementation installed at run time: fixes reach old resources, and nothing live or secret is ever captured.
 import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
+import type { KindKey } from "../../provider/registry/kinds";
 
-/** The resource kinds `pulumi-garm/provider` implements. */
-export type ResourceKind =
-  | "scaleSet"
-  | "garmProvider"
-  | "endpoint"
-  | "credentials"
-  | "organization"
-  | "repository"
-  | "enterprise"
-  | "controller"
-  | "template"
-  | "pool";
+/** The resource kinds `pulumi-garm/provider` implements: the registry's keys, which state names. */
+export type ResourceKind = KindKey;
 
 /** Builds the seven-method forwarding provider for one resource kind. */
 export function forwardingProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {

@@ -1,5 +1,6 @@
 // GarmTemplate: one GARM runner install template, managed from a Pulumi program.
 import * as pulumi from "@pulumi/pulumi";
+import { type InputsAsOutputs, resourceInputs } from "./resource-inputs";
 import { templateProvider } from "./shim";
 
 /** Inputs of a GarmTemplate. Checked at `pulumi preview`. */
@@ -20,6 +21,9 @@ export interface GarmTemplateArgs {
   readonly adoptExisting?: pulumi.Input<boolean>;
 }
 
+// Every input comes back as an output of the same name (the registry lists them all; each is passed as a placeholder).
+export interface GarmTemplate extends InputsAsOutputs<GarmTemplateArgs> {}
+
 export class GarmTemplate extends pulumi.dynamic.Resource {
   /** GARM's id of the template; pass it to a scale set's or pool's templateId. */
   declare readonly templateId: pulumi.Output<number>;
@@ -35,6 +39,6 @@ export class GarmTemplate extends pulumi.dynamic.Resource {
   declare readonly stateVersion: pulumi.Output<number>;
 
   constructor(name: string, args: GarmTemplateArgs, opts?: pulumi.CustomResourceOptions) {
-    super(templateProvider, name, { templateId: undefined, owner: undefined, stateVersion: undefined, ...args }, opts, "garm", "GarmTemplate");
+    super(templateProvider, name, resourceInputs("template", args), opts, "garm", "GarmTemplate");
   }
 }

@@ -60,4 +60,14 @@ describe("the registry of kinds", () => {
     const offenders = sources("provider/kinds").filter((file) => importsOf(file).some((spec) => /(^|\/)registry(\/|$)/.test(spec)));
     assert.deepEqual(offenders.map((f) => relative(ROOT, f)), []);
   });
+
+  it("keeps the SDK off the implementation: sdk/nodejs reaches provider/ only through the registry's data, which imports nothing", () => {
+    const reached = sources("sdk/nodejs").flatMap((file) =>
+      importsOf(file)
+        .filter((spec) => spec.startsWith(".") && relative(ROOT, join(file, "..", spec)).startsWith("provider"))
+        .map((spec) => relative(ROOT, join(file, "..", spec))),
+    );
+    assert.deepEqual([...new Set(reached)], ["provider/registry/kinds"]);
+    assert.deepEqual(importsOf(join(ROOT, "provider", "registry", "kinds.ts")), []);
+  });
 });
