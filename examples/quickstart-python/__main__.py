@@ -18,7 +18,7 @@ provider = garm.GarmProvider(
     restart_timeout_seconds=30,
 )
 
-small = garm.ScaleSet(
+small = garm.GarmScaleSet(
     "small",
     name="ci-small",
     organization=config.get("organization") or "acme",

@@ -65,6 +65,7 @@ func NewGarmCredentials(ctx *pulumi.Context,
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"privateKey",
+		"secretDigest",
 		"token",
 	})
 	opts = append(opts, secrets)

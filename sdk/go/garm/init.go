@@ -37,6 +37,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &GarmProvider{}
 	case "garm:index:GarmRepository":
 		r = &GarmRepository{}
+	case "garm:index:GarmScaleSet":
+		r = &GarmScaleSet{}
 	case "garm:index:GarmTemplate":
 		r = &GarmTemplate{}
 	case "garm:index:ScaleSet":

@@ -13,6 +13,8 @@ import (
 )
 
 // A GARM scale set. A change of labels, provider, name or entity replaces it, the new generation first; deleting it disables and drains it without interrupting running jobs.
+//
+// Deprecated: garm:index:ScaleSet is the earlier name of garm:index:GarmScaleSet; use GarmScaleSet, which keeps this resource's state through its alias.
 type ScaleSet struct {
 	pulumi.CustomResourceState
 

@@ -14,6 +14,7 @@ from .garm_organization import *
 from .garm_pool import *
 from .garm_provider import *
 from .garm_repository import *
+from .garm_scale_set import *
 from .garm_template import *
 from .provider import *
 from .scale_set import *
@@ -43,6 +44,7 @@ _utilities.register(
    "garm:index:GarmPool": "GarmPool",
    "garm:index:GarmProvider": "GarmProvider",
    "garm:index:GarmRepository": "GarmRepository",
+   "garm:index:GarmScaleSet": "GarmScaleSet",
    "garm:index:GarmTemplate": "GarmTemplate",
    "garm:index:ScaleSet": "ScaleSet"
   }

@@ -257,7 +257,7 @@ class GarmCredentials(pulumi.CustomResource):
             __props__.__dict__["credentials_id"] = None
             __props__.__dict__["secret_digest"] = None
             __props__.__dict__["state_version"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["privateKey", "token"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["privateKey", "secretDigest", "token"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(GarmCredentials, __self__).__init__(
             'garm:index:GarmCredentials',

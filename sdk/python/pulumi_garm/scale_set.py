@@ -405,8 +405,13 @@ class ScaleSetArgs:
         pulumi.set(self, "template_id", value)
 
 
+warnings.warn("""garm:index:ScaleSet is the earlier name of garm:index:GarmScaleSet; use GarmScaleSet, which keeps this resource's state through its alias.""", DeprecationWarning)
+
+
 @pulumi.type_token("garm:index:ScaleSet")
 class ScaleSet(pulumi.CustomResource):
+    warnings.warn("""garm:index:ScaleSet is the earlier name of garm:index:GarmScaleSet; use GarmScaleSet, which keeps this resource's state through its alias.""", DeprecationWarning)
+
     @overload
     def __init__(__self__,
                  resource_name: str,
@@ -515,6 +520,7 @@ class ScaleSet(pulumi.CustomResource):
                  runner_prefix: pulumi.Input[Optional[_builtins.str]] = None,
                  template_id: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
+        pulumi.log.warn("""ScaleSet is deprecated: garm:index:ScaleSet is the earlier name of garm:index:GarmScaleSet; use GarmScaleSet, which keeps this resource's state through its alias.""")
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')

@@ -23,7 +23,7 @@ export async function runQuickstart(p: PluginProject, host: SimulatedHost, lang:
 
   host.sim.clearRequests();
   const preview = await p.preview();
-  assert.deepEqual(preview.changeSummary, { create: 3 }, "the stack, GarmProvider fake and ScaleSet small");
+  assert.deepEqual(preview.changeSummary, { create: 3 }, "the stack, GarmProvider fake and GarmScaleSet small");
   assert.deepEqual(writes(host.sim), [], "preview changes nothing in GARM");
 
   await p.cli(["up", "--yes"]);
