@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { BOUND_KINDS, type KindImplementation } from "./registry/implementations";
 import { type KindRow, TOKEN_PREFIX, tokenOf } from "./registry/kinds";
+import { resourceDescription } from "./registry/descriptions";
 
 type JsonSchema = {
   type?: string | string[];
@@ -75,7 +76,7 @@ function resourceSpec(name: string, impl: KindImplementation, types: Record<stri
     Object.entries(outputs.properties ?? {}).map(([k, v]) => [k, propertySpec(v, `${name}${capitalise(k)}`, types)]),
   );
   return {
-    description: impl.description,
+    description: resourceDescription(name),
     inputProperties,
     requiredInputs: inputs.required ?? [],
     properties: { ...inputProperties, ...computedProperties },

@@ -1,4 +1,4 @@
-// Each kind's row bound to its implementation: input schema, documented outputs, description, what replaces it, and
+// Each kind's row bound to its implementation: input schema, documented outputs, what replaces it, and
 // the methods both front doors serve. Only the front doors and the package schema import this module; the SDK reads
 // kinds.ts. It sits above provider/kinds: no kind imports it.
 import type * as pulumi from "@pulumi/pulumi";
@@ -35,8 +35,6 @@ export interface KindAccess {
 }
 
 export interface KindImplementation {
-  /** The schema's description of the resource. */
-  readonly description: string;
   /** The zod schema check validates the inputs with; the package schema's input properties come from it. */
   readonly inputSchema: z.ZodType;
   /** The outputs beyond the inputs, documented here because they have no input schema. */
@@ -66,12 +64,8 @@ const entityComputed = z.object({
   stateVersion: STATE_VERSION,
 });
 
-const ENTITY_DESCRIPTION = (what: string) =>
-  `A GARM ${what}. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.`;
-
 function entityImplementation(kind: "organization" | "repository" | "enterprise", dynamic: pulumi.dynamic.ResourceProvider): KindImplementation {
   return {
-    description: ENTITY_DESCRIPTION(kind),
     inputSchema: entityInputSchema(kind),
     computed: entityComputed,
     replaceOnChanges: ["name"],
@@ -85,8 +79,6 @@ const runnerDeps = (access: KindAccess) => scaleSetDepsFor(access.client);
 /** Every row's implementation; the type makes a row without one, or one without a row, fail to compile. */
 export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
   scaleSet: {
-    description:
-      "A GARM scale set. A change of labels, provider, name or entity replaces it, the new generation first; deleting it disables and drains it without interrupting running jobs.",
     inputSchema: scaleSetInputSchema,
     computed: z.object({
       scaleSetId: z.number().int().describe("GARM's id of the scale set; also the resource id."),
@@ -110,8 +102,6 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     importer: importScaleSet,
   },
   garmProvider: {
-    description:
-      "A GARM external provider entry in GARM's config file; GARM is restarted to load it, and it is never removed while a scale set or pool names it.",
     inputSchema: garmProviderInputSchema,
     computed: z.object({ stateVersion: STATE_VERSION }),
     replaceOnChanges: ["name", "garmConfigPath"],
@@ -121,8 +111,6 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     inputsFromUrn: ({ project, stack, name }) => ({ owner: { project, stack, resource: name } }),
   },
   endpoint: {
-    description:
-      "A GARM forge endpoint (GitHub or Gitea). A change of name or forge, or removing the CA bundle, replaces it; GARM's default github.com endpoint is left in GARM on delete. Deleting one still used by credentials or entities fails and names them.",
     inputSchema: endpointInputSchema,
     computed: z.object({ stateVersion: STATE_VERSION }),
     replaceOnChanges: ["forge", "name"],
@@ -130,8 +118,6 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     methods: (access) => endpointProviderWith(access),
   },
   credentials: {
-    description:
-      "GARM credentials for an endpoint: a token, or a GitHub App. A rotated token or key is updated in place; a change of endpoint, forge or auth type replaces them. Deleting credentials still used by an entity fails and names it.",
     inputSchema: credentialsInputSchema,
     computed: z.object({
       credentialsId: z.number().int().describe("GARM's id of the credentials; also the resource id."),
@@ -147,8 +133,6 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
   repository: entityImplementation("repository", repository),
   enterprise: entityImplementation("enterprise", enterprise),
   controller: {
-    description:
-      "GARM's controller settings (a singleton): create takes over GARM's controller and sets the given fields; delete leaves them as they are.",
     inputSchema: controllerInputSchema,
     computed: z.object({
       controllerId: z.string().describe("GARM's controller id; also the resource id."),
@@ -162,8 +146,6 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     methods: (access) => controllerMethodsWith(access),
   },
   template: {
-    description:
-      "A GARM runner install template. Its name, description and body change in place; an OS or forge type change replaces it. It is never deleted while a scale set or pool uses it, and GARM's system templates are never managed.",
     inputSchema: templateInputSchema,
     computed: z.object({
       templateId: z.number().int().describe("GARM's id of the template; also the resource id. Pass it to a scale set's or pool's templateId."),
@@ -175,8 +157,6 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     methods: (access) => templateMethodsWith({ ...access, readBody: readBodyFile }),
   },
   pool: {
-    description:
-      "A GARM classic pool. Its labels and runner settings change in place; a provider or entity change replaces it, the new pool first; deleting it disables and drains it without interrupting running jobs.",
     inputSchema: poolInputSchema,
     computed: z.object({
       poolId: z.string().describe("GARM's id of the pool; also the resource id."),

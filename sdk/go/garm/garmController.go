@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// GARM's controller settings (a singleton): create takes over GARM's controller and sets the given fields; delete leaves them as they are.
+// A GarmController holds GARM's controller settings: the URLs runners use for their metadata and status callbacks, the base URL of GARM's webhook, and how long GARM waits after a job is queued before it starts a runner. GARM has exactly one controller record, so the resource takes it over and sets only the settings it is given; deleting the resource leaves GARM's settings as they are.
 type GarmController struct {
 	pulumi.CustomResourceState
 

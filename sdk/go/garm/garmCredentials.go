@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// GARM credentials for an endpoint: a token, or a GitHub App. A rotated token or key is updated in place; a change of endpoint, forge or auth type replaces them. Deleting credentials still used by an entity fails and names it.
+// GarmCredentials are the credentials GARM uses to talk to a forge on behalf of its entities: a GitHub personal access token or Gitea token, or a GitHub App with its installation and private key, bound to one endpoint. The token and key are kept as Pulumi secrets and never appear in outputs, logs or errors; a rotated secret is still noticed and sent to GARM in place.
 type GarmCredentials struct {
 	pulumi.CustomResourceState
 

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A GARM forge endpoint (GitHub or Gitea). A change of name or forge, or removing the CA bundle, replaces it; GARM's default github.com endpoint is left in GARM on delete. Deleting one still used by credentials or entities fails and names them.
+// A GarmEndpoint is a forge endpoint in GARM: the web, API and upload URLs of a GitHub (GitHub.com or GitHub Enterprise Server) or Gitea instance, with the CA certificates to trust for it. GARM credentials belong to one endpoint, and the entities that use those credentials live under it. GARM's default `github.com` endpoint needs no resource; credentials name it as `endpoint: "github.com"`.
 type GarmEndpoint struct {
 	pulumi.CustomResourceState
 

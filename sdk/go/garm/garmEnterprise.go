@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A GARM enterprise. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.
+// A GarmEnterprise registers a GitHub enterprise with GARM by its slug: the credentials GARM uses for it and the webhook secret. Scale sets and pools can belong to the enterprise, and it is never deleted while GARM still has any of them. GARM has no webhook management for enterprises, so the webhook inputs do not apply.
 type GarmEnterprise struct {
 	pulumi.CustomResourceState
 

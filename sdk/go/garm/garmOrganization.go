@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A GARM organization. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.
+// A GarmOrganization registers a GitHub or Gitea organization with GARM: the credentials GARM uses for it, the secret GitHub signs its webhook deliveries with, and how GARM spreads jobs over the organization's pools. Scale sets and pools belong to an organization, a repository or an enterprise, and the entity is never deleted while GARM still has any of them. On request, GARM also installs its webhook in the organization and removes it again on delete.
 type GarmOrganization struct {
 	pulumi.CustomResourceState
 

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A GARM classic pool. Its labels and runner settings change in place; a provider or entity change replaces it, the new pool first; deleting it disables and drains it without interrupting running jobs.
+// A GarmPool is a classic GARM pool: GARM's pool manager makes a runner for each queued job whose labels the pool's tags hold, with one GARM provider, for one organization, repository or enterprise. Unlike a scale set, a pool can change its tags in place, so only a change of provider or entity replaces it, and deleting one drains it the way a scale set is drained: disabled first, never touching a runner that is running a job.
 type GarmPool struct {
 	pulumi.CustomResourceState
 

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A GARM repository. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.
+// A GarmRepository registers a GitHub or Gitea repository with GARM, given as `owner/name`: the credentials GARM uses for it and the secret GitHub signs its webhook deliveries with. Scale sets and pools can belong to the repository, and it is never deleted while GARM still has any of them. On request, GARM also installs its webhook in the repository and removes it again on delete.
 type GarmRepository struct {
 	pulumi.CustomResourceState
 

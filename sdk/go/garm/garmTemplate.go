@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A GARM runner install template. Its name, description and body change in place; an OS or forge type change replaces it. It is never deleted while a scale set or pool uses it, and GARM's system templates are never managed.
+// A GarmTemplate is a GARM runner install template: the script GARM gives a new runner's machine to install and register the GitHub Actions runner, for one operating system and one forge. Scale sets and pools use it by its GARM id, and it is never deleted while any of them, managed by this stack or not, still uses it.
 type GarmTemplate struct {
 	pulumi.CustomResourceState
 

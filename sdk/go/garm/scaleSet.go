@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A GARM scale set. A change of labels, provider, name or entity replaces it, the new generation first; deleting it disables and drains it without interrupting running jobs.
+// A GarmScaleSet is a GARM scale set: a set of ephemeral GitHub Actions runners that GitHub assigns jobs to through its scale-set API, created on demand by one GARM provider for one organization, repository or enterprise. Its labels are fixed when it is made, so a label or provider change creates a new scale set under a new name before the old one is retired, and deleting one disables it and waits for its busy runners to finish their jobs before anything is removed.
 //
 // Deprecated: garm:index:ScaleSet is the earlier name of garm:index:GarmScaleSet; use GarmScaleSet, which keeps this resource's state through its alias.
 type ScaleSet struct {

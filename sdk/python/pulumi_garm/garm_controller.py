@@ -101,7 +101,7 @@ class GarmController(pulumi.CustomResource):
                  webhook_url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        GARM's controller settings (a singleton): create takes over GARM's controller and sets the given fields; delete leaves them as they are.
+        A GarmController holds GARM's controller settings: the URLs runners use for their metadata and status callbacks, the base URL of GARM's webhook, and how long GARM waits after a job is queued before it starts a runner. GARM has exactly one controller record, so the resource takes it over and sets only the settings it is given; deleting the resource leaves GARM's settings as they are.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -117,7 +117,7 @@ class GarmController(pulumi.CustomResource):
                  args: Optional[GarmControllerArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        GARM's controller settings (a singleton): create takes over GARM's controller and sets the given fields; delete leaves them as they are.
+        A GarmController holds GARM's controller settings: the URLs runners use for their metadata and status callbacks, the base URL of GARM's webhook, and how long GARM waits after a job is queued before it starts a runner. GARM has exactly one controller record, so the resource takes it over and sets only the settings it is given; deleting the resource leaves GARM's settings as they are.
 
         :param str resource_name: The name of the resource.
         :param GarmControllerArgs args: The arguments to use to populate this resource's properties.

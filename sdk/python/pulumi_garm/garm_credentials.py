@@ -184,7 +184,7 @@ class GarmCredentials(pulumi.CustomResource):
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        GARM credentials for an endpoint: a token, or a GitHub App. A rotated token or key is updated in place; a change of endpoint, forge or auth type replaces them. Deleting credentials still used by an entity fails and names it.
+        GarmCredentials are the credentials GARM uses to talk to a forge on behalf of its entities: a GitHub personal access token or Gitea token, or a GitHub App with its installation and private key, bound to one endpoint. The token and key are kept as Pulumi secrets and never appear in outputs, logs or errors; a rotated secret is still noticed and sent to GARM in place.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -205,7 +205,7 @@ class GarmCredentials(pulumi.CustomResource):
                  args: GarmCredentialsArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        GARM credentials for an endpoint: a token, or a GitHub App. A rotated token or key is updated in place; a change of endpoint, forge or auth type replaces them. Deleting credentials still used by an entity fails and names it.
+        GarmCredentials are the credentials GARM uses to talk to a forge on behalf of its entities: a GitHub personal access token or Gitea token, or a GitHub App with its installation and private key, bound to one endpoint. The token and key are kept as Pulumi secrets and never appear in outputs, logs or errors; a rotated secret is still noticed and sent to GARM in place.
 
         :param str resource_name: The name of the resource.
         :param GarmCredentialsArgs args: The arguments to use to populate this resource's properties.

@@ -166,7 +166,7 @@ class GarmEndpoint(pulumi.CustomResource):
                  upload_base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A GARM forge endpoint (GitHub or Gitea). A change of name or forge, or removing the CA bundle, replaces it; GARM's default github.com endpoint is left in GARM on delete. Deleting one still used by credentials or entities fails and names them.
+        A GarmEndpoint is a forge endpoint in GARM: the web, API and upload URLs of a GitHub (GitHub.com or GitHub Enterprise Server) or Gitea instance, with the CA certificates to trust for it. GARM credentials belong to one endpoint, and the entities that use those credentials live under it. GARM's default `github.com` endpoint needs no resource; credentials name it as `endpoint: "github.com"`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -186,7 +186,7 @@ class GarmEndpoint(pulumi.CustomResource):
                  args: GarmEndpointArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A GARM forge endpoint (GitHub or Gitea). A change of name or forge, or removing the CA bundle, replaces it; GARM's default github.com endpoint is left in GARM on delete. Deleting one still used by credentials or entities fails and names them.
+        A GarmEndpoint is a forge endpoint in GARM: the web, API and upload URLs of a GitHub (GitHub.com or GitHub Enterprise Server) or Gitea instance, with the CA certificates to trust for it. GARM credentials belong to one endpoint, and the entities that use those credentials live under it. GARM's default `github.com` endpoint needs no resource; credentials name it as `endpoint: "github.com"`.
 
         :param str resource_name: The name of the resource.
         :param GarmEndpointArgs args: The arguments to use to populate this resource's properties.

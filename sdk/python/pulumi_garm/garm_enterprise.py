@@ -132,7 +132,7 @@ class GarmEnterprise(pulumi.CustomResource):
                  webhook_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A GARM enterprise. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.
+        A GarmEnterprise registers a GitHub enterprise with GARM by its slug: the credentials GARM uses for it and the webhook secret. Scale sets and pools can belong to the enterprise, and it is never deleted while GARM still has any of them. GARM has no webhook management for enterprises, so the webhook inputs do not apply.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -150,7 +150,7 @@ class GarmEnterprise(pulumi.CustomResource):
                  args: GarmEnterpriseArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A GARM enterprise. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.
+        A GarmEnterprise registers a GitHub enterprise with GARM by its slug: the credentials GARM uses for it and the webhook secret. Scale sets and pools can belong to the enterprise, and it is never deleted while GARM still has any of them. GARM has no webhook management for enterprises, so the webhook inputs do not apply.
 
         :param str resource_name: The name of the resource.
         :param GarmEnterpriseArgs args: The arguments to use to populate this resource's properties.

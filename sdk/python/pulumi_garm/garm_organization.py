@@ -166,7 +166,7 @@ class GarmOrganization(pulumi.CustomResource):
                  webhook_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A GARM organization. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.
+        A GarmOrganization registers a GitHub or Gitea organization with GARM: the credentials GARM uses for it, the secret GitHub signs its webhook deliveries with, and how GARM spreads jobs over the organization's pools. Scale sets and pools belong to an organization, a repository or an enterprise, and the entity is never deleted while GARM still has any of them. On request, GARM also installs its webhook in the organization and removes it again on delete.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -186,7 +186,7 @@ class GarmOrganization(pulumi.CustomResource):
                  args: GarmOrganizationArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A GARM organization. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.
+        A GarmOrganization registers a GitHub or Gitea organization with GARM: the credentials GARM uses for it, the secret GitHub signs its webhook deliveries with, and how GARM spreads jobs over the organization's pools. Scale sets and pools belong to an organization, a repository or an enterprise, and the entity is never deleted while GARM still has any of them. On request, GARM also installs its webhook in the organization and removes it again on delete.
 
         :param str resource_name: The name of the resource.
         :param GarmOrganizationArgs args: The arguments to use to populate this resource's properties.

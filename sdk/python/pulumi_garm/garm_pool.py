@@ -421,7 +421,7 @@ class GarmPool(pulumi.CustomResource):
                  template_id: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
-        A GARM classic pool. Its labels and runner settings change in place; a provider or entity change replaces it, the new pool first; deleting it disables and drains it without interrupting running jobs.
+        A GarmPool is a classic GARM pool: GARM's pool manager makes a runner for each queued job whose labels the pool's tags hold, with one GARM provider, for one organization, repository or enterprise. Unlike a scale set, a pool can change its tags in place, so only a change of provider or entity replaces it, and deleting one drains it the way a scale set is drained: disabled first, never touching a runner that is running a job.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -456,7 +456,7 @@ class GarmPool(pulumi.CustomResource):
                  args: GarmPoolArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A GARM classic pool. Its labels and runner settings change in place; a provider or entity change replaces it, the new pool first; deleting it disables and drains it without interrupting running jobs.
+        A GarmPool is a classic GARM pool: GARM's pool manager makes a runner for each queued job whose labels the pool's tags hold, with one GARM provider, for one organization, repository or enterprise. Unlike a scale set, a pool can change its tags in place, so only a change of provider or entity replaces it, and deleting one drains it the way a scale set is drained: disabled first, never touching a runner that is running a job.
 
         :param str resource_name: The name of the resource.
         :param GarmPoolArgs args: The arguments to use to populate this resource's properties.

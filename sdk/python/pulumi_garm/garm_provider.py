@@ -201,7 +201,7 @@ class GarmProvider(pulumi.CustomResource):
                  restart_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
-        A GARM external provider entry in GARM's config file; GARM is restarted to load it, and it is never removed while a scale set or pool names it.
+        A GarmProvider is one provider entry in GARM's config file: the external program GARM runs to create and delete runner machines, with its config file, the environment variable prefixes GARM passes it and its interface version. GARM reads these entries only when it starts, so the resource writes its own marked block of the file, leaves the rest of the file as it is, restarts GARM with the configured command and waits until GARM lists the change. It is never removed while any scale set or pool in GARM still uses it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -223,7 +223,7 @@ class GarmProvider(pulumi.CustomResource):
                  args: GarmProviderArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A GARM external provider entry in GARM's config file; GARM is restarted to load it, and it is never removed while a scale set or pool names it.
+        A GarmProvider is one provider entry in GARM's config file: the external program GARM runs to create and delete runner machines, with its config file, the environment variable prefixes GARM passes it and its interface version. GARM reads these entries only when it starts, so the resource writes its own marked block of the file, leaves the rest of the file as it is, restarts GARM with the configured command and waits until GARM lists the change. It is never removed while any scale set or pool in GARM still uses it.
 
         :param str resource_name: The name of the resource.
         :param GarmProviderArgs args: The arguments to use to populate this resource's properties.

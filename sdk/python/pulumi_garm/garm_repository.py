@@ -166,7 +166,7 @@ class GarmRepository(pulumi.CustomResource):
                  webhook_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A GARM repository. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.
+        A GarmRepository registers a GitHub or Gitea repository with GARM, given as `owner/name`: the credentials GARM uses for it and the secret GitHub signs its webhook deliveries with. Scale sets and pools can belong to the repository, and it is never deleted while GARM still has any of them. On request, GARM also installs its webhook in the repository and removes it again on delete.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -186,7 +186,7 @@ class GarmRepository(pulumi.CustomResource):
                  args: GarmRepositoryArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A GARM repository. A new name, or credentials on another endpoint, replace it; credentials, webhook secret, pool balancer and agent mode update in place. Its delete is refused, naming them, while scale sets or pools use it.
+        A GarmRepository registers a GitHub or Gitea repository with GARM, given as `owner/name`: the credentials GARM uses for it and the secret GitHub signs its webhook deliveries with. Scale sets and pools can belong to the repository, and it is never deleted while GARM still has any of them. On request, GARM also installs its webhook in the repository and removes it again on delete.
 
         :param str resource_name: The name of the resource.
         :param GarmRepositoryArgs args: The arguments to use to populate this resource's properties.

@@ -151,7 +151,7 @@ class GarmTemplate(pulumi.CustomResource):
                  os_type: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A GARM runner install template. Its name, description and body change in place; an OS or forge type change replaces it. It is never deleted while a scale set or pool uses it, and GARM's system templates are never managed.
+        A GarmTemplate is a GARM runner install template: the script GARM gives a new runner's machine to install and register the GitHub Actions runner, for one operating system and one forge. Scale sets and pools use it by its GARM id, and it is never deleted while any of them, managed by this stack or not, still uses it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -170,7 +170,7 @@ class GarmTemplate(pulumi.CustomResource):
                  args: GarmTemplateArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A GARM runner install template. Its name, description and body change in place; an OS or forge type change replaces it. It is never deleted while a scale set or pool uses it, and GARM's system templates are never managed.
+        A GarmTemplate is a GARM runner install template: the script GARM gives a new runner's machine to install and register the GitHub Actions runner, for one operating system and one forge. Scale sets and pools use it by its GARM id, and it is never deleted while any of them, managed by this stack or not, still uses it.
 
         :param str resource_name: The name of the resource.
         :param GarmTemplateArgs args: The arguments to use to populate this resource's properties.

@@ -442,7 +442,7 @@ class ScaleSet(pulumi.CustomResource):
                  template_id: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
-        A GARM scale set. A change of labels, provider, name or entity replaces it, the new generation first; deleting it disables and drains it without interrupting running jobs.
+        A GarmScaleSet is a GARM scale set: a set of ephemeral GitHub Actions runners that GitHub assigns jobs to through its scale-set API, created on demand by one GARM provider for one organization, repository or enterprise. Its labels are fixed when it is made, so a label or provider change creates a new scale set under a new name before the old one is retired, and deleting one disables it and waits for its busy runners to finish their jobs before anything is removed.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -478,7 +478,7 @@ class ScaleSet(pulumi.CustomResource):
                  args: ScaleSetArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A GARM scale set. A change of labels, provider, name or entity replaces it, the new generation first; deleting it disables and drains it without interrupting running jobs.
+        A GarmScaleSet is a GARM scale set: a set of ephemeral GitHub Actions runners that GitHub assigns jobs to through its scale-set API, created on demand by one GARM provider for one organization, repository or enterprise. Its labels are fixed when it is made, so a label or provider change creates a new scale set under a new name before the old one is retired, and deleting one disables it and waits for its busy runners to finish their jobs before anything is removed.
 
         :param str resource_name: The name of the resource.
         :param ScaleSetArgs args: The arguments to use to populate this resource's properties.
