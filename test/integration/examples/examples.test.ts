@@ -125,7 +125,7 @@ describe("examples/ as users run them: package installed from its npm tarball, `
     const state = JSON.parse((await p.cli(["stack", "export"])).stdout) as { deployment: { resources: { type: string; inputs?: { __provider?: string } }[] } };
     const shims = state.deployment.resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/")).map((r) => r.inputs?.__provider ?? "");
     assert.equal(shims.length, 2);
-    for (const shim of shims) assert.match(shim, /require\("pulumi-garm\/dist\/sdk\/dynamic\/(scaleset|garm-provider)\.js"\)/);
+    for (const shim of shims) assert.match(shim, /require\("pulumi-garm\/dist\/sdk\/nodejs\/dynamic\/(scaleset|garm-provider)\.js"\)/);
     await idleRunner(set.id);
     writes();
     await expectNoChanges(p);
