@@ -24,8 +24,8 @@ describe("resource descriptions", () => {
 
   it("refuses a page whose title is not the class, and a first paragraph with a link, naming the page", () => {
     assert.throws(() => openingParagraph("# Pool\n\nA pool.\n", "GarmPool", "docs/resources/garmpool.md"), /docs\/resources\/garmpool\.md must open with "# GarmPool"/);
-    assert.throws(() => openingParagraph("# GarmPool\n\nSee [drains](../concepts/drains.md).\n", "GarmPool", "p.md"), /p\.md's first paragraph holds a link/);
-    assert.throws(() => openingParagraph("# GarmPool\n\n## Example\n", "GarmPool", "p.md"), /p\.md has no paragraph/);
-    assert.equal(openingParagraph("# GarmPool\n\nA classic\npool.\n\nMore.\n", "GarmPool", "p.md"), "A classic pool.");
+    assert.throws(() => openingParagraph("# GarmPool\n\nSee [drains](../concepts/drains.md).\n", "GarmPool", "docs/resources/garmpool.md"), /garmpool\.md.s first paragraph holds a link/);
+    assert.throws(() => openingParagraph("# GarmPool\n\n## Example\n", "GarmPool", "docs/resources/garmpool.md"), /garmpool\.md has no paragraph/);
+    assert.equal(openingParagraph("# GarmPool\n\nA classic\npool.\n\nMore.\n", "GarmPool", "docs/resources/garmpool.md"), "A classic pool.");
   });
 });
