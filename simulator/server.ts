@@ -12,6 +12,7 @@ import { proxyBadGateway, proxyNotFound, type ProxyReply } from "./front-proxy";
 import { encodeJson } from "./json";
 import { loadProviders } from "./providers";
 import { createAdmin } from "./routes/auth";
+import { githubHooks } from "./routes/entity-writes";
 import { completePoolJob, PoolManager, poolSource, queuePoolJob, startPoolJob } from "./pool-manager";
 import { completeJob, createRunner, queueJob, RunnerLifecycle, scaleSetSource, startJob } from "./runner-lifecycle";
 import type { RequestLogEntry, Simulator, SimulatorOptions } from "./simulator";
@@ -423,6 +424,10 @@ class SimulatorImpl implements Simulator {
 
   templates() {
     return clone(this.store.templates);
+  }
+
+  webhooksOf(entityId: string) {
+    return clone(githubHooks(this.store, entityId.toLowerCase()));
   }
 
   async stop(): Promise<void> {

@@ -2,6 +2,7 @@
 import type { EventsSocket } from "./events-socket";
 import type { FrontProxy } from "./front-proxy";
 import type { GitHubOp } from "./github";
+import type { SimHook } from "./routes/entity-writes";
 import type {
   Behaviour,
   InstanceRecord,
@@ -141,5 +142,7 @@ export interface Simulator {
   credentials(): CredentialsRecord[];
   /** Runner install templates, GARM's system ones (ids 1-4) included. */
   templates(): TemplateRecord[];
+  /** The hooks GitHub holds for an organization or repository, each with the secret GitHub signs its deliveries with. */
+  webhooksOf(entityId: string): SimHook[];
   stop(): Promise<void>;
 }

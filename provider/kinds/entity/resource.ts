@@ -15,7 +15,7 @@ import { dependentsOf, refusal } from "./guard";
 import type { CheckedEntityInputs } from "./inputs";
 import { KIND_SPECS } from "./kinds";
 import { type EntityOutputs, newSalt, readOutputs, secretHash, toOutputs, withObserved } from "./state";
-import { installWebhook, removeWebhook, webhookPresent } from "./webhook";
+import { installWebhook, removeWebhook, replaceWebhook, webhookPresent } from "./webhook";
 
 export interface EntityDeps {
   readonly client: () => Pick<GarmClient, "transport">;
@@ -52,10 +52,23 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
     return found.find((e) => e.endpoint === endpoint);
   }
 
-  async function webhookState(entityId: string, inputs: CheckedEntityInputs, label: string): Promise<boolean> {
-    if (!inputs.installWebhook) return false;
-    await installWebhook(api(), kind, entityId, label);
-    return true;
+  /**
+   * The outputs of an entity GARM now has, with the webhook the inputs ask for installed. When that fails the entity
+   * is still recorded, with webhookInstalled false, so the next `up` installs the webhook instead of making a second
+   * entity or refusing an existing one.
+   */
+  async function withWebhook(outs: EntityOutputs, inputs: CheckedEntityInputs, provider: unknown): Promise<{ id: string; outs: EntityOutputs }> {
+    if (!inputs.installWebhook) return { id: outs.entityId, outs };
+    try {
+      await installWebhook(api(), kind, outs.entityId, labelOf(inputs.name, outs.entityId));
+      return { id: outs.entityId, outs: { ...outs, webhookInstalled: true } };
+    } catch (err) {
+      throw Object.assign(new Error((err as Error).message), {
+        id: outs.entityId,
+        properties: { ...outs, webhookInstalled: false, __provider: provider },
+        reasons: [(err as Error).message],
+      });
+    }
   }
 
   async function adopt(existing: EntityDetail, inputs: CheckedEntityInputs): Promise<EntityOutputs> {
@@ -66,14 +79,8 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
     const fields = [...new Set([...changedFields(observed, inputs as unknown as Record<string, unknown>), "webhookSecret" as const])];
     const view = await api().update(kind, existing.id, updateBody(inputs, fields));
     const salt = newSalt();
-    const present = inputs.installWebhook ? await webhookPresent(api(), kind, existing.id) : false;
-    if (present === false && inputs.installWebhook) await installWebhook(api(), kind, existing.id, label);
-    else if (present === true) {
-      // Its hook still carries the secret GARM held before (GARM never edits a hook, pool.go L2245-2269).
-      await removeWebhook(api(), kind, existing.id, label);
-      await installWebhook(api(), kind, existing.id, label);
-    }
-    return toOutputs(kind, inputs, view, { hash: secretHash(salt, inputs.webhookSecret), salt }, inputs.installWebhook);
+    // Its webhook is withWebhook's: a hook already there carries the secret GARM held before, and is made again.
+    return toOutputs(kind, inputs, view, { hash: secretHash(salt, inputs.webhookSecret), salt }, false);
   }
 
   function createFailure(err: unknown, inputs: CheckedEntityInputs): Error {
@@ -126,10 +133,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       const inputs = inputsOf(props);
       // Asked first, so that an entity found under the name after a lost answer can only be this create's.
       const existing = await findByName(inputs);
-      if (existing && inputs.adoptExisting) {
-        const outs = await adopt(existing, inputs);
-        return { id: outs.entityId, outs };
-      }
+      if (existing && inputs.adoptExisting) return withWebhook(await adopt(existing, inputs), inputs, props.__provider);
       if (existing) {
         throw new Error(
           `${labelOf(inputs.name, existing.id)}: GARM already has this ${kind} under endpoint ${existing.endpoint}; set adoptExisting: true to manage it from this stack, or choose another name`,
@@ -152,23 +156,12 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
         const landed = isGarmError(err) && err.outcomeUnknown ? await findByName(inputs).catch(() => undefined) : undefined;
         if (!landed) throw createFailure(err, inputs);
         deps.log.warn(`${labelOf(inputs.name, landed.id)}: GARM's answer to the create was lost, but GARM has it; continuing with it`);
-        const outs = await adopt(landed, inputs);
-        return { id: outs.entityId, outs };
+        return withWebhook(await adopt(landed, inputs), inputs, props.__provider);
       }
       const salt = newSalt();
       const secret = { hash: secretHash(salt, inputs.webhookSecret), salt };
       deps.log.info(`${labelOf(inputs.name, view.id)}: created under endpoint ${view.endpoint}`);
-      try {
-        const installed = await webhookState(view.id, inputs, labelOf(inputs.name, view.id));
-        return { id: view.id, outs: toOutputs(kind, inputs, view, secret, installed) };
-      } catch (err) {
-        // The entity exists: record it, so the next `up` installs the webhook instead of creating a second entity.
-        throw Object.assign(new Error((err as Error).message), {
-          id: view.id,
-          properties: { ...toOutputs(kind, inputs, view, secret, false), __provider: props.__provider },
-          reasons: [(err as Error).message],
-        });
-      }
+      return withWebhook(toOutputs(kind, inputs, view, secret, false), inputs, props.__provider);
     },
 
     async read(id, props) {
@@ -218,8 +211,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
         installed = true;
       } else if (rotated && installed) {
         // GitHub keeps signing with the secret the hook was made with; GARM never edits a hook, so make it again.
-        await removeWebhook(api(), kind, id, label);
-        await installWebhook(api(), kind, id, label);
+        await replaceWebhook(api(), kind, id, label);
       }
       if (fields.length > 0) deps.log.info(`${label}: updated ${fields.join(", ")}`);
       return { outs: toOutputs(kind, inputs, view, secret, installed) };
@@ -234,14 +226,17 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       });
       const refused = refusal(label, dependents);
       if (refused) throw new Error(refused);
-      if (olds.installWebhook && olds.webhookInstalled) {
-        if (olds.keepWebhookOnDelete) deps.log.info(`${label}: leaving its webhook in GitHub (keepWebhookOnDelete)`);
-        else await removeWebhook(api(), kind, id, label);
-      }
+      const ownHook = Boolean(olds.installWebhook && olds.webhookInstalled);
+      if (ownHook && olds.keepWebhookOnDelete) deps.log.info(`${label}: leaving its webhook in GitHub (keepWebhookOnDelete)`);
+      const removeHook = ownHook && !olds.keepWebhookOnDelete;
       try {
-        // The webhook was handled above: GARM must not remove one this resource did not install (organizations.go L161-174).
-        await api().delete(kind, id, true);
-        deps.log.info(`${label}: deleted from GARM`);
+        // GARM removes the hook inside its own delete, after its pool and scale-set checks (runner/organizations.go
+        // L138-174), so a delete GARM refuses or never receives leaves the entity with its hook. Removing it here first
+        // would strand the entity without one while the state says installed. A hook this resource did not install
+        // stays (keepWebhook=true).
+        await api().delete(kind, id, !removeHook);
+        // GARM only logs a failure to remove the hook (organizations.go L167-172), so the line cannot promise more.
+        deps.log.info(`${label}: deleted from GARM${removeHook ? ", with GARM asked to remove its webhook from GitHub" : ""}`);
       } catch (err) {
         if (isGarmError(err, "not-found")) {
           deps.log.info(`${label}: already gone from GARM`);

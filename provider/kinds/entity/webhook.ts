@@ -11,14 +11,32 @@ const NO_ROUTE =
 
 const NO_URL = "GARM's controller has no webhook URL: set it (a GarmController's webhookUrl, or garm-cli controller update --webhook-url) and run again";
 
-/** Installs the hook; one GARM already installed for this controller counts as installed. */
-export async function installWebhook(api: Pick<EntityApi, "installWebhook">, kind: EntityKind, id: string, label: string): Promise<void> {
+type HookCalls = Pick<EntityApi, "installWebhook" | "uninstallWebhook">;
+
+/**
+ * Installs the hook, signed with the secret GARM holds for the entity now. A hook GARM already has for this controller
+ * (409 "hook already installed" for the same URL, runner/pool/util.go L141-142) may have been made with an older
+ * secret, and GARM never edits a hook (runner/pool/pool.go L2246-2269), so it is made again.
+ */
+export async function installWebhook(api: HookCalls, kind: EntityKind, id: string, label: string): Promise<void> {
   try {
     await api.installWebhook(kind, id);
   } catch (err) {
-    // validateHookRequest answers 409 "hook already installed" for a hook with the same URL (runner/pool/util.go L141-142).
-    if (isGarmError(err, "conflict") && /hook already installed/.test(err.details)) return;
+    if (isGarmError(err, "conflict") && /hook already installed/.test(err.details)) return replaceWebhook(api, kind, id, label);
     throw new Error(`${label}: installing its webhook failed: ${whyHookFailed(err)}`);
+  }
+}
+
+/**
+ * Makes GARM's hook again, so that GitHub signs with the entity's current secret. GitHub holds no hook between the two
+ * calls, so a delivery in that moment is lost; the alternative, a hook GARM rejects every delivery of, is worse.
+ */
+export async function replaceWebhook(api: HookCalls, kind: EntityKind, id: string, label: string): Promise<void> {
+  await removeWebhook(api, kind, id, label);
+  try {
+    await api.installWebhook(kind, id);
+  } catch (err) {
+    throw new Error(`${label}: installing its webhook again failed: ${whyHookFailed(err)}`);
   }
 }
 

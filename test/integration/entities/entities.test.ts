@@ -167,6 +167,21 @@ for (const kind of ["organization", "repository", "enterprise"] as Kind[]) {
         assert.deepEqual(off.updated, ["ent"]);
         assert.equal((await fx.api("GET", `/${plural}/${id}/webhook`)).status, 404);
       });
+
+      it("turning installWebhook on while rotating the secret ends with a hook signed by the new secret, over a hook made with the old one", async () => {
+        fx = await startFixture();
+        await fx.engine.up([fx.entity(kind, "ent")]);
+        const id = (await mine())?.id as string;
+        // Installed behind Pulumi's back while GARM held the first secret: GitHub signs with it.
+        assert.equal((await fx.api("POST", `/${plural}/${id}/webhook`, {})).status, 200);
+        assert.deepEqual(fx.sim.webhooksOf(id).map((h) => h.secret), [SECRET]);
+        const rotated = "second-webhook-secret-4567";
+        const up = await fx.engine.up([fx.entity(kind, "ent", { installWebhook: true, webhookSecret: rotated })]);
+        assert.ok(up.ok, JSON.stringify(up.errors));
+        assert.deepEqual(up.updated, ["ent"]);
+        assert.deepEqual(fx.sim.webhooksOf(id).map((h) => h.secret), [rotated], "GitHub signs with the secret GARM now checks");
+        assert.equal(up.outputs.ent?.webhookInstalled, true);
+      });
     }
 
     it("keeps the webhook secret out of outputs and logs, and applies a rotated one", async () => {
@@ -246,13 +261,14 @@ describe("GarmRepository webhook on delete", function () {
 
   const deletes = () => fx.sim.requests().filter((r) => r.method === "DELETE").map((r) => `${r.path}${r.query}`);
 
-  it("removes the webhook it installed before deleting, and leaves it with keepWebhookOnDelete", async () => {
+  it("has GARM remove the webhook it installed with the delete, and leaves it with keepWebhookOnDelete", async () => {
     fx = await startFixture();
     await fx.engine.up([fx.entity("repository", "repo", { installWebhook: true })]);
     const id = fx.engine.state().resources[0]?.id;
     fx.sim.clearRequests();
     await fx.engine.destroy();
-    assert.deepEqual(deletes(), [`/api/v1/repositories/${id}/webhook`, `/api/v1/repositories/${id}?keepWebhook=true`]);
+    assert.deepEqual(deletes(), [`/api/v1/repositories/${id}?keepWebhook=false`]);
+    assert.deepEqual(fx.sim.webhooksOf(String(id)), [], "GARM's delete removed the hook");
 
     await fx.engine.up([fx.entity("repository", "repo", { installWebhook: true, keepWebhookOnDelete: true })]);
     const kept = fx.engine.state().resources[0]?.id;

@@ -11,8 +11,9 @@ function fakeClient(handler: Handler) {
   const transport = {
     baseUrl: "http://garm.test/api/v1",
     fetch: async (req: Request) => {
-      const path = new URL(req.url).pathname.replace("/api/v1", "");
-      calls.push(`${req.method} ${path}`);
+      const url = new URL(req.url);
+      const path = url.pathname.replace("/api/v1", "");
+      calls.push(`${req.method} ${path}${req.method === "DELETE" ? url.search : ""}`);
       const { status, body } = handler(req.method, path);
       return new Response(body === undefined ? null : JSON.stringify(body), { status });
     },
@@ -58,5 +59,49 @@ describe("entity resource", () => {
       return true;
     });
     assert.ok(!calls.some((c) => c.startsWith("DELETE")), calls.join(", "));
+  });
+
+  it("leaves the webhook in place when GARM refuses the delete (a pool added after the check), and lets GARM remove it only with the delete", async () => {
+    let deleteAsked = false;
+    const { client, calls } = fakeClient((method, path) => {
+      if (path.endsWith("/scalesets")) return { status: 200, body: [] };
+      if (path === "/pools") return { status: 200, body: deleteAsked ? [{ id: "p-9", provider_name: "lxd", org_id: org.id }] : [] };
+      if (method === "DELETE" && path === `/organizations/${org.id}`) {
+        deleteAsked = true;
+        return { status: 400, body: { error: "Bad Request", details: "org has pools defined (p-9)" } };
+      }
+      return { status: 200, body: {} };
+    });
+    const methods = entityMethodsWith("organization", { client: () => client, log: { info() {}, warn() {} } });
+    const stored = { ...inputs, webhookSecret: undefined, entityId: org.id, entityKind: "organization", endpointName: "github.com", webhookSecretHash: "h", webhookSecretSalt: "s", webhookInstalled: true, stateVersion: 1 };
+    await assert.rejects(methods.delete!(org.id, stored), /pool p-9 \(provider lxd\); it was not deleted/);
+    const deletes = calls.filter((c) => c.startsWith("DELETE"));
+    assert.deepEqual(deletes, [`DELETE /organizations/${org.id}?keepWebhook=false`], "no webhook removal of its own; GARM's delete removes it after its checks");
+  });
+
+  it("sends keepWebhook=true when the state says it installed no webhook, or keepWebhookOnDelete is set", async () => {
+    for (const stored of [{ webhookInstalled: false }, { webhookInstalled: true, keepWebhookOnDelete: true }, { webhookInstalled: true, installWebhook: false }]) {
+      const { client, calls } = fakeClient((method, path) => (path.endsWith("/scalesets") || path === "/pools" ? { status: 200, body: [] } : { status: 200, body: {} }));
+      const methods = entityMethodsWith("organization", { client: () => client, log: { info() {}, warn() {} } });
+      await methods.delete!(org.id, { ...inputs, webhookSecret: undefined, entityId: org.id, entityKind: "organization", endpointName: "github.com", webhookSecretHash: "h", webhookSecretSalt: "s", stateVersion: 1, ...stored });
+      assert.deepEqual(calls.filter((c) => c.startsWith("DELETE")), [`DELETE /organizations/${org.id}?keepWebhook=true`], JSON.stringify(stored));
+    }
+  });
+
+  it("an adopt whose webhook cannot be installed (GitHub unreachable) records the entity with webhookInstalled false", async () => {
+    const { client, calls } = fakeClient((method, path) => {
+      if (method === "GET" && path === "/github/credentials") return { status: 200, body: [{ name: "acme-pat", endpoint: { name: "github.com" } }] };
+      if (method === "GET" && path === "/organizations") return { status: 200, body: [org] };
+      if (method === "PUT" && path === `/organizations/${org.id}`) return { status: 200, body: org };
+      // GARM lists the hooks in GitHub first (pool.go L2246-2250): GitHub unreachable answers a plain 500.
+      if (path === `/organizations/${org.id}/webhook`) return { status: 500, body: { error: "Server error", details: "" } };
+      return { status: 404, body: { error: "Not found", details: "Resource not found" } };
+    });
+    const methods = entityMethodsWith("organization", { client: () => client, log: { info() {}, warn() {} } });
+    const err = (await methods.create({ ...inputs, adoptExisting: true }).then(() => undefined, (e: unknown) => e)) as Error & { id?: string; properties?: Record<string, unknown> };
+    assert.ok(err, "the adopt fails: nothing is installed");
+    assert.equal(err.id, org.id);
+    assert.equal(err.properties?.webhookInstalled, false);
+    assert.ok(calls.includes(`POST /organizations/${org.id}/webhook`), calls.join(", "));
   });
 });
