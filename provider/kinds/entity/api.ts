@@ -58,10 +58,22 @@ const poolOwnerSchema = z.object({
 });
 const OWNER_KEY = { organization: "org_id", repository: "repo_id", enterprise: "enterprise_id" } as const;
 
+export type Forge = "github" | "gitea";
+
+/** Credentials as an entity's create resolves them. */
+export interface ForgeCredentials {
+  forge: Forge;
+  /** GARM's spelling of the name. */
+  name: string;
+  endpoint: string;
+}
+
 export interface CreateEntityBody {
   name: string;
   owner?: string;
   credentials_name: string;
+  /** Which forge's credentials; organizations and repositories only (params/requests.go L48, L91). */
+  forge_type?: Forge;
   webhook_secret: string;
   pool_balancer_type?: string;
   agent_mode?: boolean;
@@ -128,14 +140,21 @@ export class EntityApi {
     return this.call("GET", `/${COLLECTION[kind]}/${id}/webhook`, undefined, hookInfoSchema);
   }
 
-  /** The endpoint of the GitHub or Gitea credentials of this name; undefined when GARM has none of that name. */
-  async credentialsEndpoint(name: string): Promise<string | undefined> {
+  /**
+   * The credentials of this name on each forge an entity of this kind can use: GitHub and Gitea for organizations and
+   * repositories, GitHub only for enterprises (runner/enterprises.go L41). GARM looks names up ignoring case (the
+   * credentials tables' name columns are collate nocase, database/sql/models.go L483, L510), and each forge's names
+   * are unique on their own, so the answer holds at most one per forge.
+   */
+  async credentialsNamed(kind: EntityKind, name: string): Promise<ForgeCredentials[]> {
     const list = z.array(credentialsSchema).nullable().transform((l) => l ?? []);
-    for (const path of ["/github/credentials", "/gitea/credentials"]) {
-      const found = (await this.call("GET", path, undefined, list)).find((c) => c.name === name);
-      if (found) return found.endpoint?.name ?? "";
+    const forges: Forge[] = kind === "enterprise" ? ["github"] : ["github", "gitea"];
+    const found: ForgeCredentials[] = [];
+    for (const forge of forges) {
+      const match = (await this.call("GET", `/${forge}/credentials`, undefined, list)).find((c) => c.name.toLowerCase() === name.toLowerCase());
+      if (match) found.push({ forge, name: match.name, endpoint: match.endpoint?.name ?? "" });
     }
-    return undefined;
+    return found;
   }
 
   private call<S extends z.ZodType>(method: string, path: string, body: unknown, schema: S): Promise<z.output<S>>;

@@ -8,7 +8,7 @@ import { declareEntity } from "../../garm/lookups";
 import { type Logger, consoleLogger } from "../../common/log";
 import { type Replacement, logReplacements } from "../../common/replace-line";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
-import { type EntityDetail, entityApi } from "./api";
+import { type EntityDetail, type ForgeCredentials, entityApi } from "./api";
 import { checkEntityInputs } from "./check";
 import { changedFields, diffEntity, secretChanged, updateBody, webhookChange } from "./diff";
 import { dependentsOf, refusal } from "./guard";
@@ -42,11 +42,26 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
   const labelOf = (name: string, id?: string) => `${spec.resource} ${name}${id ? ` (id ${id})` : ""}`;
   const api = () => entityApi(deps.client());
 
+  /**
+   * The credentials the create names: undefined when GARM has none of the name (the POST then says so,
+   * runner/organizations.go L52-54). A name both forges hold is refused: GARM needs the forge then (runner/common.go
+   * L21-22), and nothing in the inputs says which one is meant.
+   */
+  async function credentialsFor(inputs: CheckedEntityInputs): Promise<ForgeCredentials | undefined> {
+    const found = await api().credentialsNamed(kind, inputs.credentials);
+    if (found.length > 1) {
+      const where = found.map((c) => `${c.forge === "github" ? "GitHub" : "Gitea"} (endpoint ${c.endpoint})`).join(" and ");
+      throw new Error(
+        `${labelOf(inputs.name)}: GARM has credentials named ${JSON.stringify(inputs.credentials)} on both ${where}, so it cannot tell which this ${kind} uses; rename one of them (a GarmCredentials' name) and pass that name here`,
+      );
+    }
+    return found[0];
+  }
+
   /** The entity of this name under the endpoint of the given credentials: names are unique per endpoint only. */
-  async function findByName(inputs: CheckedEntityInputs): Promise<EntityDetail | undefined> {
+  async function findByName(inputs: CheckedEntityInputs, known?: ForgeCredentials): Promise<EntityDetail | undefined> {
     const { owner, name } = splitName(kind, inputs.name);
-    // Unknown credentials: the POST says so (runner/organizations.go L52-54).
-    const endpoint = await api().credentialsEndpoint(inputs.credentials);
+    const endpoint = (known ?? (await credentialsFor(inputs)))?.endpoint;
     if (endpoint === undefined) return undefined;
     const found = await api().list(kind, { ...(owner === undefined ? {} : { owner }), name, endpoint });
     return found.find((e) => e.endpoint === endpoint);
@@ -83,6 +98,16 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
     return toOutputs(kind, inputs, view, { hash: secretHash(salt, inputs.webhookSecret), salt }, false);
   }
 
+  /**
+   * Where the new credentials of an existing entity are. GARM's update looks them up on the entity's own forge
+   * (database/sql/util.go L1166-1176), so credentials of the name under the entity's endpoint are the ones it takes,
+   * whatever the other forge holds under the same name.
+   */
+  async function newCredentialsEndpoint(name: string, entityEndpoint: string): Promise<string | undefined> {
+    const found = await api().credentialsNamed(kind, name);
+    return (found.find((c) => c.endpoint === entityEndpoint) ?? found[0])?.endpoint;
+  }
+
   function createFailure(err: unknown, inputs: CheckedEntityInputs): Error {
     const label = labelOf(inputs.name);
     if (isGarmError(err, "conflict")) {
@@ -113,7 +138,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       const news = withoutProviderKey(newsWithProvider);
       let endpoint: string | undefined;
       if (typeof news.credentials === "string" && !containsUnknown(news.credentials) && news.credentials !== olds.credentials) {
-        endpoint = await withTimeout(api().credentialsEndpoint(news.credentials), deps.diffReadTimeoutMs ?? 5000).catch(() => undefined);
+        endpoint = await withTimeout(newCredentialsEndpoint(news.credentials, olds.endpointName), deps.diffReadTimeoutMs ?? 5000).catch(() => undefined);
       }
       const planned = diffEntity(olds, news, endpoint);
       const label = labelOf(olds.name, olds.entityId);
@@ -131,8 +156,9 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
 
     async create(props) {
       const inputs = inputsOf(props);
+      const credentials = await credentialsFor(inputs);
       // Asked first, so that an entity found under the name after a lost answer can only be this create's.
-      const existing = await findByName(inputs);
+      const existing = await findByName(inputs, credentials);
       if (existing && inputs.adoptExisting) return withWebhook(await adopt(existing, inputs), inputs, props.__provider);
       if (existing) {
         throw new Error(
@@ -146,6 +172,8 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
           name,
           ...(owner === undefined ? {} : { owner }),
           credentials_name: inputs.credentials,
+          // Named, so that GARM does not resolve the name itself, which fails when both forges hold it.
+          ...(credentials && kind !== "enterprise" ? { forge_type: credentials.forge } : {}),
           webhook_secret: inputs.webhookSecret,
           pool_balancer_type: inputs.poolBalancerType,
           ...(inputs.agentMode ? { agent_mode: true } : {}),
@@ -153,7 +181,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       } catch (err) {
         // A POST whose answer was lost may have been carried out: GARM refused any second entity of this name
         // (runner/organizations.go L56-63), so one found now under the name is this create's.
-        const landed = isGarmError(err) && err.outcomeUnknown ? await findByName(inputs).catch(() => undefined) : undefined;
+        const landed = isGarmError(err) && err.outcomeUnknown ? await findByName(inputs, credentials).catch(() => undefined) : undefined;
         if (!landed) throw createFailure(err, inputs);
         deps.log.warn(`${labelOf(inputs.name, landed.id)}: GARM's answer to the create was lost, but GARM has it; continuing with it`);
         return withWebhook(await adopt(landed, inputs), inputs, props.__provider);

@@ -28,6 +28,7 @@ describe("entity resource", () => {
   it("records a partial create when the webhook cannot be installed, without the secret", async () => {
     const { client, calls } = fakeClient((method, path) => {
       if (method === "GET" && path === "/github/credentials") return { status: 200, body: [{ name: "acme-pat", endpoint: { name: "github.com" } }] };
+      if (method === "GET" && path === "/gitea/credentials") return { status: 200, body: null };
       if (method === "GET" && path === "/organizations") return { status: 200, body: [] };
       if (method === "POST" && path === "/organizations") return { status: 200, body: org };
       // Webhook management off: GARM's catch-all (apiserver/routers/routers.go L442).
@@ -42,7 +43,7 @@ describe("entity resource", () => {
     assert.ok(!JSON.stringify(err.properties).includes("top-secret-value"));
     assert.ok(!err.message.includes("top-secret-value"));
     assert.match(err.message, /enable_webhook_management = true/);
-    assert.deepEqual(calls, ["GET /github/credentials", "GET /organizations", "POST /organizations", `POST /organizations/${org.id}/webhook`]);
+    assert.deepEqual(calls, ["GET /github/credentials", "GET /gitea/credentials", "GET /organizations", "POST /organizations", `POST /organizations/${org.id}/webhook`]);
   });
 
   it("refuses to delete while GARM lists a scale set or pool under the entity, and sends no DELETE", async () => {
@@ -91,6 +92,7 @@ describe("entity resource", () => {
   it("an adopt whose webhook cannot be installed (GitHub unreachable) records the entity with webhookInstalled false", async () => {
     const { client, calls } = fakeClient((method, path) => {
       if (method === "GET" && path === "/github/credentials") return { status: 200, body: [{ name: "acme-pat", endpoint: { name: "github.com" } }] };
+      if (method === "GET" && path === "/gitea/credentials") return { status: 200, body: null };
       if (method === "GET" && path === "/organizations") return { status: 200, body: [org] };
       if (method === "PUT" && path === `/organizations/${org.id}`) return { status: 200, body: org };
       // GARM lists the hooks in GitHub first (pool.go L2246-2250): GitHub unreachable answers a plain 500.
