@@ -49,7 +49,8 @@ export interface DatabaseImage {
   instances: [string, InstanceRecord][];
   jobs: [number, JobRecord][];
   pools: [string, PoolRecord][];
-  counters: { scaleSet: number; job: number; credentials: number };
+  /** Each forge's credentials table has its own ids (database/sql/models.go L481-516): both can hand out 1. */
+  counters: { scaleSet: number; job: number; credentials: number; giteaCredentials?: number };
 }
 
 function refill<K, V>(map: Map<K, V>, entries: [K, V][]): void {
@@ -95,6 +96,7 @@ export class Store {
   private nextScaleSetId = 1;
   private nextJobId = 1;
   private nextCredentialsId = 1;
+  private nextGiteaCredentialsId = 1;
   /** Template ids are never handed out again after a delete (AUTOINCREMENT); 1-4 are the system ones. */
   private nextTemplateId = 5;
 
@@ -120,10 +122,11 @@ export class Store {
     return new Date(this.clock()).toISOString();
   }
 
-  addCredentials(name: string, endpoint: string, description = ""): CredentialsRecord {
+  addCredentials(name: string, endpoint: string, description = "", forge: "github" | "gitea" = "github"): CredentialsRecord {
     const now = this.now();
     const c: CredentialsRecord = {
-      id: this.nextCredentialsId++,
+      id: forge === "gitea" ? this.nextGiteaCredentialsId++ : this.nextCredentialsId++,
+      forge,
       name,
       description,
       endpoint,
@@ -133,6 +136,15 @@ export class Store {
     };
     this.credentials.push(c);
     return c;
+  }
+
+  /**
+   * The credentials an entity uses: of its name (GARM's spelling, matched ignoring case) under its endpoint. GitHub and
+   * Gitea credentials may share a name; endpoint names are unique across both forges (database/sql/github.go L38).
+   */
+  credentialsOf(e: Pick<EntityRecord, "credentialsName" | "endpoint">): CredentialsRecord | undefined {
+    const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+    return this.credentials.find((c) => same(c.name, e.credentialsName) && same(c.endpoint, e.endpoint));
   }
 
   addEntity(e: Omit<EntityRecord, "id" | "createdAt" | "updatedAt">): EntityRecord {
@@ -165,7 +177,7 @@ export class Store {
       instances: [...this.instances],
       jobs: [...this.jobs],
       pools: [...this.pools],
-      counters: { scaleSet: this.nextScaleSetId, job: this.nextJobId, credentials: this.nextCredentialsId },
+      counters: { scaleSet: this.nextScaleSetId, job: this.nextJobId, credentials: this.nextCredentialsId, giteaCredentials: this.nextGiteaCredentialsId },
     });
   }
 
@@ -186,6 +198,7 @@ export class Store {
     this.nextScaleSetId = img.counters.scaleSet;
     this.nextJobId = img.counters.job;
     this.nextCredentialsId = img.counters.credentials;
+    this.nextGiteaCredentialsId = img.counters.giteaCredentials ?? 1;
   }
 
   newScaleSetId(): number {

@@ -45,6 +45,9 @@ export interface EndpointRecord {
   endpointType?: "github" | "gitea";
   /** base64 of the sanitized PEM bundle, as GARM sends []byte; absent when none */
   caCertBundle?: string;
+  /** Gitea only: where runner tools are listed, as sent; GARM's default when absent (database/sql/gitea.go L32-34). */
+  toolsMetadataUrl?: string;
+  useInternalToolsMetadata?: boolean;
 }
 
 export interface CredentialsRecord {

@@ -37,8 +37,8 @@ export function endpointView(ep: EndpointRecord | undefined): Json {
   o["updated_at"] = ep.updatedAt;
   if (ep.endpointType === "gitea") {
     // Gitea endpoints carry the tools settings, the URL defaulted (database/sql/util.go L1094-1101).
-    o["tools_metadata_url"] = GITEA_RUNNER_RELEASES_URL;
-    o["use_internal_tools_metadata"] = false;
+    o["tools_metadata_url"] = ep.toolsMetadataUrl || GITEA_RUNNER_RELEASES_URL;
+    o["use_internal_tools_metadata"] = ep.useInternalToolsMetadata ?? false;
   }
   o["endpoint_type"] = ep.endpointType ?? "github";
   return o;
@@ -62,8 +62,35 @@ export function credentialsView(store: Store, c: CredentialsRecord): Json {
   return o;
 }
 
-export function entityView(store: Store, e: EntityRecord): Json {
-  const cred = store.credentials.find((c) => c.name === e.credentialsName);
+/** The endpoint whose forge the simulated GitHub serves; an entity elsewhere has a pool manager that never gets going. */
+const REACHABLE_ENDPOINT = "github.com";
+
+/**
+ * How an entity is read: "create" answers with the row as stored before its pool manager started, with an empty
+ * status; "get" preloads its pools and events (database/sql/organizations.go L236-256); lists and updates do neither.
+ */
+export type EntityViewMode = "create" | "get" | "list";
+
+/**
+ * The pool manager's status as stored (runner/pool/pool.go L1020-1031): it sets "pool manager is starting up" at start
+ * (L1847) and running once it reaches the forge, which on an unreachable one never happens.
+ */
+function poolManagerStatus(e: EntityRecord, mode: EntityViewMode): Json {
+  if (mode === "create") return {};
+  return e.endpoint === REACHABLE_ENDPOINT ? { running: true } : { failure_reason: "pool manager is starting up" };
+}
+
+/** The status event the pool manager records when it cannot fetch the runner tools (the text's head is GARM's). */
+function toolsFailureEvent(store: Store, e: EntityRecord): Json {
+  const gitea = store.endpoints.get(e.endpoint)?.endpointType === "gitea";
+  const message = gitea
+    ? `failed to update gitea tools: "failed to get tools: failed to fetch URL ${store.endpoints.get(e.endpoint)?.toolsMetadataUrl ?? GITEA_RUNNER_RELEASES_URL}: unreachable"`
+    : `failed to update tools: "error fetching tools: error fetching runner tools: unreachable"`;
+  return { id: 1, created_at: e.createdAt, event_type: "status", event_level: "error", message };
+}
+
+export function entityView(store: Store, e: EntityRecord, mode: EntityViewMode = "list"): Json {
+  const cred = store.credentialsOf(e);
   const o: Json = { id: e.id };
   if (e.kind === "repository") o["owner"] = e.owner;
   o["name"] = e.name;
@@ -73,12 +100,18 @@ export function entityView(store: Store, e: EntityRecord): Json {
     o["credentials"] = credentialsView(store, cred);
   }
   o["endpoint"] = endpointView(store.endpoints.get(e.endpoint));
-  o["pool_manager_status"] = { running: true };
+  o["pool_manager_status"] = poolManagerStatus(e, mode);
   // "" (none asked for) reads back as roundrobin (database/sql/util.go L215, L284, L532); agent_mode has no omitempty.
   o["pool_balancing_type"] = e.poolBalancerType || "roundrobin";
   o["agent_mode"] = e.agentMode ?? false;
   o["created_at"] = e.createdAt;
   o["updated_at"] = e.updatedAt;
+  if (mode === "get") {
+    // Both omitempty (params/params.go L844, L856).
+    const pools = [...store.pools.values()].filter((p) => p.entityId === e.id);
+    if (pools.length > 0) o["pool"] = pools.map((p) => poolView(store, p, "list"));
+    if (e.endpoint !== REACHABLE_ENDPOINT) o["events"] = [toolsFailureEvent(store, e)];
+  }
   return o;
 }
 

@@ -3,7 +3,7 @@ import { isUuid, optBool, optString, parseBody, parseBool } from "../body";
 import { ApiError, badRequest, conflict, notFound, serverError } from "../errors";
 import type { Reply, RequestContext, Router } from "../router";
 import type { Store } from "../state";
-import type { EntityKind, EntityRecord } from "../types";
+import type { CredentialsRecord, EntityKind, EntityRecord } from "../types";
 import { entityView } from "../views";
 import { registerEntityWriteRoutes, removeControllerHook } from "./entity-writes";
 
@@ -79,6 +79,20 @@ function missingSecret(store: Store): ApiError {
   return store.behaviour === "head" ? badRequest("missing secret") : serverError();
 }
 
+/**
+ * The credentials an entity create names (runner/organizations.go L40-54, runner/common.go L12-31): by forge when
+ * forge_type says, else on both forges, and a name both hold is "not defined" (the runner replaces the ambiguity error).
+ * Enterprises look at GitHub only (runner/enterprises.go L41). Names match ignoring case (models.go L483, L510).
+ */
+function resolveCredentials(store: Store, kind: EntityKind, name: string, forgeType: string): CredentialsRecord | undefined {
+  const on = (forge: "github" | "gitea") => store.credentials.find((c) => (c.forge ?? "github") === forge && c.name.toLowerCase() === name.toLowerCase());
+  if (kind === "enterprise" || forgeType === "github") return on("github");
+  if (forgeType === "gitea") return on("gitea");
+  const github = on("github");
+  const gitea = on("gitea");
+  return github && gitea ? undefined : (github ?? gitea);
+}
+
 function create(info: KindInfo, ctx: RequestContext): Reply {
   const store = ctx.store;
   const b = parseBody(ctx.rawBody);
@@ -88,14 +102,17 @@ function create(info: KindInfo, ctx: RequestContext): Reply {
   const secret = optString(b, "webhook_secret") ?? "";
   const balancer = optString(b, "pool_balancer_type") ?? "";
   const agentMode = optBool(b, "agent_mode") ?? false;
+  // CreateEnterpriseParams has no forge_type: the key is ignored (params/requests.go L121-127).
+  const forgeType = info.kind === "enterprise" ? "" : (optString(b, "forge_type") ?? "");
   // Validate() errors reach the answer wrapped by the runner (runner/organizations.go L36-38, conformance-tested).
   const invalid = (what: string) => badRequest(`error validating params: ${what}`);
   if (info.kind === "repository" && owner === "") throw invalid("missing owner");
   if (name === "") throw invalid(`missing ${STORE_WORD[info.kind]} name`);
   if (credentialsName === "") throw invalid("missing credentials name");
   if (secret === "") throw missingSecret(store);
+  if (!["", "github", "gitea"].includes(forgeType)) throw invalid("invalid forge type");
   if (!["", "roundrobin", "pack"].includes(balancer)) throw invalid("invalid pool balancer type");
-  const creds = store.credentials.find((c) => c.name === credentialsName);
+  const creds = resolveCredentials(store, info.kind, credentialsName, forgeType);
   if (creds === undefined) throw badRequest(`credentials ${credentialsName} not defined`);
   // GetOrganization & co. match names ignoring case (database/sql/organizations.go L285, COLLATE NOCASE).
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -108,14 +125,15 @@ function create(info: KindInfo, ctx: RequestContext): Reply {
     kind: info.kind,
     name,
     owner: info.kind === "repository" ? owner : "",
-    credentialsName,
+    // GARM answers with the credentials' own spelling of the name (database/sql/util.go L156-167).
+    credentialsName: creds.name,
     endpoint: creds.endpoint,
     webhookSecret: secret,
     poolBalancerType: balancer,
     agentMode,
   });
   store.log(`created ${info.kind} ${e.id}`);
-  return { status: 200, body: entityView(store, e) };
+  return { status: 200, body: entityView(store, e, "create") };
 }
 
 function list(info: KindInfo, ctx: RequestContext): Reply {
@@ -150,7 +168,7 @@ export function registerEntityRoutes(router: Router): void {
     router.add("POST", `/${info.plural}`, "api", (ctx) => create(info, ctx));
     router.add("GET", `/${info.plural}/{id}`, "api", (ctx) => ({
       status: 200,
-      body: entityView(ctx.store, lookupEntity(ctx.store, info.kind, ctx.params["id"]!)),
+      body: entityView(ctx.store, lookupEntity(ctx.store, info.kind, ctx.params["id"]!), "get"),
     }));
     router.add("DELETE", `/${info.plural}/{id}`, "api", (ctx) => remove(info, ctx));
     registerEntityWriteRoutes(router, info.kind, info.plural, info.word);

@@ -81,10 +81,14 @@ function update(kind: EntityKind, ctx: RequestContext) {
   const id = ctx.params["id"]!;
   const e = lookupEntityFor(store, kind, id, prefix);
   if (credentialsName !== "") {
-    const creds = store.credentials.find((c) => c.name === credentialsName);
-    if (creds === undefined) throw notFound(`${prefix}: error fetching credentials: github credentials not found: not found`);
+    // Looked up on the entity's own forge, ignoring case (database/sql/util.go L1160-1186).
+    const forge = store.endpoints.get(e.endpoint)?.endpointType ?? "github";
+    const creds = store.credentials.find((c) => (c.forge ?? "github") === forge && c.name.toLowerCase() === credentialsName.toLowerCase());
+    if (creds === undefined) {
+      throw notFound(`${prefix}: error fetching credentials: ${forge === "gitea" ? `gitea credentials ${JSON.stringify(credentialsName)} not found` : "github credentials not found: not found"}`);
+    }
     if (creds.endpoint !== e.endpoint) throw badRequest(`${prefix}: endpoint mismatch`);
-    e.credentialsName = credentialsName;
+    e.credentialsName = creds.name;
   }
   if (secret !== "") e.webhookSecret = secret;
   if (balancer !== "") e.poolBalancerType = balancer;

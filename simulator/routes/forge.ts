@@ -106,6 +106,30 @@ function readCa(b: Body): Buffer | undefined {
   return sanitizeCaBundle(raw);
 }
 
+/**
+ * A Gitea endpoint's tools settings (params/requests.go L706-707, L740-750): the URL http(s) with a host when given.
+ * Absent keys leave them as they are; an empty URL means GARM's default.
+ */
+function toolsFields(b: Body, prefix: string): Pick<EndpointRecord, "toolsMetadataUrl" | "useInternalToolsMetadata"> {
+  const url = optString(b, "tools_metadata_url") ?? "";
+  if (url !== "") {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || parsed.host === "" || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+      throw badRequest(`${prefix}: invalid tools_metadata_url`);
+    }
+  }
+  const internal = b["use_internal_tools_metadata"];
+  return {
+    ...(url !== "" ? { toolsMetadataUrl: url } : {}),
+    ...(typeof internal === "boolean" ? { useInternalToolsMetadata: internal } : {}),
+  };
+}
+
 // ---- endpoints -----------------------------------------------------------------------------------------------------
 
 function createEndpoint(forge: Forge, ctx: RequestContext): Reply {
@@ -125,6 +149,7 @@ function createEndpoint(forge: Forge, ctx: RequestContext): Reply {
   }
   if (base === "") throw badRequest(`${prefix}: missing base_url`);
   checkUrl(base, "base_url", prefix);
+  const tools = forge === "gitea" ? toolsFields(b, prefix) : {};
   // The duplicate check ignores the endpoint type (database/sql/github.go L38, gitea.go L42).
   if (findEndpoint(ctx.store, undefined, name)) throw conflict(t.endpointDuplicate);
   const now = ctx.store.now();
@@ -138,6 +163,7 @@ function createEndpoint(forge: Forge, ctx: RequestContext): Reply {
     updatedAt: now,
     endpointType: forge,
     ...(ca ? { caCertBundle: ca.toString("base64") } : {}),
+    ...tools,
   };
   ctx.store.endpoints.set(name, rec);
   return { status: 200, body: endpointView(rec) };
@@ -156,6 +182,7 @@ function updateEndpoint(forge: Forge, ctx: RequestContext): Reply {
   if (api !== undefined) checkUrl(api, "api_base_url", prefix);
   if (upload !== undefined) checkUrl(upload, "upload_base_url", prefix);
   if (base !== undefined) checkUrl(base, "base_url", prefix);
+  const tools = forge === "gitea" ? toolsFields(b, prefix) : {};
   const ep = findEndpoint(ctx.store, forge, name);
   if (ep === undefined) throw notFound(t.endpointUpdateMissing(name));
   const urlsChange =
@@ -171,7 +198,12 @@ function updateEndpoint(forge: Forge, ctx: RequestContext): Reply {
   if (base !== undefined) ep.baseUrl = base;
   if (description !== undefined) ep.description = description;
   if (caText !== undefined) ep.caCertBundle = caText;
-  if (changed) ep.updatedAt = ctx.store.now();
+  const toolsChange =
+    (tools.toolsMetadataUrl !== undefined && tools.toolsMetadataUrl !== ep.toolsMetadataUrl) ||
+    (tools.useInternalToolsMetadata !== undefined && tools.useInternalToolsMetadata !== (ep.useInternalToolsMetadata ?? false));
+  if (tools.toolsMetadataUrl !== undefined) ep.toolsMetadataUrl = tools.toolsMetadataUrl;
+  if (tools.useInternalToolsMetadata !== undefined) ep.useInternalToolsMetadata = tools.useInternalToolsMetadata;
+  if (changed || toolsChange) ep.updatedAt = ctx.store.now();
   return { status: 200, body: endpointView(ep) };
 }
 
@@ -243,9 +275,8 @@ function createCredentials(forge: Forge, ctx: RequestContext): Reply {
   const ep = findEndpoint(ctx.store, forge, endpoint);
   if (ep === undefined) throw notFound(t.credsEndpointMissing(endpoint));
   if (ctx.store.credentials.some((c) => forgeOf(c) === forge && same(c.name, name))) throw conflict(t.credsDuplicate);
-  const c = ctx.store.addCredentials(name, ep.name, optString(b, "description") ?? "");
+  const c = ctx.store.addCredentials(name, ep.name, optString(b, "description") ?? "", forge);
   c.authType = authType;
-  c.forge = forge;
   c.secretDigest = digest(authType === "pat" ? pat : app);
   return { status: 200, body: credentialsView(ctx.store, c) };
 }

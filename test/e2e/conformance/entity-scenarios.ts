@@ -129,4 +129,89 @@ const controllerUpdate: Scenario = {
     },
 };
 
-export const ENTITY_SCENARIOS: Scenario[] = [entities, webhooks, controllerUpdate];
+/**
+ * GitHub and Gitea credentials of one name (runner/common.go L12-31): each forge numbers its credentials apart, an
+ * entity create without forge_type is refused for a name both hold, forge_type picks one, names match ignoring case and
+ * come back in GARM's spelling; an entity on a forge GARM cannot reach, as GET by id shows it (status, events, pools);
+ * a Gitea endpoint's tools_metadata_url as sent.
+ */
+const forgeType: Scenario = {
+    name: "entities: forge type, credentials per forge, entity detail",
+    async run(t, r) {
+        const seeded = ((await t.api("GET", "/credentials")).body as Json[])[0] as Json;
+        const seededEndpoint = String((seeded.endpoint as Json).name);
+        const ep = { name: "conf-ft-gitea", api_base_url: "https://gitea.ft.invalid/api/v1", base_url: "https://gitea.ft.invalid" };
+        r.res("gitea endpoint with an ftp tools_metadata_url", await t.api("POST", "/gitea/endpoints", { ...ep, tools_metadata_url: "ftp://tools.ft.invalid/" }));
+        r.res("gitea endpoint with tools_metadata_url", await t.api("POST", "/gitea/endpoints", { ...ep, tools_metadata_url: "https://tools.ft.invalid/releases" }));
+        r.res("GET gitea endpoint: tools_metadata_url as sent", await t.api("GET", "/gitea/endpoints/conf-ft-gitea"));
+
+        const pat = { auth_type: "pat", pat: { oauth2_token: "conf-ft-token" } };
+        const a = await t.api("POST", "/gitea/credentials", { ...pat, name: "conf-ft-a", endpoint: "conf-ft-gitea" });
+        const h = await t.api("POST", "/github/credentials", { ...pat, name: "conf-ft-both", endpoint: seededEndpoint });
+        const b = await t.api("POST", "/gitea/credentials", { ...pat, name: "CONF-FT-BOTH", endpoint: "conf-ft-gitea" });
+        r.obs("credentials made", [a.status, h.status, b.status]);
+        const id = (x: typeof a) => Number((x.body as Json).id);
+        r.obs("gitea credentials ids count apart from github's", id(b) - id(a));
+
+        const secret = { webhook_secret: "conf-ft-secret" };
+        r.res("org, name on both forges, no forge_type", await t.api("POST", "/organizations", { ...secret, name: "conf-ft-org", credentials_name: "conf-ft-both" }));
+        r.res("repo, name on both forges, no forge_type", await t.api("POST", "/repositories", { ...secret, owner: "conf-ft", name: "app", credentials_name: "conf-ft-both" }));
+        r.res("org, unknown forge_type", await t.api("POST", "/organizations", { ...secret, name: "conf-ft-org", credentials_name: "conf-ft-both", forge_type: "bitbucket" }));
+        const made = (res: typeof a, wantCreds: string, wantEndpoint: string) => ({
+            status: res.status,
+            credentials_name_in_garms_spelling: (res.body as Json).credentials_name === wantCreds,
+            endpoint: ((res.body as Json).endpoint as Json | undefined)?.name === wantEndpoint,
+            pool_manager_status: r.n.value((res.body as Json).pool_manager_status),
+        });
+        const gh = await t.api("POST", "/organizations", { ...secret, name: "conf-ft-org", credentials_name: "CONF-FT-BOTH", forge_type: "github" });
+        r.obs("org, forge_type github, name in another case", made(gh, "conf-ft-both", seededEndpoint));
+        const gt = await t.api("POST", "/organizations", { ...secret, name: "conf-ft-org", credentials_name: "conf-ft-both", forge_type: "gitea" });
+        r.obs("org, forge_type gitea", made(gt, "CONF-FT-BOTH", "conf-ft-gitea"));
+        const ent = await t.api("POST", "/enterprises", { ...secret, name: "conf-ft-ent", credentials_name: "CONF-FT-BOTH" });
+        r.obs("enterprise, name on both forges: GitHub's", made(ent, "conf-ft-both", seededEndpoint));
+        r.res("enterprise, gitea-only credentials", await t.api("POST", "/enterprises", { ...secret, name: "conf-ft-ent2", credentials_name: "conf-ft-a" }));
+
+        const giteaOrg = String((gt.body as Json).id);
+        const pool = await t.api("POST", `/organizations/${giteaOrg}/pools`, {
+            provider_name: "fake",
+            image: "ubuntu:24.04",
+            flavor: "small",
+            os_type: "linux",
+            os_arch: "amd64",
+            max_runners: 1,
+            min_idle_runners: 0,
+            tags: ["conf-ft"],
+            enabled: false,
+        });
+        r.obs("pool under the gitea org", pool.status);
+        // The pool manager starts in the background and records its failure to reach the forge as an event.
+        let detail = (await t.api("GET", `/organizations/${giteaOrg}`)).body as Json;
+        for (let step = 0; step < t.maxSteps && !(Array.isArray(detail.events) && Object.keys((detail.pool_manager_status as Json) ?? {}).length > 0); step++) {
+            await t.advance();
+            detail = (await t.api("GET", `/organizations/${giteaOrg}`)).body as Json;
+        }
+        const events = (detail.events as Json[] | undefined) ?? [];
+        r.obs("GET org on an unreachable forge", {
+            keys: Object.keys(detail).sort().join(","),
+            pool_manager_status: r.n.value(detail.pool_manager_status),
+            pools: Array.isArray(detail.pool) ? detail.pool.length : "<absent>",
+            event_keys: Object.keys(events[0] ?? {}).sort().join(","),
+            event: r.n.value({ type: events[0]?.event_type, level: events[0]?.event_level, head: String(events[0]?.message ?? "").split(":")[0] }),
+        });
+        const listed = ((await t.api("GET", "/organizations?endpoint=conf-ft-gitea")).body as Json[])[0] ?? {};
+        r.obs("GET /organizations?endpoint= item", { keys: Object.keys(listed).sort().join(","), pool_manager_status: r.n.value(listed.pool_manager_status) });
+
+        r.obs("cleanup", [
+            (await t.api("DELETE", `/pools/${String((pool.body as Json).id)}`)).status,
+            (await t.api("DELETE", `/organizations/${giteaOrg}?keepWebhook=true`)).status,
+            (await t.api("DELETE", `/organizations/${String((gh.body as Json).id)}?keepWebhook=true`)).status,
+            (await t.api("DELETE", `/enterprises/${String((ent.body as Json).id)}`)).status,
+            (await t.api("DELETE", `/gitea/credentials/${id(a)}`)).status,
+            (await t.api("DELETE", `/gitea/credentials/${id(b)}`)).status,
+            (await t.api("DELETE", `/github/credentials/${id(h)}`)).status,
+            (await t.api("DELETE", "/gitea/endpoints/conf-ft-gitea")).status,
+        ]);
+    },
+};
+
+export const ENTITY_SCENARIOS: Scenario[] = [entities, webhooks, controllerUpdate, forgeType];
