@@ -20,7 +20,7 @@ import { installWebhook, removeWebhook, replaceWebhook, webhookPresent } from ".
 export interface EntityDeps {
   readonly client: () => Pick<GarmClient, "transport">;
   readonly log: Logger;
-  /** Bound on diff's look-up of new credentials. @default 5000 */
+  /** Bound on planning's look-ups of credentials (check of a new entity, diff of new credentials). @default 5000 */
   readonly diffReadTimeoutMs?: number;
 }
 
@@ -49,13 +49,27 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
    */
   async function credentialsFor(inputs: CheckedEntityInputs): Promise<ForgeCredentials | undefined> {
     const found = await api().credentialsNamed(kind, inputs.credentials);
-    if (found.length > 1) {
-      const where = found.map((c) => `${c.forge === "github" ? "GitHub" : "Gitea"} (endpoint ${c.endpoint})`).join(" and ");
-      throw new Error(
-        `${labelOf(inputs.name)}: GARM has credentials named ${JSON.stringify(inputs.credentials)} on both ${where}, so it cannot tell which this ${kind} uses; rename one of them (a GarmCredentials' name) and pass that name here`,
-      );
-    }
+    if (found.length > 1) throw new Error(`${labelOf(inputs.name)}: ${ambiguity(inputs.credentials, found)}`);
     return found[0];
+  }
+
+  function ambiguity(credentials: string, found: readonly ForgeCredentials[]): string {
+    const where = found.map((c) => `${c.forge === "github" ? "GitHub" : "Gitea"} (endpoint ${c.endpoint})`).join(" and ");
+    return `GARM has credentials named ${JSON.stringify(credentials)} on both ${where}, so it cannot tell which this ${kind} uses; rename one of them (a GarmCredentials' name) and pass that name here`;
+  }
+
+  /**
+   * At preview, a new entity whose credentials name both forges hold already: the create would be refused. A read that
+   * fails or takes too long says nothing; the create asks again. An existing entity keeps its forge (GARM's update
+   * looks credentials up on it), so only creates are checked.
+   */
+  async function ambiguousCredentials(olds: Record<string, unknown>, inputs: Record<string, unknown>): Promise<string | undefined> {
+    const credentials = inputs.credentials;
+    if (Object.keys(withoutProviderKey(olds)).length > 0 || typeof credentials !== "string" || containsUnknown(credentials)) return undefined;
+    // Inside the promise: a process without a connection yet throws at api(), which must not fail the check either.
+    const read = Promise.resolve().then(() => api().credentialsNamed(kind, credentials));
+    const found = await withTimeout(read, deps.diffReadTimeoutMs ?? 5000).catch(() => []);
+    return found.length > 1 ? ambiguity(credentials, found) : undefined;
   }
 
   /** The entity of this name under the endpoint of the given credentials: names are unique per endpoint only. */
@@ -124,8 +138,12 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
   }
 
   return {
-    async check(_olds, news) {
+    async check(olds, news) {
       const checked = checkEntityInputs(kind, news);
+      if (checked.failures.length === 0) {
+        const reason = await ambiguousCredentials(olds, checked.inputs);
+        if (reason) return { inputs: checked.inputs, failures: [{ property: "credentials", reason }] };
+      }
       // A scale set of this run may name the entity before it exists (scaleset/references.ts).
       if (checked.failures.length === 0 && typeof checked.inputs.name === "string" && !containsUnknown(checked.inputs.name)) {
         declareEntity(kind, checked.inputs.name);

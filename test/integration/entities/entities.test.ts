@@ -307,3 +307,29 @@ describe("GarmOrganization moved to credentials of another endpoint", function (
     assert.deepEqual(orgs.map((o) => (o.endpoint as Json).name), ["ghes"]);
   });
 });
+
+describe("GarmOrganization on credentials whose name GitHub and Gitea both hold", function () {
+  this.timeout(90_000);
+  let fx: Fixture;
+  afterEach(async () => fx?.close());
+
+  it("preview refuses the name both forges hold, naming both endpoints; Gitea credentials of their own name make the organization under Gitea", async () => {
+    fx = await startFixture();
+    const gitea = await fx.api("POST", "/gitea/endpoints", { name: "gitea-a", api_base_url: "https://gitea.example.com/api/v1", base_url: "https://gitea.example.com" });
+    assert.equal(gitea.status, 200, JSON.stringify(gitea.body));
+    for (const name of ["ACME-PAT", "gitea-pat"]) {
+      const made = await fx.api("POST", "/gitea/credentials", { name, endpoint: "gitea-a", auth_type: "pat", pat: { oauth2_token: "t" } });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+    }
+    const preview = await fx.engine.preview([fx.entity("organization", "org")]);
+    assert.equal(preview.ok, false);
+    assert.match(JSON.stringify(preview.checkFailures), /on both GitHub \(endpoint github\.com\) and Gitea \(endpoint gitea-a\)/);
+
+    const program = [fx.entity("organization", "org", { credentials: "gitea-pat" })];
+    const up = await fx.engine.up(program);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    assert.equal(up.outputs.org?.endpointName, "gitea-a");
+    const again = await fx.engine.preview(program);
+    assert.equal(again.diffs.org?.changes, "none");
+  });
+});

@@ -60,4 +60,20 @@ describe("entity forge type", () => {
     assert.equal("forge_type" in (posts[0]?.body ?? {}), false);
     assert.equal(created.outs.endpointName, "github.com");
   });
+
+  it("refuses the ambiguity at preview for a new entity only, and says nothing when GARM cannot be read", async () => {
+    const both = fakeGarm([{ name: "ci", endpoint: { name: "github.com" } }], [{ name: "ci", endpoint: { name: "gitea-a" } }]);
+    const methods = entityMethodsWith("repository", { client: () => both.client, log: quiet });
+    const raw = { name: "acme/app", credentials: "CI", webhookSecret: "s3cret-value" };
+    const refused = await methods.check!({}, raw);
+    assert.equal(refused.failures?.length, 1);
+    assert.equal(refused.failures?.[0]?.property, "credentials");
+    assert.match(refused.failures?.[0]?.reason ?? "", /on both GitHub \(endpoint github\.com\) and Gitea \(endpoint gitea-a\)/);
+    assert.ok(!JSON.stringify(refused.failures).includes("s3cret-value"));
+    // An existing entity keeps its forge: GARM's update looks the name up there.
+    assert.deepEqual((await methods.check!({ ...raw, credentials: "old" }, raw)).failures, []);
+    const down = { transport: { baseUrl: "http://garm.test/api/v1", fetch: async () => { throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }); } } };
+    const offline = entityMethodsWith("repository", { client: () => down as never, log: quiet, diffReadTimeoutMs: 200 });
+    assert.deepEqual((await offline.check!({}, raw)).failures, []);
+  });
 });
