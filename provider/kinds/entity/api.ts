@@ -2,6 +2,7 @@
 // transport of a GarmClient: one set of calls for the three kinds, which differ only in their path segment.
 import { z } from "zod";
 import type { EntityKind, GarmClient } from "../../garm/client";
+import type { Forge } from "../../common/forges";
 import { garmCall } from "../../garm/raw-call";
 
 export const COLLECTION: Record<EntityKind, "organizations" | "repositories" | "enterprises"> = {
@@ -57,8 +58,6 @@ const poolOwnerSchema = z.object({
   enterprise_id: z.string().optional(),
 });
 const OWNER_KEY = { organization: "org_id", repository: "repo_id", enterprise: "enterprise_id" } as const;
-
-export type Forge = "github" | "gitea";
 
 /** Credentials as an entity's create resolves them. */
 export interface ForgeCredentials {
