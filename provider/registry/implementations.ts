@@ -17,7 +17,8 @@ import { garmProvider, garmProviderWith } from "../kinds/garm-provider/resource"
 import { garmProviderInputSchema } from "../kinds/garm-provider/inputs";
 import { pool, poolMethodsWith } from "../kinds/pool/resource";
 import { poolInputSchema } from "../kinds/pool/inputs";
-import { scaleSet, scaleSetDepsFor, scaleSetMethodsWith } from "../kinds/scaleset/resource";
+import { scaleSet, scaleSetMethodsWith } from "../kinds/scaleset/resource";
+import { runnerDepsFor } from "../runners/deps";
 import { importScaleSet } from "../kinds/scaleset/import";
 import { scaleSetInputSchema } from "../kinds/scaleset/inputs";
 import { template, templateMethodsWith } from "../kinds/template/resource";
@@ -74,7 +75,7 @@ function entityImplementation(kind: "organization" | "repository" | "enterprise"
   };
 }
 
-const runnerDeps = (access: KindAccess) => scaleSetDepsFor(access.client);
+const runnerDeps = (access: KindAccess) => runnerDepsFor(access.client);
 
 /** Every row's implementation; the type makes a row without one, or one without a row, fail to compile. */
 export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {

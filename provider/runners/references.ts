@@ -8,7 +8,7 @@ import type { EntityKind } from "../garm/client";
 import { containsUnknown } from "../common/unknown";
 import { type LookupSource, isDeclaredEntity, isDeclaredProvider, lookupsFor } from "../garm/lookups";
 import type { GatedRead } from "./drained";
-import type { ScaleSetInputs } from "../kinds/scaleset/inputs";
+import type { RunnerSettings } from "./inputs";
 
 type Failure = { property: string; reason: string };
 type Gate = <T>(read: () => Promise<T>) => Promise<GatedRead<T>>;
@@ -24,11 +24,11 @@ const ENTITY_FIELDS = [
   ["organization", "organization"],
   ["repository", "repository"],
   ["enterprise", "enterprise"],
-] as const satisfies readonly (readonly [keyof ScaleSetInputs, EntityKind])[];
+] as const satisfies readonly (readonly [keyof RunnerSettings, EntityKind])[];
 
 /** Check failures for references GARM does not have; none when GARM cannot be asked. */
 export async function referenceFailures(
-  inputs: Partial<ScaleSetInputs>,
+  inputs: Partial<RunnerSettings>,
   known: (field: string) => boolean,
   /** Differs from the resource's previous inputs: an unchanged reference of an existing scale set is not asked about. */
   isNew: (field: string) => boolean,

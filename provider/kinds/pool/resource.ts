@@ -1,42 +1,31 @@
 // GarmPool's dynamic-provider methods: check reads GARM only through the planning gate; diff is pure; create, read,
-// update and delete talk to GARM through the process-wide client. Delete is the shared drain (../drain/retire.ts).
+// update and delete talk to GARM through the process-wide client. Delete is the shared drain (../../runners/drain/retire.ts).
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
-import { runnerCreateFields, scaleSetDepsFor } from "../scaleset/resource";
-import { retireGroup } from "../../runners/drain/retire";
+import { runnerCreateFields } from "../../runners/create-fields";
+import { type RunnerDeps, runnerDepsFor } from "../../runners/deps";
+import { retireScaleSetOrPool } from "../../runners/drain/retire";
 import { drainOptionsFor } from "../../runners/drain/override";
 import type { CreatePoolParams, GarmClient, PoolView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import type { GarmEvents } from "../../garm/events";
-import { type WaiterOptions, changeWaiter, poolConcern } from "../../common/events-wait";
+import { changeWaiter, poolConcern } from "../../common/events-wait";
 import { lookupsFor } from "../../garm/lookups";
-import type { Logger } from "../../common/log";
 import { logReplacements } from "../../common/replace-line";
 import { fieldsToRestore, readGate, restoreLine, withDrainedFields } from "../../runners/drained";
 import { entityLabel, resolveEntity } from "../../runners/entity";
 import { withReferenceChecks } from "../../runners/references";
 import { systemTemplateId } from "../../runners/templates";
-import { type ResolvedEntity, dropUndefined, storedEntity } from "../scaleset/state";
+import { type ResolvedEntity, dropUndefined, storedEntity } from "../../runners/state";
 import { withoutProviderKey } from "../../common/unknown";
 import { checkPoolInputs } from "./check";
 import { type PoolUpdatableField, changedPoolFields, diffPool, poolUpdateBody } from "./diff";
-import { poolGroup } from "./drain";
+import { poolToRetire } from "./drain";
 import type { CheckedPoolInputs } from "./inputs";
 import { type PoolOutputs, isSamePool, readPoolOutputs, toPoolOutputs } from "./state";
 
-export interface PoolDeps {
-  readonly client: () => GarmClient;
-  readonly log: Logger;
-  readonly now: () => number;
-  readonly sleep: (ms: number) => Promise<void>;
-  /** Bound on a planning read of GARM. @default 5000 */
-  readonly readTimeoutMs?: number;
-  /** GARM's events socket for this client, which wakes drain waits; without it they poll. */
-  readonly events?: (client: GarmClient) => GarmEvents | undefined;
-  readonly waiter?: WaiterOptions;
-}
+export type PoolDeps = RunnerDeps;
 
-const defaultDeps: PoolDeps = scaleSetDepsFor(garmClient);
+const defaultDeps: PoolDeps = runnerDepsFor(garmClient);
 
 const inputsOf = (props: Record<string, unknown>) => withoutProviderKey(props) as unknown as CheckedPoolInputs;
 
@@ -128,7 +117,7 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
       const news = inputsOf(newProps);
       const client = deps.client();
       const live = await client.getPool(id);
-      // A delete that stopped part-way left GARM disabled at 0 runners; the state does not know (../scaleset/drained.ts).
+      // A delete that stopped part-way left GARM disabled at 0 runners; the state does not know (../../runners/drained.ts).
       const olds = isSamePool(stored, live) ? withDrainedFields(stored, live) : stored;
       const fields = changedPoolFields(olds, news as unknown as Record<string, unknown>);
       if (fields.length === 0) return { outs: dropUndefined({ ...olds, drain: news.drain, adoptPoolId: news.adoptPoolId }) };
@@ -142,10 +131,10 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
     async delete(id, props) {
       const olds = readPoolOutputs(props);
       const client = deps.client();
-      const group = poolGroup(id, (view) => isSamePool(olds, view), client);
+      const target = poolToRetire(id, (view) => isSamePool(olds, view), client);
       const events = deps.events?.(client);
       const waiter = events && changeWaiter(events, poolConcern(id), deps.waiter);
-      const outcome = await retireGroup(group, drainOptionsFor(olds.drain), {
+      const outcome = await retireScaleSetOrPool(target, drainOptionsFor(olds.drain), {
         log: deps.log,
         now: deps.now,
         sleep: deps.sleep,
@@ -155,13 +144,13 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
       switch (outcome.kind) {
         case "deleted":
           // Pulumi's own row reports a plain delete; a line here closes the drain lines this delete printed.
-          if (outcome.drained) deps.log.info(`${group.label}: drained and deleted from GARM`);
+          if (outcome.drained) deps.log.info(`${target.label}: drained and deleted from GARM`);
           break;
         case "already-gone":
-          deps.log.info(`${group.label}: already gone from GARM`);
+          deps.log.info(`${target.label}: already gone from GARM`);
           break;
         case "not-ours":
-          deps.log.warn(`${group.label}: GARM's pool of that id is not this one; treating this one as already deleted and leaving that one alone`);
+          deps.log.warn(`${target.label}: GARM's pool of that id is not this one; treating this one as already deleted and leaving that one alone`);
           break;
       }
     },

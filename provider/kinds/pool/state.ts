@@ -1,7 +1,7 @@
 // What a GarmPool keeps in Pulumi state, and how stored outputs are read back.
 import type { EntityKind, PoolView } from "../../garm/client";
 import { canonicalLabels } from "../../runners/naming";
-import { type ResolvedEntity, dropUndefined, heldRunnerSettings, readDrainingOutputs } from "../scaleset/state";
+import { type ResolvedEntity, dropUndefined, entityFields, heldRunnerSettings, readDrainingOutputs } from "../../runners/state";
 import { type StateStamp, stateStamp } from "../../common/state-version";
 import type { CheckedPoolInputs } from "./inputs";
 
@@ -33,10 +33,7 @@ export function toPoolOutputs(inputs: CheckedPoolInputs, view: PoolView, entity:
     ...stateStamp(POOL_STATE_VERSION),
     poolId: view.id,
     labels: canonicalLabels(view.labels),
-    entityKind: entity.kind,
-    entityId: entity.id,
-    entityName: entity.name,
-    endpointName: entity.endpoint,
+    ...entityFields(entity),
     ...heldRunnerSettings(view, inputs),
     priority: view.priority,
   });

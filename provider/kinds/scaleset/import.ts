@@ -3,7 +3,8 @@
 import type { GarmClient, ScaleSetView } from "../../garm/client";
 import { withDefaults, type ScaleSetInputs } from "./inputs";
 import { liveName } from "../../runners/naming";
-import { type ResolvedEntity, isObject, toOutputs } from "./state";
+import { toOutputs } from "./state";
+import { type ResolvedEntity, isObject } from "../../runners/state";
 import { systemTemplateName } from "../../runners/templates";
 import { OMITTED_MEANS } from "./diff";
 

@@ -5,10 +5,8 @@ import { isDeepStrictEqual } from "node:util";
 import { configure, garmClient } from "../../common/connection";
 import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import type { GarmEvents } from "../../garm/events";
-import { type ChangeWaiter, type WaiterOptions, changeWaiter, processEvents, scaleSetConcern } from "../../common/events-wait";
+import { type ChangeWaiter, changeWaiter, scaleSetConcern } from "../../common/events-wait";
 import { lookupsFor } from "../../garm/lookups";
-import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements } from "../../common/replace-line";
 import { withoutProviderKey } from "../../common/unknown";
 import { briefly } from "../../runners/brief-error";
@@ -21,34 +19,20 @@ import { fieldsToRestore, isDrained, liveReader, readGate, restoreLine, withDrai
 import { makerOf, makerPhrase } from "./provenance";
 import { withReferenceChecks } from "../../runners/references";
 import { entityLabel, resolveEntity } from "../../runners/entity";
-import { canonicalJson, parseExtraSpecs } from "../../runners/extra-specs";
+import { runnerCreateFields } from "../../runners/create-fields";
+import { type RunnerDeps, runnerDepsFor } from "../../runners/deps";
 import type { CheckedInputs } from "./inputs";
 import { canonicalLabels, isOtherGeneration, liveName } from "../../runners/naming";
 import { waitForRunners } from "./readiness";
 import { systemTemplateId } from "../../runners/templates";
-import { type ResolvedEntity, type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, storedEntity, toOutputs } from "./state";
+import { type ResolvedEntity, storedEntity } from "../../runners/state";
+import { type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, toOutputs } from "./state";
 import { garmIdOf, settle, unconfirmedId, unconfirmedOutputs } from "./unconfirmed";
 
 /** Collaborators, replaceable in tests. */
-export interface ScaleSetDeps {
-  readonly client: () => GarmClient;
-  readonly log: Logger;
-  readonly now: () => number;
-  readonly sleep: (ms: number) => Promise<void>;
-  /** GARM's events socket for this client, which wakes drain and readiness waits; without it they poll. */
-  readonly events?: (client: GarmClient) => GarmEvents | undefined;
-  readonly waiter?: WaiterOptions;
-  /** Bound on diff's read of one scale set. @default 5000 */
-  readonly diffReadTimeoutMs?: number;
-}
+export type ScaleSetDeps = RunnerDeps;
 
-const defaultDeps: ScaleSetDeps = {
-  client: garmClient,
-  log: consoleLogger,
-  now: Date.now,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  events: (client) => processEvents(client, consoleLogger),
-};
+const defaultDeps: ScaleSetDeps = runnerDepsFor(garmClient);
 
 function inputsOf(props: Record<string, unknown>): CheckedInputs {
   return withoutProviderKey(props) as unknown as CheckedInputs;
@@ -57,32 +41,6 @@ function inputsOf(props: Record<string, unknown>): CheckedInputs {
 function createBody(inputs: CheckedInputs, name: string): CreateScaleSetParams {
   const { tags, ...shared } = runnerCreateFields(inputs);
   return { name, ...shared, labels: tags } as CreateScaleSetParams;
-}
-
-/**
- * The create fields scale sets and pools share, GARM's keys, undefined ones left out. Both creates take the runner
- * group as `github-runner-group` (§3.5); the labels come back under `tags`, the pool's name for them.
- */
-export function runnerCreateFields(inputs: Omit<CheckedInputs, "name" | "naming" | "adoptExisting">): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    provider_name: inputs.providerName,
-    image: inputs.image,
-    flavor: inputs.flavor,
-    os_type: inputs.osType,
-    os_arch: inputs.osArch,
-    tags: [...new Set(inputs.labels.map((l) => l.trim()))],
-    max_runners: inputs.maxRunners,
-    min_idle_runners: inputs.minIdleRunners,
-    enabled: inputs.enabled,
-    enable_shell: inputs.enableShell ?? false,
-    runner_prefix: inputs.runnerPrefix,
-    "github-runner-group": inputs.runnerGroup,
-    runner_bootstrap_timeout: inputs.runnerBootstrapTimeout,
-    template_id: inputs.templateId,
-  };
-  const specs = parseExtraSpecs(inputs.extraSpecs);
-  if (specs) body.extra_specs = canonicalJson(specs);
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
 }
 
 async function findByName(client: GarmClient, entity: ResolvedEntity, name: string): Promise<ScaleSetView | undefined> {
@@ -101,8 +59,8 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
   const readBack = async (client: GarmClient, inputs: CheckedInputs, id: number, entity: ResolvedEntity) =>
     toOutputs(inputs, await client.getScaleSet(id), entity);
   // One gate for every read planning makes of GARM (check's references, diff's drained fields): one warning at most.
-  const gate = readGate({ log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000 });
-  const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000, gate });
+  const gate = readGate({ log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000 });
+  const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000, gate });
 
   return {
     async check(olds, news) {
@@ -459,8 +417,3 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
 }
 
 export const scaleSet = scaleSetProviderWith(defaultDeps);
-
-/** The real collaborators, with GARM reached through `client` (one provider instance's connection). */
-export function scaleSetDepsFor(client: () => GarmClient): ScaleSetDeps {
-  return { ...defaultDeps, client };
-}

@@ -6,7 +6,8 @@
 import type { GarmClient, ScaleSetView } from "../../garm/client";
 import type { CheckedInputs } from "./inputs";
 import { canonicalLabels } from "../../runners/naming";
-import { type ResolvedEntity, STATE_VERSION, type ScaleSetOutputs, storedEntity } from "./state";
+import { type ResolvedEntity, storedEntity } from "../../runners/state";
+import { STATE_VERSION, type ScaleSetOutputs } from "./state";
 
 const PREFIX = "unconfirmed:";
 
