@@ -11,20 +11,25 @@ type EntityInputs = Partial<Record<(typeof ENTITY_INPUTS)[number], string>>;
 
 /** Whether the new inputs name the entity the scale set or pool already lives under. */
 export function sameEntity(olds: StoredEntityFields, news: Record<string, unknown>): boolean {
-  if (news.entityId !== undefined) return news.entityId === olds.entityId;
+  // GARM's ids are UUIDs, which GARM parses in either case.
+  if (news.entityId !== undefined) return typeof news.entityId === "string" && news.entityId.toLowerCase() === olds.entityId.toLowerCase();
   const kind = news.organization !== undefined ? "organization" : news.repository !== undefined ? "repository" : "enterprise";
   const name = (news.organization ?? news.repository ?? news.enterprise) as string | undefined;
   if (name === undefined) return false;
   // Entity names are GitHub names, which ignore case.
   const sameName = kind === olds.entityKind && name.toLowerCase() === olds.entityName.toLowerCase();
-  const sameEndpoint = news.endpoint === undefined || news.endpoint === olds.endpointName;
+  // GARM keys endpoints by name ignoring case (database/sql/models.go L464: collate nocase).
+  const sameEndpoint = news.endpoint === undefined || (typeof news.endpoint === "string" && news.endpoint.toLowerCase() === olds.endpointName.toLowerCase());
   return sameName && sameEndpoint;
 }
 
-/** The entity inputs to mark replaced: none when they resolve to the same entity, else every one given now or before. */
+/**
+ * The entity inputs to mark replaced: none when they resolve to the same entity, else every one given now or before.
+ * The stored entityId is the resolved id, an output whether or not the program gave it, so only a given one counts.
+ */
 export function entityReplacements(olds: StoredEntityFields & EntityInputs, news: Record<string, unknown>): string[] {
   if (!ENTITY_INPUTS.some((f) => containsUnknown(news[f])) && sameEntity(olds, news)) return [];
-  return ENTITY_INPUTS.filter((f) => news[f] !== undefined || olds[f] !== undefined);
+  return ENTITY_INPUTS.filter((f) => news[f] !== undefined || (f !== "entityId" && olds[f] !== undefined));
 }
 
 /** What the template rule reads of the stored outputs. */

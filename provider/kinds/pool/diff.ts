@@ -8,6 +8,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { UpdatePoolParams } from "../../garm/client";
 import { canonicalJson, parseExtraSpecs, sameExtraSpecs } from "../../runners/extra-specs";
 import { canonicalLabels } from "../../runners/naming";
+import { entityReplacements } from "../../runners/diff";
 import { systemTemplateName } from "../../runners/templates";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
 import type { CheckedPoolInputs } from "./inputs";
@@ -32,8 +33,6 @@ export const POOL_UPDATABLE = {
   priority: "priority",
 } as const satisfies Record<string, keyof UpdatePoolParams>;
 export type PoolUpdatableField = keyof typeof POOL_UPDATABLE;
-
-const REPLACING = ["organization", "repository", "enterprise", "endpoint", "providerName"] as const;
 
 /** What an omitted optional input means: GARM's default, so removing an input puts the default back. */
 const OMITTED_MEANS: Partial<Record<PoolUpdatableField, unknown>> = {
@@ -62,14 +61,9 @@ export function changedPoolFields(olds: Partial<PoolOutputs>, news: Record<strin
   });
 }
 
-export function diffPool(olds: Partial<PoolOutputs>, newProps: Record<string, unknown>): pulumi.dynamic.DiffResult {
+export function diffPool(olds: PoolOutputs, newProps: Record<string, unknown>): pulumi.dynamic.DiffResult {
   const news = withoutProviderKey(newProps);
-  const replaces: string[] = REPLACING.filter((f) => news[f] !== olds[f]);
-  // The entityId output holds the resolved entity's id; an entityId input replaces only when it names another one.
-  const entityId = news.entityId;
-  if (entityId !== undefined && (containsUnknown(entityId) || String(entityId).toLowerCase() !== String(olds.entityId ?? "").toLowerCase())) {
-    replaces.push("entityId");
-  }
+  const replaces = [...entityReplacements(olds, news), ...(news.providerName !== olds.providerName ? ["providerName"] : [])];
   const options = (["drain", "adoptPoolId"] as const).filter((f) => !isDeepStrictEqual(news[f], olds[f]));
   const changes = replaces.length > 0 || changedPoolFields(olds, news).length > 0 || options.length > 0;
   return { changes, replaces, stables: replaces.length ? [] : ["poolId"], deleteBeforeReplace: false };
