@@ -105,7 +105,7 @@ export const scaleSetSchema = z
     org_name: z.string().optional(),
     enterprise_id: z.string().optional(),
     enterprise_name: z.string().optional(),
-    endpoint: z.object({ name: z.string().optional() }).partial().optional(),
+    endpoint: z.object({ name: z.string().optional(), endpoint_type: z.string().optional() }).partial().optional(),
   })
   .transform((s) => ({
     id: s.id,
@@ -132,6 +132,8 @@ export const scaleSetSchema = z
     instances: s.instances ?? [],
     entity: entityOf(s),
     endpoint: s.endpoint?.name ?? "",
+    /** "github" or "gitea": the forge of the entity's endpoint; "" in entity lists, which leave the endpoint out (§2.1). */
+    forgeType: s.endpoint?.endpoint_type ?? "",
   }));
 export type ScaleSetView = z.output<typeof scaleSetSchema>;
 
@@ -214,6 +216,7 @@ export const poolSchema = z
     /** omitempty (params/params.go L520): absent only for a pool that never had one. */
     template_id: z.number().optional(),
     template_name: z.string().optional(),
+    endpoint: z.object({ endpoint_type: z.string().optional() }).partial().optional(),
   })
   .transform((p) => ({
     id: p.id,
@@ -237,6 +240,8 @@ export const poolSchema = z
     priority: p.priority,
     templateId: p.template_id,
     templateName: p.template_name,
+    /** "github" or "gitea": the forge of the entity's endpoint, whose system templates GARM gives the pool. */
+    forgeType: p.endpoint?.endpoint_type ?? "",
   }));
 export type PoolView = z.output<typeof poolSchema>;
 

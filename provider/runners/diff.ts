@@ -1,7 +1,7 @@
 // The diff rules scale sets and pools share: whether new inputs name the entity GARM already has them under (neither
 // can move to another entity in GARM), and whether the install template GARM holds is the one the inputs mean.
 import { containsUnknown } from "../common/unknown";
-import { systemTemplateName } from "./templates";
+import { type TemplateForge, isSystemTemplateName } from "./templates";
 import type { StoredEntityFields } from "./state";
 
 /** The inputs that name the entity; a change of what they resolve to replaces the scale set or pool. */
@@ -38,6 +38,8 @@ export interface HeldTemplate {
   templateId?: number;
   /** GARM's name of the template, e.g. github_linux; absent in state written before it was kept. */
   templateName?: string;
+  /** The forge of the entity's endpoint, whose system templates GARM picks from; absent in state written before it was kept. */
+  forgeType?: TemplateForge;
 }
 
 /**
@@ -52,5 +54,5 @@ export function templateChanged(olds: HeldTemplate, news: Record<string, unknown
   if (templateId !== undefined) return osChanged || templateId !== olds.templateId;
   if (osChanged) return true;
   // State written before template names were kept says nothing about which template GARM holds.
-  return olds.templateName !== undefined && olds.templateName !== systemTemplateName((osType ?? olds.osType) as string);
+  return olds.templateName !== undefined && !isSystemTemplateName(olds.templateName, (osType ?? olds.osType) as string, olds.forgeType);
 }

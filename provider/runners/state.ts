@@ -4,6 +4,7 @@ import type { EntityKind, ScaleSetView } from "../garm/client";
 import { readableStateVersion } from "../common/state-version";
 import { DRAIN_DEFAULTS, type DrainOptions } from "./drain/options";
 import type { CheckedRunnerSettings } from "./inputs";
+import { forgeOf } from "./templates";
 
 export interface ResolvedEntity {
   readonly kind: EntityKind;
@@ -34,6 +35,8 @@ export function heldRunnerSettings(view: RunnerSettingsView, inputs: Pick<Checke
     extraSpecs: isObject(view.extraSpecs) ? view.extraSpecs : undefined,
     templateId: view.templateId,
     templateName: view.templateName,
+    // GARM gives the system template of this forge when templateId is omitted; entity lists do not say (forgeOf).
+    forgeType: view.forgeType ? forgeOf(view.forgeType) : undefined,
   };
 }
 

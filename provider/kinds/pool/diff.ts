@@ -8,8 +8,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { UpdatePoolParams } from "../../garm/client";
 import { canonicalJson, parseExtraSpecs, sameExtraSpecs } from "../../runners/extra-specs";
 import { canonicalLabels } from "../../runners/naming";
-import { entityReplacements } from "../../runners/diff";
-import { systemTemplateName } from "../../runners/templates";
+import { entityReplacements, templateChanged } from "../../runners/diff";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
 import type { CheckedPoolInputs } from "./inputs";
 import type { PoolOutputs } from "./state";
@@ -45,13 +44,10 @@ const OMITTED_MEANS: Partial<Record<PoolUpdatableField, unknown>> = {
 };
 
 /** Updatable fields whose new input, or the default it stands for when omitted, differs from what GARM holds. */
-export function changedPoolFields(olds: Partial<PoolOutputs>, news: Record<string, unknown>): PoolUpdatableField[] {
+export function changedPoolFields(olds: PoolOutputs, news: Record<string, unknown>): PoolUpdatableField[] {
   return (Object.keys(POOL_UPDATABLE) as PoolUpdatableField[]).filter((field) => {
+    if (field === "templateId") return templateChanged(olds, news);
     const wanted = news[field] ?? OMITTED_MEANS[field];
-    if (field === "templateId" && wanted === undefined) {
-      // Omitted: GARM's system template for the OS, which only the name shows.
-      return olds.templateName !== undefined && olds.templateName !== systemTemplateName(String(news.osType ?? olds.osType));
-    }
     if (wanted === undefined) return false;
     if (containsUnknown(wanted)) return true;
     const held = olds[field];

@@ -14,7 +14,7 @@ import { logReplacements } from "../../common/replace-line";
 import { fieldsToRestore, readGate, restoreLine, withDrainedFields } from "../../runners/drained";
 import { entityLabel, resolveEntity } from "../../runners/entity";
 import { withReferenceChecks } from "../../runners/references";
-import { systemTemplateId } from "../../runners/templates";
+import { forgeOf, systemTemplateId } from "../../runners/templates";
 import { type ResolvedEntity, dropUndefined, storedEntity } from "../../runners/state";
 import { withoutProviderKey } from "../../common/unknown";
 import { checkPoolInputs } from "./check";
@@ -124,7 +124,7 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
       if (!isSamePool(stored, live)) {
         throw new Error(`GarmPool ${id}: GARM's pool of that id is not this one; nothing was changed. Run \`pulumi refresh\` to drop it, then \`pulumi up\` creates it again`);
       }
-      await sendUpdate(client, id, news, fields);
+      await sendUpdate(client, live, news, fields);
       return { outs: toPoolOutputs(news, await client.getPool(id), storedEntity(stored)) };
     },
 
@@ -156,10 +156,11 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
     },
   };
 
-  /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType. */
-  async function sendUpdate(client: GarmClient, id: string, news: CheckedPoolInputs, fields: PoolUpdatableField[]): Promise<void> {
-    const systemTemplate = fields.includes("templateId") && news.templateId === undefined ? await systemTemplateId(client, news.osType) : undefined;
-    await client.updatePool(id, poolUpdateBody(news, fields, systemTemplate));
+  /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType on the pool's forge. */
+  async function sendUpdate(client: GarmClient, live: PoolView, news: CheckedPoolInputs, fields: PoolUpdatableField[]): Promise<void> {
+    const omitted = fields.includes("templateId") && news.templateId === undefined;
+    const systemTemplate = omitted ? await systemTemplateId(client, forgeOf(live.forgeType), news.osType) : undefined;
+    await client.updatePool(live.id, poolUpdateBody(news, fields, systemTemplate));
   }
 
   /** Takes over an existing pool: it must be under the entity and use the provider, which GARM cannot change. */
@@ -181,7 +182,7 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
     const current = toPoolOutputs(inputs, view, entity);
     const fields = changedPoolFields(current, inputs as unknown as Record<string, unknown>);
     if (fields.length === 0) return current;
-    await sendUpdate(client, poolId, inputs, fields);
+    await sendUpdate(client, view, inputs, fields);
     return toPoolOutputs(inputs, await client.getPool(poolId), entity);
   }
 }

@@ -4,6 +4,7 @@ import { canonicalLabels } from "../../runners/naming";
 import { type ResolvedEntity, dropUndefined, entityFields, heldRunnerSettings, readDrainingOutputs } from "../../runners/state";
 import { type StateStamp, stateStamp } from "../../common/state-version";
 import type { CheckedPoolInputs } from "./inputs";
+import type { TemplateForge } from "../../runners/templates";
 
 export const POOL_STATE_VERSION = 1;
 
@@ -25,6 +26,8 @@ export interface PoolOutputs extends CheckedPoolInputs, StateStamp {
   extraSpecs?: Record<string, unknown>;
   templateId?: number;
   templateName?: string;
+  /** The forge of the entity's endpoint, whose system templates GARM picks from; absent in state written before it was kept. */
+  forgeType?: TemplateForge;
 }
 
 export function toPoolOutputs(inputs: CheckedPoolInputs, view: PoolView, entity: ResolvedEntity): PoolOutputs {

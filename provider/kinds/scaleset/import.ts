@@ -5,7 +5,7 @@ import { withDefaults, type ScaleSetInputs } from "./inputs";
 import { liveName } from "../../runners/naming";
 import { toOutputs } from "./state";
 import { type ResolvedEntity, isObject } from "../../runners/state";
-import { systemTemplateName } from "../../runners/templates";
+import { forgeOf, systemTemplateName } from "../../runners/templates";
 import { OMITTED_MEANS } from "./diff";
 
 type Props = Record<string, unknown>;
@@ -37,7 +37,7 @@ export function importedInputs(view: ScaleSetView): ScaleSetInputs {
       : {}),
     ...(isObject(view.extraSpecs) && Object.keys(view.extraSpecs).length > 0 ? { extraSpecs: view.extraSpecs } : {}),
     ...(view.enableShell ? { enableShell: true } : {}),
-    ...(view.templateId !== undefined && view.templateName !== undefined && view.templateName !== systemTemplateName(view.osType || "linux")
+    ...(view.templateId !== undefined && view.templateName !== undefined && view.templateName !== systemTemplateName(forgeOf(view.forgeType), view.osType || "linux")
       ? { templateId: view.templateId }
       : {}),
   };

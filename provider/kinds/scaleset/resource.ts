@@ -24,7 +24,7 @@ import { type RunnerDeps, runnerDepsFor } from "../../runners/deps";
 import type { CheckedInputs } from "./inputs";
 import { canonicalLabels, isOtherGeneration, liveName } from "../../runners/naming";
 import { waitForRunners } from "./readiness";
-import { systemTemplateId } from "../../runners/templates";
+import { forgeOf, systemTemplateId } from "../../runners/templates";
 import { type ResolvedEntity, storedEntity } from "../../runners/state";
 import { type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, toOutputs } from "./state";
 import { garmIdOf, settle, unconfirmedId, unconfirmedOutputs } from "./unconfirmed";
@@ -187,7 +187,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
         return { outs: { ...olds, drain: news.drain, adoptExisting: news.adoptExisting } };
       }
       refuseIfNotOurs(olds, live);
-      await sendUpdate(client, garmId, news, fields);
+      await sendUpdate(client, live, news, fields);
       return { outs: await readBack(client, news, garmId, storedEntity(olds)) };
     },
 
@@ -377,10 +377,11 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     return events && changeWaiter(events, scaleSetConcern(id), deps.waiter);
   }
 
-  /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType. */
-  async function sendUpdate(client: GarmClient, id: number, news: CheckedInputs, fields: UpdatableField[]): Promise<void> {
-    const systemTemplate = fields.includes("templateId") && news.templateId === undefined ? await systemTemplateId(client, news.osType) : undefined;
-    await client.updateScaleSet(id, updateBody(news, fields, systemTemplate));
+  /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType on the scale set's forge. */
+  async function sendUpdate(client: GarmClient, live: ScaleSetView, news: CheckedInputs, fields: UpdatableField[]): Promise<void> {
+    const omitted = fields.includes("templateId") && news.templateId === undefined;
+    const systemTemplate = omitted ? await systemTemplateId(client, forgeOf(live.forgeType), news.osType) : undefined;
+    await client.updateScaleSet(live.id, updateBody(news, fields, systemTemplate));
   }
 
   /** Throws, before anything is changed, when the id now names another scale set (a database restore reuses ids). */
@@ -411,7 +412,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     }
     const fields = changedFields(current, inputs);
     if (fields.length === 0) return current;
-    await sendUpdate(client, full.id, inputs, fields);
+    await sendUpdate(client, full, inputs, fields);
     return readBack(client, inputs, full.id, entity);
   }
 }

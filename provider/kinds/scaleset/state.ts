@@ -3,6 +3,7 @@
 import type { EntityKind, ScaleSetView } from "../../garm/client";
 import { type StateStamp, stateStamp } from "../../common/state-version";
 import type { CheckedInputs } from "./inputs";
+import type { TemplateForge } from "../../runners/templates";
 import { canonicalLabels } from "../../runners/naming";
 import { type ResolvedEntity, dropUndefined, entityFields, heldRunnerSettings, readDrainingOutputs } from "../../runners/state";
 
@@ -28,6 +29,8 @@ export interface ScaleSetOutputs extends CheckedInputs, StateStamp {
   templateId?: number;
   /** GARM's name of the template, e.g. github_linux; absent in state written before it was kept. */
   templateName?: string;
+  /** The forge of the entity's endpoint, whose system templates GARM picks from; absent in state written before it was kept. */
+  forgeType?: TemplateForge;
 }
 
 export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: ResolvedEntity): ScaleSetOutputs {

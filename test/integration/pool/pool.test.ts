@@ -4,6 +4,7 @@ import { providerUsers } from "../../../provider/kinds/garm-provider/guard";
 import { poolProvider } from "../../../sdk/nodejs/shim";
 import type { ResourceDecl } from "../../../harness/engine";
 import { type Fixture, mutatingCalls, sleep, startFixture } from "../scaleset/fixture";
+import { Client } from "../simulator/helpers";
 
 const baseInputs = {
   organization: "acme",
@@ -48,6 +49,33 @@ describe("GarmPool against the GARM simulator", function () {
     assert.ok(again.ok, JSON.stringify(again.errors));
     assert.deepEqual(again.same, ["p"]);
     assert.deepEqual(mutatingCalls(fx.sim), []);
+  });
+
+  it("a Gitea pool keeps Gitea's install template: an unchanged up plans nothing, an OS change sends gitea_windows", async () => {
+    const rest = new Client(fx.sim);
+    await rest.login();
+    const made = [
+      await rest.post("/gitea/endpoints", { name: "gitea", base_url: "https://gitea.test", api_base_url: "https://gitea.test/api/v1" }),
+      await rest.post("/gitea/credentials", { name: "gitea-token", endpoint: "gitea", auth_type: "pat", pat: { oauth2_token: "gitea-token-1" } }),
+      await rest.post("/organizations", { name: "forgejo", credentials_name: "gitea-token", webhook_secret: "s", forge_type: "gitea" }),
+    ];
+    for (const r of made) assert.equal(r.status, 200, r.text);
+    const program = [pool("g", { organization: "forgejo", endpoint: "gitea" })];
+    const up = await fx.engine.up(program);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    // GARM's findTemplate picks the system template of the entity's forge (runner/repositories.go L208-246).
+    assert.equal(fx.engine.state().resources.find((r) => r.name === "g")?.outputs.templateName, "gitea_linux");
+
+    fx.sim.clearRequests();
+    const again = await fx.engine.up(program);
+    assert.ok(again.ok, JSON.stringify(again.errors));
+    assert.deepEqual(again.same, ["g"]);
+    assert.deepEqual(mutatingCalls(fx.sim), []);
+
+    const windows = await fx.engine.up([pool("g", { organization: "forgejo", endpoint: "gitea", osType: "windows" })]);
+    assert.ok(windows.ok, JSON.stringify(windows.errors));
+    const gitea = fx.sim.templates().find((t) => t.name === "gitea_windows");
+    assert.equal(fx.sim.pools().find((p) => p.id === poolIdOf("g"))?.templateId, gitea?.id);
   });
 
   it("changes labels and image in place with one PUT (tags are updatable, database/sql/util.go L660-677)", async () => {
