@@ -122,7 +122,7 @@ export const scaleSetSchema = z
     runnerPrefix: s.runner_prefix,
     runnerGroup: s["github-runner-group"],
     runnerBootstrapTimeout: s.runner_bootstrap_timeout,
-    /** Parsed JSON, or undefined when GARM left it out (always in list responses, §2.1). */
+    /** Parsed JSON, or undefined when none were set (every scale-set answer carries them, lists too). */
     extraSpecs: s.extra_specs,
     enableShell: s.enable_shell,
     templateId: s.template_id,

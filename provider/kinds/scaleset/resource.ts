@@ -55,7 +55,7 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
 
 /** The scale-set methods without configure, for a caller that owns its connection (the resource plugin). */
 export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
-  /** Reads back by id; list answers lack extra specs and instances (§2.1). */
+  /** Reads back by id; list answers lack the instances and the template name (§2.1). */
   const readBack = async (client: GarmClient, inputs: CheckedInputs, id: number, entity: ResolvedEntity) =>
     toOutputs(inputs, await client.getScaleSet(id), entity);
   // One gate for every read planning makes of GARM (check's references, diff's drained fields): one warning at most.

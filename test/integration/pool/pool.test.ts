@@ -78,6 +78,24 @@ describe("GarmPool against the GARM simulator", function () {
     assert.equal(fx.sim.pools().find((p) => p.id === poolIdOf("g"))?.templateId, gitea?.id);
   });
 
+  it("labels that fold into tags another pool made, read back in tag-creation order: refresh and up plan nothing", async () => {
+    const program = [pool("first", { labels: ["x64", "linux"] }), pool("second", { labels: ["GPU", "X64", "Linux"], extraSpecs: { disk: 50 } })];
+    const up = await fx.engine.up(program);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    const rest = new Client(fx.sim);
+    await rest.login();
+    const held = (await rest.get(`/pools/${poolIdOf("second")}`)).body as { tags: { name: string }[] };
+    // The first pool's tags come first; X64 and Linux fold into them (database/sql/util.go L560-577).
+    assert.deepEqual(held.tags.map((t) => t.name), ["x64", "linux", "GPU"]);
+    assert.deepEqual(fx.engine.state().resources.find((r) => r.name === "second")?.outputs.labels, ["gpu", "linux", "x64"]);
+    assert.ok((await fx.engine.refresh()).ok);
+    fx.sim.clearRequests();
+    const again = await fx.engine.up(program);
+    assert.ok(again.ok, JSON.stringify(again.errors));
+    assert.deepEqual(again.same.sort(), ["first", "second"]);
+    assert.deepEqual(mutatingCalls(fx.sim), []);
+  });
+
   it("changes labels and image in place with one PUT (tags are updatable, database/sql/util.go L660-677)", async () => {
     await fx.engine.up([pool("p")]);
     const id = poolIdOf("p");
