@@ -4,6 +4,7 @@ import { ApiError, badRequest, conflict, notFound, serverError } from "../errors
 import type { Reply, RequestContext, Router } from "../router";
 import type { Store } from "../state";
 import type { CredentialsRecord, EntityKind, EntityRecord } from "../types";
+import { sameName } from "../names";
 import { entityView } from "../views";
 import { registerEntityWriteRoutes, removeControllerHook } from "./entity-writes";
 
@@ -85,7 +86,7 @@ function missingSecret(store: Store): ApiError {
  * Enterprises look at GitHub only (runner/enterprises.go L41). Names match ignoring case (models.go L483, L510).
  */
 function resolveCredentials(store: Store, kind: EntityKind, name: string, forgeType: string): CredentialsRecord | undefined {
-  const on = (forge: "github" | "gitea") => store.credentials.find((c) => (c.forge ?? "github") === forge && c.name.toLowerCase() === name.toLowerCase());
+  const on = (forge: "github" | "gitea") => store.credentials.find((c) => (c.forge ?? "github") === forge && sameName(c.name, name));
   if (kind === "enterprise" || forgeType === "github") return on("github");
   if (forgeType === "gitea") return on("gitea");
   const github = on("github");
@@ -115,9 +116,9 @@ function create(info: KindInfo, ctx: RequestContext): Reply {
   const creds = resolveCredentials(store, info.kind, credentialsName, forgeType);
   if (creds === undefined) throw badRequest(`credentials ${credentialsName} not defined`);
   // GetOrganization & co. match names ignoring case (database/sql/organizations.go L285, COLLATE NOCASE).
-  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const same = sameName;
   for (const e of store.entities.values()) {
-    if (e.kind === info.kind && same(e.name, name) && same(e.owner, owner) && e.endpoint === creds.endpoint) {
+    if (e.kind === info.kind && same(e.name, name) && same(e.owner, owner) && same(e.endpoint, creds.endpoint)) {
       throw conflict(`${info.kind} ${info.kind === "repository" ? `${owner}/${name}` : name} already exists`);
     }
   }
@@ -143,7 +144,9 @@ function list(info: KindInfo, ctx: RequestContext): Reply {
       e.kind === info.kind &&
       (!q.get("name") || e.name === q.get("name")) &&
       (info.kind !== "repository" || !q.get("owner") || e.owner === q.get("owner")) &&
-      (!q.get("endpoint") || e.endpoint === q.get("endpoint")),
+      // name and owner compare exactly (`name = ?`, organizations.go L103-109); endpoint_name takes the type of the
+      // endpoint's key, collate nocase (gorm gives a foreign key its referenced column's type; models.go L283, L464).
+      (!q.get("endpoint") || sameName(e.endpoint, q.get("endpoint")!)),
   );
   return { status: 200, body: matches.map((e) => entityView(ctx.store, e)) };
 }

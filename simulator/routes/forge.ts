@@ -5,6 +5,7 @@ import { createHash, X509Certificate, createPrivateKey } from "node:crypto";
 import { type Body, optString, parseBody } from "../body";
 import { badRequest, conflict, invalidRequest, notFound, serverError } from "../errors";
 import type { Reply, RequestContext, Router } from "../router";
+import { sameName } from "../names";
 import type { Store } from "../state";
 import type { CredentialsRecord, EndpointRecord } from "../types";
 import { credentialsView, endpointView, entityView } from "../views";
@@ -48,7 +49,7 @@ const TEXT = {
   },
 } as const;
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase(); // collate nocase (models.go L464, L483)
+const same = sameName; // collate nocase (models.go L464, L483)
 const typeOf = (ep: EndpointRecord): Forge => ep.endpointType ?? "github";
 const forgeOf = (c: CredentialsRecord): Forge => c.forge ?? "github";
 
@@ -100,10 +101,15 @@ function sanitizeCaBundle(bundle: Buffer): Buffer | undefined {
   return out === "" ? undefined : Buffer.from(out, "latin1");
 }
 
-function readCa(b: Body): Buffer | undefined {
+/** The bundle as GARM keeps it; `empty` when the key was sent with no bytes, which Validate refuses. */
+function readCa(b: Body): { bundle?: Buffer; empty: boolean } {
   const raw = bytesField(b, "ca_cert_bundle");
-  if (raw === undefined || raw.length === 0) return undefined;
-  return sanitizeCaBundle(raw);
+  if (raw === undefined) return { empty: false };
+  // Sanitized only when non-empty (runner/github_endpoints.go L33, L90); Validate then refuses a non-nil empty slice,
+  // which is what "" decodes to (params/requests.go L369-377, L428-435, L752, L800).
+  if (raw.length === 0) return { empty: true };
+  const bundle = sanitizeCaBundle(raw);
+  return bundle ? { bundle, empty: false } : { empty: false };
 }
 
 /**
@@ -150,6 +156,7 @@ function createEndpoint(forge: Forge, ctx: RequestContext): Reply {
   if (base === "") throw badRequest(`${prefix}: missing base_url`);
   checkUrl(base, "base_url", prefix);
   const tools = forge === "gitea" ? toolsFields(b, prefix) : {};
+  if (ca.empty) throw badRequest(`${prefix}: invalid ca_cert_bundle`);
   // The duplicate check ignores the endpoint type (database/sql/github.go L38, gitea.go L42).
   if (findEndpoint(ctx.store, undefined, name)) throw conflict(t.endpointDuplicate);
   const now = ctx.store.now();
@@ -162,7 +169,7 @@ function createEndpoint(forge: Forge, ctx: RequestContext): Reply {
     createdAt: now,
     updatedAt: now,
     endpointType: forge,
-    ...(ca ? { caCertBundle: ca.toString("base64") } : {}),
+    ...(ca.bundle ? { caCertBundle: ca.bundle.toString("base64") } : {}),
     ...tools,
   };
   ctx.store.endpoints.set(name, rec);
@@ -183,6 +190,7 @@ function updateEndpoint(forge: Forge, ctx: RequestContext): Reply {
   if (upload !== undefined) checkUrl(upload, "upload_base_url", prefix);
   if (base !== undefined) checkUrl(base, "base_url", prefix);
   const tools = forge === "gitea" ? toolsFields(b, prefix) : {};
+  if (ca.empty) throw badRequest(`${prefix}: invalid ca_cert_bundle`);
   const ep = findEndpoint(ctx.store, forge, name);
   if (ep === undefined) throw notFound(t.endpointUpdateMissing(name));
   const urlsChange =
@@ -190,7 +198,7 @@ function updateEndpoint(forge: Forge, ctx: RequestContext): Reply {
   if (urlsChange && ctx.store.credentials.some((c) => forgeOf(c) === forge && same(c.endpoint, ep.name))) {
     throw badRequest(t.endpointUrlsLocked);
   }
-  const caText = ca?.toString("base64");
+  const caText = ca.bundle?.toString("base64");
   const changed =
     urlsChange || (description !== undefined && description !== ep.description) || (caText !== undefined && caText !== ep.caCertBundle);
   if (api !== undefined) ep.apiBaseUrl = api;
@@ -324,6 +332,9 @@ function updateCredentials(forge: Forge, ctx: RequestContext): Reply {
   const name = optString(b, "name");
   const description = optString(b, "description");
   if (name !== undefined && name !== c.name) {
+    // The unique name index (collate nocase, database/sql/models.go L483, L510) fails the UPDATE: a plain error, 500
+    // (database/sql/github.go L470-474).
+    if (ctx.store.credentials.some((x) => x !== c && forgeOf(x) === forge && sameName(x.name, name))) throw serverError();
     // Entities hold the credentials by id in GARM; the simulator keys them by name, so they follow the rename.
     for (const e of ctx.store.entities.values()) if (e.credentialsName === c.name && same(e.endpoint, c.endpoint)) e.credentialsName = name;
     c.name = name;

@@ -5,6 +5,7 @@ import type { Norm, Recorder } from "./observe";
 import type { ApiResult, Target } from "./target";
 import { ENTITY_SCENARIOS } from "./entity-scenarios";
 import { FORGE_SCENARIOS } from "./forge-scenarios";
+import { NAME_SCENARIOS } from "./name-scenarios";
 import { TEMPLATE_POOL_SCENARIOS } from "./templates-pools";
 
 export interface Scenario {
@@ -387,4 +388,5 @@ export const SCENARIOS: Scenario[] = [
   ...FORGE_SCENARIOS,
   ...ENTITY_SCENARIOS,
   ...TEMPLATE_POOL_SCENARIOS,
+  ...NAME_SCENARIOS,
 ];
