@@ -5,7 +5,7 @@ import { configure, garmClient } from "../../common/connection";
 import type { GarmClient } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
 import { type CredentialsBody, type CredentialsView, forgeApi } from "../../garm/forge-api";
-import { credentialsDependents, inUseError } from "../../common/dependents";
+import { credentialsUsers, refuseWhileUsed } from "../../common/dependents";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
 import { stateStamp } from "../../common/state-version";
@@ -152,15 +152,12 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
         }
         throw err;
       }
-      const dependents = credentialsDependents(view);
-      if (dependents.length > 0) {
-        throw inUseError(
-          label(olds.name, olds.credentialsId),
-          "credentials",
-          dependents,
-          "Delete those first, or move them to other credentials (remove them from the stack that manages them, or with garm-cli); then run again",
-        );
-      }
+      // One detailed read lists every user (database/sql/github.go L341-372); it answered above, or the delete stopped.
+      await refuseWhileUsed([{ what: "entities", list: async () => credentialsUsers(view) }], {
+        label: label(olds.name, olds.credentialsId),
+        why: "GARM refuses to delete credentials still in use",
+        remedy: "Delete those first, or move them to other credentials (remove them from the stack that manages them, or with garm-cli); then run again",
+      });
       await api.deleteCredentials(olds.forge, olds.credentialsId);
       deps.log.info(`${label(olds.name, olds.credentialsId)}: deleted from GARM`);
     },

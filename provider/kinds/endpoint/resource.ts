@@ -5,7 +5,8 @@ import { configure, garmClient } from "../../common/connection";
 import type { GarmClient } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
 import { type EndpointBody, type EndpointView, type Forge, forgeApi } from "../../garm/forge-api";
-import { describeDependent, endpointDependents, inUseError } from "../../common/dependents";
+import { endpointUsers, refuseWhileUsed } from "../../common/dependents";
+import { sameEndpointName } from "../../garm/names";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
 import { withoutProviderKey } from "../../common/unknown";
@@ -127,22 +128,18 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
 
     async delete(_id, props) {
       const olds = readEndpointOutputs(props);
-      if (olds.name === DEFAULT_ENDPOINT && olds.forge === "github") {
+      if (olds.forge === "github" && sameEndpointName(olds.name, DEFAULT_ENDPOINT)) {
         // GARM v0.2.1 would delete it and re-creates it only in an empty database (database/sql/sql.go L297-310).
         deps.log.info(`${label(olds.name)}: GARM's default endpoint is left in GARM as it is; only this stack stops managing it`);
         return;
       }
       const client = deps.client();
       const api = forgeApi(client);
-      const dependents = await endpointDependents(api, olds.forge, olds.name);
-      if (dependents.length > 0) {
-        throw inUseError(
-          label(olds.name),
-          "an endpoint",
-          dependents,
-          "Delete those first (remove them from the stack that manages them, or with garm-cli), or keep the endpoint in this program; then run again",
-        );
-      }
+      await refuseWhileUsed(endpointUsers(api, olds.forge, olds.name), {
+        label: label(olds.name),
+        why: "GARM refuses to delete an endpoint still in use",
+        remedy: "Delete those first (remove them from the stack that manages them, or with garm-cli), or keep the endpoint in this program; then run again",
+      });
       await api.deleteEndpoint(olds.forge, olds.name);
       deps.log.info(`${label(olds.name)}: deleted from GARM`);
     },
@@ -155,14 +152,15 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
     if (fields.length === 0) return outs;
     const api = forgeApi(client);
     if (fields.some((f) => URL_FIELDS.includes(f))) {
-      const creds = (await endpointDependents(api, news.forge, news.name)).filter((d) => d.kind === "credentials");
-      if (creds.length > 0) {
-        throw new Error(
-          `${label(news.name)}: nothing was changed, because GARM cannot change an endpoint's URLs while credentials use it; ` +
-            `it is used by ${creds.map(describeDependent).join(", ")}. Keep the URLs, or create an endpoint with another name and ` +
-            "move the credentials to it",
-        );
-      }
+      await refuseWhileUsed(
+        endpointUsers(api, news.forge, news.name).filter((l) => l.what === "credentials"),
+        {
+          label: label(news.name),
+          done: "changed",
+          why: "GARM cannot change an endpoint's URLs while credentials use it",
+          remedy: "Keep the URLs, or create an endpoint with another name and move the credentials to it",
+        },
+      );
     }
     try {
       await api.updateEndpoint(news.forge, news.name, updateBody(news, fields));
@@ -178,7 +176,7 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
 
   function alreadyExists(name: string): Error {
     const hint =
-      name === DEFAULT_ENDPOINT
+      sameEndpointName(name, DEFAULT_ENDPOINT)
         ? `; ${DEFAULT_ENDPOINT} is GARM's default endpoint: credentials can name it ("${DEFAULT_ENDPOINT}") without a GarmEndpoint, or set adoptExisting: true to manage it`
         : "; choose another name, or set adoptExisting: true to manage it with this resource (only if no other stack manages it)";
     return new Error(`${label(name)}: GARM already has an endpoint named ${name}${hint}`);

@@ -11,7 +11,8 @@ import { containsUnknown, withoutProviderKey } from "../../common/unknown";
 import { type EntityDetail, type ForgeCredentials, entityApi } from "./api";
 import { checkEntityInputs } from "./check";
 import { changedFields, diffEntity, secretChanged, updateBody, webhookChange } from "./diff";
-import { dependentsOf, refusal } from "./guard";
+import { listDependents, refusalOf } from "../../common/dependents";
+import { entityRefusalWords, entityUsers } from "./guard";
 import type { CheckedEntityInputs } from "./inputs";
 import { KIND_SPECS } from "./kinds";
 import { type EntityOutputs, newSalt, readOutputs, secretHash, toOutputs, withObserved } from "./state";
@@ -266,12 +267,11 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
     async delete(id, props) {
       const olds = readOutputs(kind, props);
       const label = labelOf(olds.name, id);
-      const dependents = await dependentsOf(api(), kind, id).catch((err: unknown) => {
-        if (isGarmError(err, "not-found")) return { scaleSets: [], pools: [] };
-        throw err;
-      });
-      const refused = refusal(label, dependents);
-      if (refused) throw new Error(refused);
+      const dependents = await listDependents(entityUsers(api(), kind, id));
+      // A list answered 404 because the entity itself is gone: the DELETE below says so.
+      const unlisted = dependents.unlisted.filter((u) => !isGarmError(u.error, "not-found"));
+      const refused = refusalOf({ found: dependents.found, unlisted }, entityRefusalWords(label, kind));
+      if (refused) throw refused;
       const ownHook = Boolean(olds.installWebhook && olds.webhookInstalled);
       if (ownHook && olds.keepWebhookOnDelete) deps.log.info(`${label}: leaving its webhook in GitHub (keepWebhookOnDelete)`);
       const removeHook = ownHook && !olds.keepWebhookOnDelete;
@@ -289,8 +289,8 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
           return;
         }
         if (isGarmError(err, "bad-request") && /has (scale sets|pools) defined/.test(err.details)) {
-          const now = await dependentsOf(api(), kind, id);
-          throw new Error(refusal(label, now) ?? `${label}: GARM refused the delete: ${err.details}`);
+          const now = await listDependents(entityUsers(api(), kind, id));
+          throw refusalOf(now, entityRefusalWords(label, kind)) ?? new Error(`${label}: GARM refused the delete: ${err.details}`);
         }
         throw err;
       }

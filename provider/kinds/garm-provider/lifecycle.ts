@@ -7,7 +7,7 @@ import { describeCommand } from "./command-text";
 import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
 import { diffGarmProvider, sameFile, type GarmProviderDiff } from "./diff";
 import { handWrittenProviderNames, verifyEdit } from "./garm-config";
-import { describeUsers, providerUsers, type UsageSource } from "./guard";
+import { type RunnerGroupSource, listDependents, refusalOf, runnerGroupsWhere } from "../../common/dependents";
 import { readBlock, readBlockOwner, removeBlock, upsertBlock } from "./managed-block";
 import { describeOwner, foreignOwner, TAKE_OVER_HINT } from "./ownership";
 import {
@@ -24,7 +24,7 @@ import { waitForProviders, type ProviderExpectation, type ProviderListing } from
 import { declareProvider } from "../../garm/lookups";
 
 /** The GARM reads GarmProvider needs. */
-export interface GarmReader extends UsageSource {
+export interface GarmReader extends RunnerGroupSource {
   listProviders(): Promise<ProviderListing[]>;
 }
 
@@ -166,24 +166,20 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
    * (`unconfirmed`) may be removed while GARM cannot be asked: GARM may be down because of that very block.
    */
   async function refuseWhileUsed(name: string, unconfirmed = false): Promise<void> {
-    let users;
-    try {
-      users = await providerUsers(name, deps.garm());
-    } catch (e) {
-      if (unconfirmed) {
-        say(name, `GARM cannot be asked which scale sets use the provider (${one(e)}); removing its block anyway, because GARM never confirmed loading it and may be down because of it`);
-        return;
-      }
-      throw new Error(
-        `GarmProvider "${name}": not removing it because GARM cannot be asked which scale sets and pools use it (${one(e)}); a provider removed under a scale set leaves it undrainable, because GARM can no longer delete its runners. The provider stays; Pulumi will retry the delete on the next run`,
-      );
+    const users = await listDependents(runnerGroupsWhere(deps.garm(), (ref) => ref.providerName === name));
+    if (unconfirmed && users.found.length === 0 && users.unlisted.length > 0) {
+      const why = users.unlisted.map((u) => one(u.error)).join("; ");
+      say(name, `GARM cannot be asked which scale sets use the provider (${why}); removing its block anyway, because GARM never confirmed loading it and may be down because of it`);
+      return;
     }
     // A scale set whose provider is gone cannot be drained: its runners stay pending_delete (garm-behaviour.md §9.3).
-    if (users.length > 0) {
-      throw new Error(
-        `GarmProvider "${name}": not removing it while GARM still has ${users.length} scale set(s)/pool(s) using it: ${describeUsers(users)}. Delete them or move them to another provider first; GARM cannot drain a scale set whose provider is gone. The provider stays; Pulumi will retry the delete on the next run`,
-      );
-    }
+    const refused = refusalOf(users, {
+      label: `GarmProvider "${name}"`,
+      done: "removed",
+      why: "a provider removed under a scale set or pool leaves it undrainable: GARM can no longer delete its runners",
+      remedy: "Delete them or move them to another provider first. The provider stays; Pulumi will retry the delete on the next run",
+    });
+    if (refused) throw refused;
   }
 
   return {

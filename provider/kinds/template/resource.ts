@@ -4,7 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
 import type { GarmClient, TemplateDetailView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import { describeUsers, usersWhere } from "../garm-provider/guard";
+import { type RefusalWords, refuseWhileUsed, refusalOf, runnerGroupsWhere } from "../../common/dependents";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
 import { withoutProviderKey } from "../../common/unknown";
@@ -119,12 +119,13 @@ export function templateMethodsWith(deps: TemplateDeps): Omit<pulumi.dynamic.Res
         return;
       }
       // Name every user before GARM refuses with a message that names none (database/sql/templates.go L265-267).
-      const users = await usersWhere((ref) => ref.templateId === templateId, client);
-      if (users.length > 0) throw inUse(name, describeUsers(users));
+      await refuseWhileUsed(runnerGroupsWhere(client, (ref) => ref.templateId === templateId), inUseWords(name));
       try {
         await client.deleteTemplate(templateId);
       } catch (err) {
-        if (isGarmError(err, "bad-request") && /in use/.test(err.details)) throw inUse(name, "a scale set or pool created meanwhile");
+        if (isGarmError(err, "bad-request") && /in use/.test(err.details)) {
+          throw refusalOf({ found: [{ kind: "a scale set or pool", id: "made meanwhile" }], unlisted: [] }, inUseWords(name))!;
+        }
         throw err;
       }
       deps.log.info(`${name}: deleted from GARM`);
@@ -132,11 +133,12 @@ export function templateMethodsWith(deps: TemplateDeps): Omit<pulumi.dynamic.Res
   };
 }
 
-function inUse(name: string, users: string): Error {
-  return new Error(
-    `${name}: not deleted: it is used by ${users}. Point them at another template (templateId) or delete them first, then run ` +
-      "again; Pulumi keeps the template in its state until then",
-  );
+function inUseWords(label: string): RefusalWords {
+  return {
+    label,
+    why: "GARM refuses to delete a template still in use",
+    remedy: "Point them at another template (templateId) or delete them first, then run again; Pulumi keeps the template in its state until then",
+  };
 }
 
 /** The caller's own template of that name; GARM's system templates are never adopted. */

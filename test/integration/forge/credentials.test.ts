@@ -138,7 +138,7 @@ describe("GarmCredentials through the engine against the GARM simulator", functi
     assert.equal(down.ok, false);
     assert.match(
       String(down.errors.creds),
-      new RegExp(`^GarmCredentials ghe-pat \\(id \\d+\\): not deleted, because GARM refuses to delete credentials still in use; it is used by organization octo \\(id ${org.body.id}\\)\\. Delete those first`),
+      new RegExp(`^GarmCredentials ghe-pat \\(id \\d+\\): not deleted, because GARM refuses to delete credentials still in use; it is used by organization "octo" \\(id ${org.body.id}\\)\\. Delete those first`),
     );
     assert.deepEqual(mutatingCalls(fx.sim), []);
     assert.ok(simCreds("ghe-pat"));

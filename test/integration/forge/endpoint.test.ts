@@ -115,7 +115,7 @@ describe("GarmEndpoint through the engine against the GARM simulator", function 
     assert.equal(down.ok, false);
     assert.match(
       String(down.errors.ep),
-      new RegExp(`^GarmEndpoint ghe: not deleted, because GARM refuses to delete an endpoint still in use; it is used by credentials hand-made \\(id ${made.body.id}\\)\\. Delete those first`),
+      new RegExp(`^GarmEndpoint ghe: not deleted, because GARM refuses to delete an endpoint still in use; it is used by credentials "hand-made" \\(id ${made.body.id}\\)\\. Delete those first`),
     );
     assert.deepEqual(mutatingCalls(fx.sim), [], "nothing is deleted, not even the dependents");
     assert.equal((await live("ghe")).status, 200);
@@ -126,7 +126,7 @@ describe("GarmEndpoint through the engine against the GARM simulator", function 
     assert.ok((await fx.engine.up(program)).ok);
     const moved = await fx.engine.up([endpointDecl("ep", { baseUrl: "https://ghe2.example.test" }), credentialsDecl("creds", {}, "ep")]);
     assert.equal(moved.ok, false);
-    assert.match(String(moved.errors.ep), /GARM cannot change an endpoint's URLs while credentials use it; it is used by credentials ghe-pat \(id \d+\)/);
+    assert.match(String(moved.errors.ep), /not changed, because GARM cannot change an endpoint's URLs while credentials use it; it is used by credentials "ghe-pat" \(id \d+\)/);
     assert.equal((await live("ghe")).body.base_url, "https://ghe.example.test");
     const down = await fx.engine.destroy();
     assert.ok(down.ok, JSON.stringify(down.errors));

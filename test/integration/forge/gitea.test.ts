@@ -44,7 +44,7 @@ describe("Gitea endpoint and credentials through the engine against the GARM sim
 
     const moved = await fx.engine.up([endpoint({ apiBaseUrl: "https://gitea2.test/api/v1" }), credentials({ token: "gitea-token-2" })]);
     assert.equal(moved.ok, false);
-    assert.match(String(moved.errors.ep), /GARM cannot change an endpoint's URLs while credentials use it; it is used by credentials gitea-token/);
+    assert.match(String(moved.errors.ep), /GARM cannot change an endpoint's URLs while credentials use it; it is used by credentials "gitea-token"/);
 
     const down = await fx.engine.destroy();
     assert.ok(down.ok, JSON.stringify(down.errors));

@@ -1,6 +1,6 @@
 // GarmPool scenarios through the engine harness against the GARM simulator (issue 16).
 import { strict as assert } from "node:assert";
-import { providerUsers } from "../../../provider/kinds/garm-provider/guard";
+import { listDependents, runnerGroupsWhere } from "../../../provider/common/dependents";
 import { poolProvider } from "../../../sdk/nodejs/shim";
 import type { ResourceDecl } from "../../../harness/engine";
 import { type Fixture, mutatingCalls, sleep, startFixture } from "../scaleset/fixture";
@@ -202,8 +202,8 @@ describe("GarmPool against the GARM simulator", function () {
 
   it("GarmProvider's delete guard counts a GarmPool's pool", async () => {
     await fx.engine.up([pool("p")]);
-    const users = await providerUsers("fake", fx.garm());
-    assert.deepEqual(users.map((u) => `${u.kind} ${u.id}`), [`pool ${poolIdOf("p")}`]);
+    const users = await listDependents(runnerGroupsWhere(fx.garm(), (ref) => ref.providerName === "fake"));
+    assert.deepEqual(users.found.map((u) => `${u.kind} ${u.id}`), [`pool ${poolIdOf("p")}`]);
   });
 
   it("the simulator's pool manager makes a runner for a queued job its tags match, only while the pool is enabled", async () => {

@@ -137,7 +137,7 @@ describe("GarmTemplate against the GARM simulator", function () {
     fx.sim.clearRequests();
     const refused = await fx.engine.up([fx.scaleSet("small", { templateId: held!.id })]);
     assert.equal(refused.ok, false);
-    assert.match(String(refused.errors.tpl), new RegExp(`not deleted: it is used by scale set "${ss!.name}" \\(id ${ss!.id}, organization acme\\)`));
+    assert.match(String(refused.errors.tpl), new RegExp(`not deleted, because GARM refuses to delete a template still in use; it is used by scale set "${ss!.name}" \\(id ${ss!.id}, organization acme\\)`));
     assert.ok(!fx.sim.requests().some((r) => r.method === "DELETE"), "nothing was deleted");
     assert.equal(own().length, 1);
 

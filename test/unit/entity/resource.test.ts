@@ -55,7 +55,7 @@ describe("entity resource", () => {
     const methods = entityMethodsWith("organization", { client: () => client, log: { info() {}, warn() {} } });
     const stored = { ...inputs, webhookSecret: undefined, entityId: org.id, entityKind: "organization", endpointName: "github.com", webhookSecretHash: "h", webhookSecretSalt: "s", webhookInstalled: true, stateVersion: 1 };
     await assert.rejects(methods.delete!(org.id, stored), (e: Error) => {
-      assert.match(e.message, /still has scale set "team-b" \(id 4, provider lxd\), pool p-1 \(provider lxd\); it was not deleted/);
+      assert.match(e.message, /not deleted, because GARM refuses to delete an organization that has scale sets or pools; it is used by scale set "team-b" \(id 4, provider lxd\), pool p-1 \(provider lxd\)\. Remove those first/);
       assert.ok(!e.message.includes("p-2"));
       return true;
     });
@@ -75,7 +75,7 @@ describe("entity resource", () => {
     });
     const methods = entityMethodsWith("organization", { client: () => client, log: { info() {}, warn() {} } });
     const stored = { ...inputs, webhookSecret: undefined, entityId: org.id, entityKind: "organization", endpointName: "github.com", webhookSecretHash: "h", webhookSecretSalt: "s", webhookInstalled: true, stateVersion: 1 };
-    await assert.rejects(methods.delete!(org.id, stored), /pool p-9 \(provider lxd\); it was not deleted/);
+    await assert.rejects(methods.delete!(org.id, stored), /not deleted, because GARM refuses to delete an organization that has scale sets or pools; it is used by pool p-9 \(provider lxd\)\./);
     const deletes = calls.filter((c) => c.startsWith("DELETE"));
     assert.deepEqual(deletes, [`DELETE /organizations/${org.id}?keepWebhook=false`], "no webhook removal of its own; GARM's delete removes it after its checks");
   });
