@@ -58,7 +58,8 @@ function fromView(olds: EndpointOutputs, view: EndpointView): EndpointOutputs {
   return toEndpointOutputs({
     ...olds,
     forge: view.forge,
-    name: view.name,
+    // GARM answers with its own spelling of a name it matched ignoring case: the program's spelling is the same key.
+    name: olds.name && sameEndpointName(olds.name, view.name) ? olds.name : view.name,
     description: view.description,
     apiBaseUrl: view.apiBaseUrl,
     uploadBaseUrl: view.uploadBaseUrl,

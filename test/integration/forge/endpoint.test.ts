@@ -144,6 +144,43 @@ describe("GarmEndpoint through the engine against the GARM simulator", function 
     assert.ok(down.logs.some((l) => /GARM's default endpoint is left in GARM/.test(l)), down.logs.join("\n"));
   });
 
+  const DEFAULT_AS_WRITTEN = { name: "GitHub.com", baseUrl: "https://github.com", apiBaseUrl: "https://api.github.com/", uploadBaseUrl: "https://uploads.github.com/", description: "The github.com endpoint", adoptExisting: true };
+
+  it("leaves GARM's default endpoint in GARM when it was adopted as GitHub.com: GARM's endpoint key ignores case", async () => {
+    // No credentials or entities left on it: nothing would stop GARM deleting its default, which it re-creates only in
+    // an empty database.
+    assert.ok([200, 204].includes((await fx.rest.del(`/repositories/${fx.sim.repositoryId}`)).status));
+    assert.ok([200, 204].includes((await fx.rest.del(`/organizations/${fx.sim.organizationId}`)).status));
+    const creds = (await fx.rest.get("/github/credentials")).body as { id: number }[];
+    for (const c of creds) assert.ok([200, 204].includes((await fx.rest.del(`/github/credentials/${c.id}`)).status));
+    const up = await fx.engine.up([endpointDecl("default", DEFAULT_AS_WRITTEN)]);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    const down = await fx.engine.destroy();
+    assert.ok(down.ok, JSON.stringify(down.errors));
+    assert.equal((await live("github.com")).status, 200, "GARM's default endpoint is still there");
+    assert.ok(down.logs.some((l) => /GARM's default endpoint is left in GARM/.test(l)), down.logs.join("\n"));
+  });
+
+  it("previews no change after refreshing an endpoint adopted in another case than GARM's", async () => {
+    assert.ok((await fx.engine.up([endpointDecl("default", DEFAULT_AS_WRITTEN)])).ok);
+    assert.ok((await fx.engine.refresh()).ok);
+    const preview = await fx.engine.preview([endpointDecl("default", DEFAULT_AS_WRITTEN)]);
+    assert.ok(preview.ok, JSON.stringify(preview.errors));
+    assert.equal(preview.diffs.default?.changes, "none");
+  });
+
+  it("names the credentials on an endpoint adopted in another case, and sends no DELETE", async () => {
+    assert.equal((await fx.rest.post("/github/endpoints", { name: "ghe", api_base_url: GHE_API, upload_base_url: "https://ghe.example.test/api/uploads/", base_url: "https://ghe.example.test" })).status, 200);
+    const made = await fx.rest.post("/github/credentials", { name: "hand-made", endpoint: "ghe", auth_type: "pat", pat: { oauth2_token: "t" } });
+    assert.equal(made.status, 200);
+    assert.ok((await fx.engine.up([endpointDecl("ep", { name: "GHE", adoptExisting: true })])).ok);
+    fx.sim.clearRequests();
+    const down = await fx.engine.destroy();
+    assert.equal(down.ok, false);
+    assert.match(String(down.errors.ep), /^GarmEndpoint GHE: not deleted, because GARM refuses to delete an endpoint still in use; it is used by credentials "hand-made"/);
+    assert.deepEqual(mutatingCalls(fx.sim), [], "nothing is deleted");
+  });
+
   it("refuses bad inputs at preview with field-named messages", async () => {
     const preview = await fx.engine.preview([endpointDecl("ep", { apiBaseUrl: "ftp://x/", uploadBaseUrl: undefined, caCertBundle: "not pem" })]);
     assert.equal(preview.ok, false);
