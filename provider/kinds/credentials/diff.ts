@@ -4,6 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { withoutProviderKey } from "../../common/unknown";
 import type { CheckedCredentialsInputs, CredentialsOutputs } from "./inputs";
 import { secretDigest } from "./secret-digest";
+import { sameCredentialsName, sameEndpointName } from "../../garm/names";
 
 export type UpdatableCredentialsField = "name" | "description" | "secret";
 
@@ -27,10 +28,14 @@ export const REPLACE_REASONS: Record<string, string> = {
 
 export function diffCredentials(olds: CredentialsOutputs, newsRaw: object): pulumi.dynamic.DiffResult {
   const news = withoutProviderKey(newsRaw as Record<string, unknown>) as Partial<CheckedCredentialsInputs>;
-  const replaces = (["endpoint", "forge", "authType"] as const).filter((f) => news[f] !== undefined && news[f] !== olds[f]);
+  const differs = (f: "endpoint" | "forge" | "authType") =>
+    news[f] !== undefined && (f === "endpoint" ? !sameEndpointName(String(news.endpoint), olds.endpoint) : news[f] !== olds[f]);
+  const replaces = (["endpoint", "forge", "authType"] as const).filter(differs);
   if (replaces.length > 0) {
-    // Names are unique per user (database/sql/models.go L483): only renamed credentials can be created first.
-    return { changes: true, replaces: [...replaces], deleteBeforeReplace: news.name === olds.name };
+    // Names are unique per forge, ignoring case (database/sql/models.go L483, L510): new credentials can come up first
+    // only under another name or on the other forge.
+    const collides = (news.forge ?? olds.forge) === olds.forge && sameCredentialsName(news.name ?? olds.name, olds.name);
+    return { changes: true, replaces: [...replaces], deleteBeforeReplace: collides };
   }
   const changed = changedCredentialsFields(olds, news);
   const providerOnly = news.adoptExisting !== undefined && news.adoptExisting !== olds.adoptExisting;

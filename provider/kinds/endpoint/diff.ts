@@ -4,6 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { withoutProviderKey } from "../../common/unknown";
 import { canonicalCaBundle } from "./ca-bundle";
 import type { CheckedEndpointInputs, EndpointOutputs } from "./inputs";
+import { sameEndpointName } from "../../garm/names";
 
 /** Fields an update sends to GARM. */
 export type UpdatableEndpointField = "description" | "apiBaseUrl" | "uploadBaseUrl" | "baseUrl" | "caCertBundle";
@@ -37,9 +38,10 @@ export function diffEndpoint(olds: EndpointOutputs, newsRaw: object): pulumi.dyn
   const changed = changedEndpointFields(olds, news).filter((f) => !replaces.includes(f));
   const providerOnly = news.adoptExisting !== undefined && news.adoptExisting !== olds.adoptExisting;
   if (replaces.length > 0) {
-    // The same name cannot exist twice (models.go L464, primary key), so only a renamed endpoint can come up first.
-    const sameName = !replaces.includes("name");
-    return { changes: true, replaces, deleteBeforeReplace: sameName };
+    // One key for both forges, ignoring case (models.go L464): a new endpoint whose name GARM holds already, in any
+    // case and for either forge, is refused (github.go L38, gitea.go L42), so the old one goes first.
+    const collides = sameEndpointName(news.name ?? olds.name, olds.name);
+    return { changes: true, replaces, deleteBeforeReplace: collides };
   }
   return { changes: changed.length > 0 || providerOnly, replaces: [], deleteBeforeReplace: false };
 }

@@ -4,6 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
 import type { TemplateOutputs } from "./state";
+import { sameTemplateName } from "../../garm/names";
 
 /** Inputs GARM changes in place, with the key its update takes. */
 export const TEMPLATE_UPDATABLE = { name: "name", description: "description", body: "data" } as const;
@@ -31,7 +32,7 @@ export function diffTemplate(olds: Partial<TemplateOutputs>, newProps: Record<st
   const changes = replaces.length + updates.length + options.length > 0;
   if (replaces.length === 0) return { changes, replaces: [], stables: ["templateId"], deleteBeforeReplace: false };
   // A new template of the same name would be refused while the old one exists (409, database/sql/templates.go L180-183).
-  const sameName = !differs(olds.name, news.name);
+  const sameName = !differs(olds.name, news.name) || (typeof news.name === "string" && sameTemplateName(news.name, olds.name ?? ""));
   return { changes, replaces: [...replaces], deleteBeforeReplace: sameName };
 }
 

@@ -41,10 +41,19 @@ describe("GarmCredentials diff", () => {
     }
   });
 
-  it("replaces on another endpoint, forge or auth type; old ones first unless renamed too", () => {
+  it("replaces on another endpoint, forge or auth type; old ones first while the names collide in GARM", () => {
     assert.deepEqual(diffCredentials(stored(pat), { ...pat, endpoint: "other" }), { changes: true, replaces: ["endpoint"], deleteBeforeReplace: true });
-    assert.deepEqual(diffCredentials(stored(pat), { ...pat, forge: "gitea" }), { changes: true, replaces: ["forge"], deleteBeforeReplace: true });
+    // GitHub and Gitea credentials are two tables, each with its own names (database/sql/models.go L483, L510).
+    assert.deepEqual(diffCredentials(stored(pat), { ...pat, forge: "gitea" }), { changes: true, replaces: ["forge"], deleteBeforeReplace: false });
     const toApp = { ...pat, name: "c-app", authType: "app" as const, token: undefined, appId: 1, installationId: 2, privateKey: APP_KEY_1 };
     assert.deepEqual(diffCredentials(stored(pat), toApp), { changes: true, replaces: ["authType"], deleteBeforeReplace: false });
+  });
+
+  it("deletes first when renamed only in case: GARM's credentials names ignore case", () => {
+    assert.deepEqual(diffCredentials(stored(pat), { ...pat, name: "C", endpoint: "other" }), { changes: true, replaces: ["endpoint"], deleteBeforeReplace: true });
+  });
+
+  it("sees no replacement for the endpoint written in another case: it is GARM's same endpoint", () => {
+    assert.deepEqual(diffCredentials(stored(pat), { ...pat, endpoint: "GHE" }), { changes: false, replaces: [], deleteBeforeReplace: false });
   });
 });

@@ -37,6 +37,11 @@ describe("GarmEndpoint diff", () => {
     assert.deepEqual(diffEndpoint(olds, { ...inputs, caCertBundle: "" }), { changes: true, replaces: ["caCertBundle"], deleteBeforeReplace: true });
   });
 
+  it("deletes first on a rename that only changes case, or a forge change under such a name: GARM's endpoint key ignores case", () => {
+    assert.deepEqual(diffEndpoint(olds, { ...inputs, name: "GHE" }), { changes: true, replaces: ["name"], deleteBeforeReplace: true });
+    assert.deepEqual(diffEndpoint(olds, { ...inputs, name: "Ghe", forge: "gitea" }), { changes: true, replaces: ["name", "forge"], deleteBeforeReplace: true });
+  });
+
   it("counts a changed adoptExisting as a change that GARM never sees", () => {
     assert.deepEqual(diffEndpoint(olds, { ...inputs, adoptExisting: true }), { changes: true, replaces: [], deleteBeforeReplace: false });
   });
