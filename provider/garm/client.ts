@@ -6,6 +6,7 @@ import type { components, paths } from "./generated/garm-api";
 import { emptyAnswer, parsedAnswer } from "./answer";
 import {
   type EntityKind,
+  type EntityView,
   controllerSchema,
   entitySchema,
   instanceSchema,
@@ -16,6 +17,7 @@ import {
   templateDetailSchema,
   templateSchema,
 } from "./views";
+import { sameEndpointName, sameEntityName } from "./names";
 import { GarmTransport, type TransportOptions } from "./transport";
 
 export type CreateScaleSetParams = components["schemas"]["CreateScaleSetParams"];
@@ -236,19 +238,20 @@ export class GarmClient {
     return parsedAnswer("GET /pools", this.api.GET("/pools"), z.array(poolSchema).nullable().transform((l) => l ?? []));
   }
 
-  /** Entities whose name matches exactly, optionally under one endpoint (§2.4). Repository names are owner/name. */
-  findEntities(kind: EntityKind, name: string, endpoint?: string) {
+  /**
+   * Entities GARM holds under this name, optionally under one endpoint (§2.4); repository names are owner/name. Names
+   * compare as GARM's own look-up does, ignoring case (garm/names.ts); its `?name=` filter is exact, so it is not used.
+   */
+  async findEntities(kind: EntityKind, name: string, endpoint?: string): Promise<EntityView[]> {
     const list = z.array(entitySchema).nullable().transform((l) => l ?? []);
-    switch (kind) {
-      case "organization":
-        return parsedAnswer("GET /organizations", this.api.GET("/organizations", { params: { query: { name, endpoint } } }), list);
-      case "enterprise":
-        return parsedAnswer("GET /enterprises", this.api.GET("/enterprises", { params: { query: { name, endpoint } } }), list);
-      case "repository": {
-        const [owner, repo] = splitRepository(name);
-        return parsedAnswer("GET /repositories", this.api.GET("/repositories", { params: { query: { owner, name: repo, endpoint } } }), list);
-      }
-    }
+    const query = { params: { query: endpoint === undefined ? {} : { endpoint } } };
+    const all =
+      kind === "organization"
+        ? await parsedAnswer("GET /organizations", this.api.GET("/organizations", query), list)
+        : kind === "enterprise"
+          ? await parsedAnswer("GET /enterprises", this.api.GET("/enterprises", query), list)
+          : await parsedAnswer("GET /repositories", this.api.GET("/repositories", query), list);
+    return all.filter((e) => sameEntityName(e.name, name) && (endpoint === undefined || sameEndpointName(e.endpoint, endpoint)));
   }
 
   getEntity(kind: EntityKind, id: string) {
@@ -271,7 +274,3 @@ export class GarmClient {
   }
 }
 
-function splitRepository(name: string): [string, string] {
-  const slash = name.indexOf("/");
-  return slash < 0 ? ["", name] : [name.slice(0, slash), name.slice(slash + 1)];
-}

@@ -36,3 +36,11 @@ export function sameEntityName(a: string, b: string): boolean {
 export function sameTemplateName(a: string, b: string): boolean {
   return a === b;
 }
+
+/**
+ * The name to record for an object GARM answered: ours when GARM's is the same key in its own spelling (GARM answers
+ * with the spelling it stored), so that a program written in another case plans no rename; GARM's otherwise.
+ */
+export function recordedName(same: (a: string, b: string) => boolean, ours: string | undefined, garms: string): string {
+  return ours && same(ours, garms) ? ours : garms;
+}

@@ -1,6 +1,7 @@
 // The diff rules scale sets and pools share: whether new inputs name the entity GARM already has them under (neither
 // can move to another entity in GARM), and whether the install template GARM holds is the one the inputs mean.
 import { containsUnknown } from "../common/unknown";
+import { sameEndpointName, sameEntityName } from "../garm/names";
 import { type TemplateForge, isSystemTemplateName } from "./templates";
 import type { StoredEntityFields } from "./state";
 
@@ -16,10 +17,8 @@ export function sameEntity(olds: StoredEntityFields, news: Record<string, unknow
   const kind = news.organization !== undefined ? "organization" : news.repository !== undefined ? "repository" : "enterprise";
   const name = (news.organization ?? news.repository ?? news.enterprise) as string | undefined;
   if (name === undefined) return false;
-  // Entity names are GitHub names, which ignore case.
-  const sameName = kind === olds.entityKind && name.toLowerCase() === olds.entityName.toLowerCase();
-  // GARM keys endpoints by name ignoring case (database/sql/models.go L464: collate nocase).
-  const sameEndpoint = news.endpoint === undefined || (typeof news.endpoint === "string" && news.endpoint.toLowerCase() === olds.endpointName.toLowerCase());
+  const sameName = kind === olds.entityKind && sameEntityName(name, olds.entityName);
+  const sameEndpoint = news.endpoint === undefined || (typeof news.endpoint === "string" && sameEndpointName(news.endpoint, olds.endpointName));
   return sameName && sameEndpoint;
 }
 

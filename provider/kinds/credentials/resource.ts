@@ -14,6 +14,7 @@ import { checkCredentialsInputs } from "./check";
 import { REPLACE_REASONS, type UpdatableCredentialsField, changedCredentialsFields, diffCredentials } from "./diff";
 import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, readCredentialsOutputs } from "./inputs";
 import { newSalt, secretDigest } from "./secret-digest";
+import { sameCredentialsName, sameEndpointName } from "../../garm/names";
 
 export interface CredentialsDeps {
   readonly client: () => GarmClient;
@@ -70,7 +71,7 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
       const api = forgeApi(client);
       const salt = newSalt();
       if (inputs.adoptExisting) {
-        const existing = (await api.listCredentials(inputs.forge)).find((c) => c.name.toLowerCase() === inputs.name.toLowerCase());
+        const existing = (await api.listCredentials(inputs.forge)).find((c) => sameCredentialsName(c.name, inputs.name));
         if (existing) {
           refuseToAdopt(existing, inputs);
           deps.log.info(`${label(inputs.name, existing.id)}: adopting the existing credentials; their secret is set from the inputs`);
@@ -183,7 +184,7 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
 
   function refuseToAdopt(existing: CredentialsView, inputs: CheckedCredentialsInputs): void {
     const authType = existing.authType === "app" ? "app" : "pat";
-    if (existing.endpoint !== inputs.endpoint || authType !== inputs.authType) {
+    if (!sameEndpointName(existing.endpoint, inputs.endpoint) || authType !== inputs.authType) {
       throw new Error(
         `${label(inputs.name, existing.id)}: cannot adopt them: GARM has them on endpoint ${existing.endpoint} with auth type ${authType}, ` +
           `and the inputs say endpoint ${inputs.endpoint} with auth type ${inputs.authType}, which GARM cannot change in place; make the inputs match, or choose another name`,

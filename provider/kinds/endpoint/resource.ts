@@ -6,7 +6,7 @@ import type { GarmClient } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
 import { type EndpointBody, type EndpointView, type Forge, forgeApi } from "../../garm/forge-api";
 import { endpointUsers, refuseWhileUsed } from "../../common/dependents";
-import { sameEndpointName } from "../../garm/names";
+import { recordedName, sameEndpointName } from "../../garm/names";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
 import { withoutProviderKey } from "../../common/unknown";
@@ -58,8 +58,7 @@ function fromView(olds: EndpointOutputs, view: EndpointView): EndpointOutputs {
   return toEndpointOutputs({
     ...olds,
     forge: view.forge,
-    // GARM answers with its own spelling of a name it matched ignoring case: the program's spelling is the same key.
-    name: olds.name && sameEndpointName(olds.name, view.name) ? olds.name : view.name,
+    name: recordedName(sameEndpointName, olds.name, view.name),
     description: view.description,
     apiBaseUrl: view.apiBaseUrl,
     uploadBaseUrl: view.uploadBaseUrl,
@@ -107,7 +106,7 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
       try {
         await api.createEndpoint(inputs.forge, createBody(inputs));
       } catch (err) {
-        if (isGarmError(err, "conflict")) throw alreadyExists(inputs.name);
+        if (isGarmError(err, "conflict")) throw await alreadyExists(client, inputs);
         throw err;
       }
       return { id: inputs.name, outs: toEndpointOutputs(inputs) };
@@ -175,7 +174,20 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
     return outs;
   }
 
-  function alreadyExists(name: string): Error {
+  /** Why GARM refused the name: one key for both forges (github.go L38, gitea.go L42), while a GET asks one forge. */
+  async function alreadyExists(client: GarmClient, inputs: CheckedEndpointInputs): Promise<Error> {
+    const name = inputs.name;
+    const other: Forge = inputs.forge === "github" ? "gitea" : "github";
+    const holder = await findEndpoint(client, other, name).catch(() => undefined);
+    if (holder) {
+      return new Error(
+        `${label(name)}: GARM already has a ${other} endpoint named ${holder.name}, and one name cannot serve both forges (GARM keys endpoints by name, ignoring case); ` +
+          `choose another name${inputs.adoptExisting ? `, or set forge: "${other}" to adopt that one` : ""}`,
+      );
+    }
+    if (inputs.adoptExisting) {
+      return new Error(`${label(name)}: GARM refused the name as taken, yet has no ${inputs.forge} endpoint of that name to adopt; run again, and if it persists choose another name`);
+    }
     const hint =
       sameEndpointName(name, DEFAULT_ENDPOINT)
         ? `; ${DEFAULT_ENDPOINT} is GARM's default endpoint: credentials can name it ("${DEFAULT_ENDPOINT}") without a GarmEndpoint, or set adoptExisting: true to manage it`

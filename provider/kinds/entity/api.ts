@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { EntityKind, GarmClient } from "../../garm/client";
 import type { Forge } from "../../common/forges";
 import { garmCall } from "../../garm/raw-call";
+import { sameCredentialsName } from "../../garm/names";
 
 export const COLLECTION: Record<EntityKind, "organizations" | "repositories" | "enterprises"> = {
   organization: "organizations",
@@ -150,7 +151,7 @@ export class EntityApi {
     const forges: Forge[] = kind === "enterprise" ? ["github"] : ["github", "gitea"];
     const found: ForgeCredentials[] = [];
     for (const forge of forges) {
-      const match = (await this.call("GET", `/${forge}/credentials`, undefined, list)).find((c) => c.name.toLowerCase() === name.toLowerCase());
+      const match = (await this.call("GET", `/${forge}/credentials`, undefined, list)).find((c) => sameCredentialsName(c.name, name));
       if (match) found.push({ forge, name: match.name, endpoint: match.endpoint?.name ?? "" });
     }
     return found;

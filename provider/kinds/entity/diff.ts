@@ -6,6 +6,7 @@ import { containsUnknown, withoutProviderKey } from "../../common/unknown";
 import type { UpdateEntityBody } from "./api";
 import type { CheckedEntityInputs } from "./inputs";
 import { type EntityOutputs, secretHash } from "./state";
+import { sameCredentialsName, sameEndpointName, sameEntityName } from "../../garm/names";
 
 /** Inputs GARM updates in place, with the key UpdateEntityParams takes. */
 export const UPDATABLE = {
@@ -39,6 +40,8 @@ export function changedFields(olds: EntityOutputs, news: Record<string, unknown>
     if (field === "webhookSecret") return secretChanged(olds, news);
     const value = wanted(news, field);
     if (containsUnknown(value)) return true;
+    // GARM answers with its own spelling of credentials it matched ignoring case (database/sql/github.go L302-331).
+    if (field === "credentials" && typeof value === "string") return !sameCredentialsName(value, olds.credentials);
     return value !== undefined && value !== olds[field];
   });
 }
@@ -60,14 +63,14 @@ export function diffEntity(olds: EntityOutputs, newsWithProvider: Record<string,
   const news = withoutProviderKey(newsWithProvider);
   const replaces: string[] = [];
   if (containsUnknown(news.name) || news.name !== olds.name) replaces.push("name");
-  if (newCredentialsEndpoint !== undefined && olds.endpointName && newCredentialsEndpoint !== olds.endpointName) replaces.push("credentials");
+  if (newCredentialsEndpoint !== undefined && olds.endpointName && !sameEndpointName(newCredentialsEndpoint, olds.endpointName)) replaces.push("credentials");
   const fields = changedFields(olds, news);
   const options = PROVIDER_OPTIONS.filter((o) => wanted(news, o) !== olds[o]);
   const changes = replaces.length > 0 || fields.length > 0 || options.length > 0 || webhookChange(olds, news) !== undefined;
   // GARM refuses a second entity whose name matches ignoring case under the same endpoint (runner/organizations.go
   // L56-63, database/sql/organizations.go L285 COLLATE NOCASE): only a change of case must delete the old one first.
   const sameEndpoint = !replaces.includes("credentials");
-  const caseOnly = typeof news.name === "string" && news.name !== olds.name && news.name.toLowerCase() === olds.name.toLowerCase();
+  const caseOnly = typeof news.name === "string" && news.name !== olds.name && sameEntityName(news.name, olds.name);
   return { changes, replaces, deleteBeforeReplace: sameEndpoint && caseOnly };
 }
 

@@ -17,6 +17,7 @@ import type { CheckedEntityInputs } from "./inputs";
 import { KIND_SPECS } from "./kinds";
 import { type EntityOutputs, newSalt, readOutputs, secretHash, toOutputs, withObserved } from "./state";
 import { installWebhook, removeWebhook, replaceWebhook, webhookPresent } from "./webhook";
+import { sameCredentialsName, sameEndpointName, sameEntityName } from "../../garm/names";
 
 export interface EntityDeps {
   readonly client: () => Pick<GarmClient, "transport">;
@@ -73,13 +74,15 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
     return found.length > 1 ? ambiguity(credentials, found) : undefined;
   }
 
-  /** The entity of this name under the endpoint of the given credentials: names are unique per endpoint only. */
+  /**
+   * The entity GARM's duplicate check would find: this name, ignoring case, under the endpoint of the given credentials
+   * (runner/organizations.go L56-63). GARM's `?name=` filter is exact, so the endpoint's entities are listed instead.
+   */
   async function findByName(inputs: CheckedEntityInputs, known?: ForgeCredentials): Promise<EntityDetail | undefined> {
-    const { owner, name } = splitName(kind, inputs.name);
     const endpoint = (known ?? (await credentialsFor(inputs)))?.endpoint;
     if (endpoint === undefined) return undefined;
-    const found = await api().list(kind, { ...(owner === undefined ? {} : { owner }), name, endpoint });
-    return found.find((e) => e.endpoint === endpoint);
+    const found = await api().list(kind, { endpoint });
+    return found.find((e) => sameEntityName(e.name, inputs.name) && sameEndpointName(e.endpoint, endpoint));
   }
 
   /**
@@ -120,11 +123,17 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
    */
   async function newCredentialsEndpoint(name: string, entityEndpoint: string): Promise<string | undefined> {
     const found = await api().credentialsNamed(kind, name);
-    return (found.find((c) => c.endpoint === entityEndpoint) ?? found[0])?.endpoint;
+    return (found.find((c) => sameEndpointName(c.endpoint, entityEndpoint)) ?? found[0])?.endpoint;
   }
 
   function createFailure(err: unknown, inputs: CheckedEntityInputs): Error {
     const label = labelOf(inputs.name);
+    if (isGarmError(err, "conflict") && inputs.adoptExisting) {
+      // GARM's duplicate check found an entity its list did not show: nothing here can adopt it.
+      return new Error(
+        `${label}: GARM refused the create as a duplicate (${err.details}), yet lists no ${kind} of that name under the endpoint of credentials ${JSON.stringify(inputs.credentials)} to adopt; check the name and the credentials, then run again`,
+      );
+    }
     if (isGarmError(err, "conflict")) {
       return new Error(
         `${label}: GARM already has this ${kind} (${err.details}); set adoptExisting: true to manage it from this stack, or choose another name`,
@@ -156,7 +165,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       const olds = readOutputs(kind, oldsWithProvider);
       const news = withoutProviderKey(newsWithProvider);
       let endpoint: string | undefined;
-      if (typeof news.credentials === "string" && !containsUnknown(news.credentials) && news.credentials !== olds.credentials) {
+      if (typeof news.credentials === "string" && !containsUnknown(news.credentials) && !sameCredentialsName(news.credentials, olds.credentials)) {
         endpoint = await withTimeout(newCredentialsEndpoint(news.credentials, olds.endpointName), deps.diffReadTimeoutMs ?? 5000).catch(() => undefined);
       }
       const planned = diffEntity(olds, news, endpoint);

@@ -6,6 +6,7 @@ import { type StateStamp, readableStateVersion, stateStamp } from "../../common/
 import type { EntityDetail } from "./api";
 import type { CheckedEntityInputs, PoolBalancer } from "./inputs";
 import { KIND_SPECS } from "./kinds";
+import { recordedName, sameCredentialsName, sameEntityName } from "../../garm/names";
 
 export const STATE_VERSION = 1;
 
@@ -43,8 +44,8 @@ export function toOutputs(
     ...stateStamp(STATE_VERSION),
     entityId: view.id,
     entityKind: kind,
-    name: view.name,
-    credentials: view.credentials,
+    name: recordedName(sameEntityName, inputs.name, view.name),
+    credentials: recordedName(sameCredentialsName, inputs.credentials, view.credentials),
     endpointName: view.endpoint,
     poolBalancerType: view.poolBalancerType as PoolBalancer,
     agentMode: view.agentMode,
@@ -65,8 +66,8 @@ export function readOutputs(kind: EntityKind, props: Record<string, unknown>): E
 export function withObserved(olds: EntityOutputs, view: EntityDetail): EntityOutputs {
   return {
     ...olds,
-    name: view.name,
-    credentials: view.credentials,
+    name: recordedName(sameEntityName, olds.name, view.name),
+    credentials: recordedName(sameCredentialsName, olds.credentials, view.credentials),
     endpointName: view.endpoint,
     poolBalancerType: view.poolBalancerType as PoolBalancer,
     agentMode: view.agentMode,

@@ -12,6 +12,7 @@ import { type ReadBody, checkTemplateInputs, readBodyFile } from "./check";
 import { REPLACE_REASONS, changedTemplateFields, diffTemplate, templateUpdateBody } from "./diff";
 import type { CheckedTemplateInputs } from "./inputs";
 import { SYSTEM_OWNER, type TemplateOutputs, readTemplateOutputs, toTemplateOutputs } from "./state";
+import { sameTemplateName } from "../../garm/names";
 
 export interface TemplateDeps {
   readonly client: () => GarmClient;
@@ -144,9 +145,9 @@ function inUseWords(label: string): RefusalWords {
 /** The caller's own template of that name; GARM's system templates are never adopted. */
 async function findOwnByName(client: GarmClient, name: string): Promise<TemplateDetailView | undefined> {
   const all = await client.listTemplates(undefined, undefined, name);
-  const own = all.filter((t) => t.name === name && t.owner !== SYSTEM_OWNER);
+  const own = all.filter((t) => sameTemplateName(t.name, name) && t.owner !== SYSTEM_OWNER);
   if (own.length === 0) {
-    if (all.some((t) => t.name === name)) {
+    if (all.some((t) => sameTemplateName(t.name, name))) {
       throw new Error(
         `template ${JSON.stringify(name)} is a GARM system template, which a stack never manages or deletes; reference it by ` +
           "id in templateId instead, or give this GarmTemplate another name",

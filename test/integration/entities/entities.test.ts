@@ -117,6 +117,24 @@ for (const kind of ["organization", "repository", "enterprise"] as Kind[]) {
       assert.equal((await entityIn()).length, kind === "enterprise" ? 1 : 2, "no second entity");
     });
 
+    it("adopts an entity GARM holds under the name in another case, as GARM's duplicate check finds it", async () => {
+      fx = await startFixture();
+      const upper = garmName.toUpperCase();
+      const [owner, repo] = upper.split("/");
+      const body = kind === "repository" ? { owner, name: repo } : { name: upper };
+      const made = await fx.api("POST", `/${plural}`, { ...body, credentials_name: "acme-pat", webhook_secret: "someone-elses" });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+
+      const refused = await fx.engine.up([fx.entity(kind, "ent")]);
+      assert.equal(refused.ok, false);
+      assert.match(refused.errors.ent ?? "", new RegExp(`already has this ${kind} under endpoint github.com; set adoptExisting: true`));
+      const adopted = await fx.engine.up([fx.entity(kind, "ent", { adoptExisting: true })]);
+      assert.ok(adopted.ok, JSON.stringify(adopted.errors));
+      assert.equal(adopted.outputs.ent?.entityId, (made.body as Json).id);
+      const preview = await fx.engine.preview([fx.entity(kind, "ent", { adoptExisting: true })]);
+      assert.equal(preview.diffs.ent?.changes, "none");
+    });
+
     it("a scale set takes the entity's name output, so destroy deletes the scale set first; an unmanaged scale set or pool blocks the delete by name", async () => {
       fx = await startFixture();
       const program = [fx.entity(kind, "ent"), fx.scaleSet("ss", { [kind]: ref("ent", "name") })];

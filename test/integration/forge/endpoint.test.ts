@@ -76,6 +76,15 @@ describe("GarmEndpoint through the engine against the GARM simulator", function 
     assert.equal(now.body.ca_cert_bundle, undefined);
   });
 
+  it("replaces on a rename that only changes case, old endpoint first: GARM refuses a second endpoint of that name", async () => {
+    assert.ok((await fx.engine.up([endpointDecl("ep")])).ok);
+    const up = await fx.engine.up([endpointDecl("ep", { name: "GHE" })]);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    assert.equal(up.diffs.ep?.deleteBeforeReplace, true);
+    const listed = ((await fx.rest.get("/github/endpoints")).body as { name: string }[]).map((e) => e.name);
+    assert.ok(listed.includes("GHE") && !listed.includes("ghe"), listed.join(", "));
+  });
+
   it("refresh picks up drift and an out-of-band delete; the next up restores them", async () => {
     await fx.engine.up([endpointDecl("ep")]);
     assert.equal((await fx.rest.put("/github/endpoints/ghe", { description: "changed by hand" })).status, 200);
@@ -104,6 +113,15 @@ describe("GarmEndpoint through the engine against the GARM simulator", function 
     const now = await live("ghe");
     assert.equal(now.body.api_base_url, GHE_API);
     assert.equal(now.body.description, "GitHub Enterprise");
+  });
+
+  it("says why a GitHub endpoint cannot be adopted when a Gitea endpoint holds its name, instead of advising adoptExisting", async () => {
+    assert.equal((await fx.rest.post("/gitea/endpoints", { name: "GHE", api_base_url: "https://gitea.test/api/v1", base_url: "https://gitea.test" })).status, 200);
+    const refused = await fx.engine.up([endpointDecl("ep", { adoptExisting: true })]);
+    assert.equal(refused.ok, false);
+    const message = String(refused.errors.ep);
+    assert.match(message, /GARM already has a gitea endpoint named GHE, and one name cannot serve both forges .*set forge: "gitea" to adopt that one/);
+    assert.doesNotMatch(message, /set adoptExisting: true/);
   });
 
   it("refuses to delete an endpoint still used by credentials, naming them, and deletes nothing", async () => {
