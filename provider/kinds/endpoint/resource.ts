@@ -48,7 +48,8 @@ function updateBody(i: CheckedEndpointInputs, fields: readonly UpdatableEndpoint
     if (f === "apiBaseUrl") body.api_base_url = i.apiBaseUrl;
     if (f === "uploadBaseUrl") body.upload_base_url = i.uploadBaseUrl;
     if (f === "baseUrl") body.base_url = i.baseUrl;
-    if (f === "caCertBundle") body.ca_cert_bundle = base64(i.caCertBundle);
+    // Never an empty one: GARM answers 400 "invalid ca_cert_bundle" (params/requests.go L428-435); diff replaces instead.
+    if (f === "caCertBundle" && i.caCertBundle) body.ca_cert_bundle = base64(i.caCertBundle);
   }
   return body;
 }
@@ -98,6 +99,7 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
       if (inputs.adoptExisting) {
         const existing = await findEndpoint(client, inputs.forge, inputs.name);
         if (existing) {
+          if (existing.caCertBundle && !inputs.caCertBundle) throw bundleCannotGo(inputs.name);
           deps.log.info(`${label(inputs.name)}: adopting the existing ${inputs.forge} endpoint`);
           const outs = await bringToInputs(client, fromView(toEndpointOutputs(inputs), existing), inputs);
           return { id: inputs.name, outs };
@@ -172,6 +174,14 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
     }
     deps.log.info(`${label(news.name)}: updated ${fields.join(", ")}`);
     return outs;
+  }
+
+  /** GARM refuses an empty bundle (params/requests.go L428-435) and keeps one it is not sent: it cannot remove one in place. */
+  function bundleCannotGo(name: string): Error {
+    return new Error(
+      `${label(name)}: not adopted: GARM's endpoint has a CA bundle and the program sets no caCertBundle, but GARM cannot remove a bundle in place; ` +
+        "set caCertBundle to the certificates the forge needs (GARM's bundle stays as it is until then), then run again",
+    );
   }
 
   /** Why GARM refused the name: one key for both forges (github.go L38, gitea.go L42), while a GET asks one forge. */

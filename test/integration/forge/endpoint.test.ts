@@ -124,6 +124,19 @@ describe("GarmEndpoint through the engine against the GARM simulator", function 
     assert.doesNotMatch(message, /set adoptExisting: true/);
   });
 
+  it("does not adopt an endpoint with a CA bundle for a program without one, saying why, and changes nothing", async () => {
+    const made = await fx.rest.post("/github/endpoints", { name: "ghe", api_base_url: GHE_API, upload_base_url: "https://ghe.example.test/api/uploads/", base_url: "https://ghe.example.test", ca_cert_bundle: Buffer.from(CA_CERT_1).toString("base64") });
+    assert.equal(made.status, 200);
+    fx.sim.clearRequests();
+    const refused = await fx.engine.up([endpointDecl("ep", { adoptExisting: true })]);
+    assert.equal(refused.ok, false);
+    assert.match(String(refused.errors.ep), /^GarmEndpoint ghe: not adopted: GARM's endpoint has a CA bundle and the program sets no caCertBundle, but GARM cannot remove a bundle in place; set caCertBundle/);
+    assert.deepEqual(mutatingCalls(fx.sim), [], "nothing is sent");
+    const adopted = await fx.engine.up([endpointDecl("ep", { adoptExisting: true, caCertBundle: CA_CERT_1 })]);
+    assert.ok(adopted.ok, JSON.stringify(adopted.errors));
+    assert.equal(Buffer.from((await live("ghe")).body.ca_cert_bundle, "base64").toString(), CA_CERT_1);
+  });
+
   it("refuses to delete an endpoint still used by credentials, naming them, and deletes nothing", async () => {
     await fx.engine.up([endpointDecl("ep")]);
     const made = await fx.rest.post("/github/credentials", { name: "hand-made", endpoint: "ghe", auth_type: "pat", pat: { oauth2_token: "t" } });
