@@ -4,7 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
 import type { GarmClient } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import { type CredentialsBody, type CredentialsView, forgeApi } from "../../garm/forge-api";
+import { type CredentialsBody, type CredentialsView, type Forge, forgeApi } from "../../garm/forge-api";
 import { credentialsUsers, refuseWhileUsed } from "../../common/dependents";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
@@ -15,6 +15,8 @@ import { REPLACE_REASONS, type UpdatableCredentialsField, changedCredentialsFiel
 import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, readCredentialsOutputs } from "./inputs";
 import { newSalt, secretDigest } from "./secret-digest";
 import { sameCredentialsName, sameEndpointName } from "../../garm/names";
+import { type NameHolder, nameTakenError, nameTakenFailure, renamedTo } from "../../common/name-clash";
+import { readGate } from "../../runners/drained";
 
 export interface CredentialsDeps {
   readonly client: () => GarmClient;
@@ -50,12 +52,25 @@ function toOutputs(id: number, i: CheckedCredentialsInputs, salt: string): Crede
   return outs;
 }
 
+/** Other credentials of the forge holding this name: the unique index ignores case (models.go L483, L510). */
+async function nameHolder(client: GarmClient, forge: Forge, name: string, selfId?: number): Promise<NameHolder | undefined> {
+  return (await forgeApi(client).listCredentials(forge)).find((c) => sameCredentialsName(c.name, name) && c.id !== selfId);
+}
+
 export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.ResourceProvider {
+  const gate = readGate({ log: deps.log, timeoutMs: 5000 });
   return {
     configure,
 
-    async check(_olds, news) {
-      return checkCredentialsInputs(news);
+    async check(olds, news) {
+      const checked = checkCredentialsInputs(news);
+      const name = renamedTo(olds, withoutProviderKey(news), sameCredentialsName);
+      if (name === undefined || checked.failures.length > 0) return checked;
+      const forge = (checked.inputs as Partial<CheckedCredentialsInputs>).forge ?? "github";
+      // Ours still has the old name, so any credentials of this forge holding the new one are others.
+      const read = await gate(() => nameHolder(deps.client(), forge, name));
+      if (!read.ok || read.value === undefined) return checked;
+      return { ...checked, failures: [nameTakenFailure(`${forge} credentials named`, name, read.value)] };
     },
 
     async diff(_id, olds, news) {
@@ -173,6 +188,10 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
     try {
       await forgeApi(client).updateCredentials(news.forge, id, body);
     } catch (err) {
+      if (fields.includes("name") && isGarmError(err, "server-error")) {
+        const holder = await nameHolder(client, news.forge, news.name, id).catch(() => undefined);
+        if (holder) throw nameTakenError(label(news.name, id), `${news.forge} credentials named`, news.name, holder);
+      }
       if (isGarmError(err, "not-found")) {
         throw new Error(
           `${label(news.name, id)}: GARM no longer has these credentials; run \`pulumi refresh\` to drop them from the state, then \`pulumi up\` creates them again`,

@@ -13,6 +13,8 @@ import { REPLACE_REASONS, changedTemplateFields, diffTemplate, templateUpdateBod
 import type { CheckedTemplateInputs } from "./inputs";
 import { SYSTEM_OWNER, type TemplateOutputs, readTemplateOutputs, toTemplateOutputs } from "./state";
 import { sameTemplateName } from "../../garm/names";
+import { type NameHolder, nameTakenError, nameTakenFailure, renamedTo } from "../../common/name-clash";
+import { readGate } from "../../runners/drained";
 
 export interface TemplateDeps {
   readonly client: () => GarmClient;
@@ -31,9 +33,16 @@ export function templateProviderWith(deps: TemplateDeps): pulumi.dynamic.Resourc
 }
 
 export function templateMethodsWith(deps: TemplateDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+  const gate = readGate({ log: deps.log, timeoutMs: 5000 });
   return {
-    async check(_olds, news) {
-      return checkTemplateInputs(news, deps.readBody);
+    async check(olds, news) {
+      const checked = checkTemplateInputs(news, deps.readBody);
+      const name = renamedTo(olds, withoutProviderKey(news), sameTemplateName);
+      if (name === undefined || checked.failures.length > 0) return checked;
+      // Ours still has the old name, so any own template holding the new one is another.
+      const read = await gate(() => nameHolder(deps.client(), name));
+      if (!read.ok || read.value === undefined) return checked;
+      return { ...checked, failures: [nameTakenFailure("a template named", name, read.value)] };
     },
 
     async diff(_id, olds, news) {
@@ -99,7 +108,16 @@ export function templateMethodsWith(deps: TemplateDeps): Omit<pulumi.dynamic.Res
       const news = inputsOf(newProps);
       const fields = changedTemplateFields(olds, news as unknown as Record<string, unknown>);
       if (fields.length === 0) return { outs: { ...olds, bodyFile: news.bodyFile, adoptExisting: news.adoptExisting } };
-      const view = await deps.client().updateTemplate(Number(id), templateUpdateBody(news, fields));
+      let view: TemplateDetailView;
+      try {
+        view = await deps.client().updateTemplate(Number(id), templateUpdateBody(news, fields));
+      } catch (err) {
+        if (fields.includes("name") && isGarmError(err, "server-error")) {
+          const holder = await nameHolder(deps.client(), news.name, Number(id)).catch(() => undefined);
+          if (holder) throw nameTakenError(label(olds.name, Number(id)), "a template named", news.name, holder);
+        }
+        throw err;
+      }
       return { outs: toTemplateOutputs(news, view) };
     },
 
@@ -140,6 +158,12 @@ function inUseWords(label: string): RefusalWords {
     why: "GARM refuses to delete a template still in use",
     remedy: "Point them at another template (templateId) or delete them first, then run again; Pulumi keeps the template in its state until then",
   };
+}
+
+/** Another own template holding this name for the user: the unique index (name, user) refuses a second (models.go L96-97). */
+async function nameHolder(client: GarmClient, name: string, selfId?: number): Promise<NameHolder | undefined> {
+  const all = await client.listTemplates(undefined, undefined, name);
+  return all.find((t) => sameTemplateName(t.name, name) && t.owner !== SYSTEM_OWNER && t.id !== selfId);
 }
 
 /** The caller's own template of that name; GARM's system templates are never adopted. */

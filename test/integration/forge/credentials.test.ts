@@ -4,6 +4,7 @@
 import { strict as assert } from "node:assert";
 import { APP_KEY_1, APP_KEY_1_PKCS8, APP_KEY_2 } from "../../support/forge-pem";
 import { type ForgeFixture, credentialsDecl, endpointDecl, mutatingCalls, startForgeFixture } from "./fixture";
+import { credentialsProviderWith } from "../../../provider/kinds/credentials/resource";
 
 const TOKEN_1 = "ghp_first_token_value";
 const TOKEN_2 = "ghp_rotated_token_value";
@@ -96,6 +97,25 @@ describe("GarmCredentials through the engine against the GARM simulator", functi
     const now = simCreds("ghe-pat-2");
     assert.equal(now?.endpoint, "github.com");
     assert.notEqual(now?.id, id);
+  });
+
+  it("refuses a rename onto a name other credentials hold (in any case) at preview, and words GARM's 500 when the clash comes later", async () => {
+    await fx.engine.up(program());
+    const other = await fx.rest.post("/github/credentials", { name: "other-pat", endpoint: "ghe", auth_type: "pat", pat: { oauth2_token: "t" } });
+    assert.equal(other.status, 200);
+    fx.sim.clearRequests();
+    const preview = await fx.engine.preview(program({ name: "OTHER-PAT" }));
+    assert.equal(preview.ok, false);
+    const reason = (preview.checkFailures.creds ?? []).find((f) => f.property === "name")?.reason ?? "";
+    assert.match(reason, new RegExp(`name "OTHER-PAT" is taken: GARM already has github credentials named "other-pat" \\(id ${other.body.id}\\)`));
+    assert.deepEqual(mutatingCalls(fx.sim), []);
+    // The name is taken between preview and up: GARM answers the PUT with a bare 500.
+    const stored = fx.engine.state().resources.find((r) => r.name === "creds")!;
+    const methods = credentialsProviderWith({ client: () => fx.garm(), log: { info() {}, warn() {} } });
+    await assert.rejects(
+      methods.update!(stored.id, stored.outputs, { ...stored.outputs, name: "Other-Pat", token: "ghp_first_token_value" }),
+      new RegExp(`^Error: GarmCredentials Other-Pat \\(id \\d+\\): not renamed to "Other-Pat": GARM already has github credentials named "other-pat" \\(id ${other.body.id}\\) and refused the rename`),
+    );
   });
 
   it("refresh picks up drift and an out-of-band delete; the next up restores them", async () => {

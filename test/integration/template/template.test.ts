@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { templateProvider } from "../../../sdk/nodejs/shim";
+import { templateMethodsWith } from "../../../provider/kinds/template/resource";
 import { type ResourceDecl, ref } from "../../../harness/engine";
 import { type Fixture, mutatingCalls, startFixture } from "../scaleset/fixture";
 
@@ -23,6 +24,23 @@ describe("GarmTemplate against the GARM simulator", function () {
   });
   afterEach(async () => fx?.close());
   const own = () => fx.sim.templates().filter((t) => t.owner !== undefined);
+
+  it("refuses a rename onto a name another template holds at preview, and words GARM's 500 when the clash comes later", async () => {
+    assert.ok((await fx.engine.up([template("tpl")])).ok);
+    const other = await fx.garm().createTemplate({ name: "taken", description: "", os_type: "linux", forge_type: "github", data: Buffer.from("x").toString("base64") });
+    fx.sim.clearRequests();
+    const preview = await fx.engine.preview([template("tpl", { name: "taken" })]);
+    assert.equal(preview.ok, false);
+    const reason = (preview.checkFailures.tpl ?? []).find((f) => f.property === "name")?.reason ?? "";
+    assert.match(reason, new RegExp(`name "taken" is taken: GARM already has a template named "taken" \\(id ${other.id}\\)`));
+    assert.deepEqual(mutatingCalls(fx.sim), []);
+    const stored = fx.engine.state().resources.find((r) => r.name === "tpl")!;
+    const methods = templateMethodsWith({ client: () => fx.garm(), log: { info() {}, warn() {} }, readBody: () => BODY });
+    await assert.rejects(
+      methods.update!(stored.id, stored.outputs, { ...stored.outputs, name: "taken" }),
+      new RegExp(`^Error: GarmTemplate ci-linux \\(id \\d+\\): not renamed to "taken": GARM already has a template named "taken" \\(id ${other.id}\\) and refused the rename`),
+    );
+  });
 
   it("creates with the body sent as base64, refreshes, and an unchanged up makes no mutating GARM call", async () => {
     const program = [template("tpl", { description: "CI runners" })];
