@@ -1,6 +1,6 @@
 // What still uses an endpoint or credentials in GARM, managed by this stack or not: GARM refuses those deletes
 // (database/sql/github.go L190-220 for endpoints, L517-525 for credentials); we name the dependents first.
-import type { CredentialsView, ForgeApi, Forge } from "../garm/forge-api";
+import type { CredentialsView, Forge, ForgeCalls } from "../garm/client";
 
 export interface Dependent {
   /** e.g. "credentials", "organization" */
@@ -14,12 +14,12 @@ export interface Dependent {
 export const describeDependent = (d: Dependent) => `${d.kind} ${d.name} (id ${d.id})`;
 
 /** Credentials and entities under the endpoint. Gitea has no enterprises (database/sql/gitea.go L195-218). */
-export async function endpointDependents(api: ForgeApi, forge: Forge, endpoint: string): Promise<Dependent[]> {
+export async function endpointDependents(client: Pick<ForgeCalls, "listCredentials" | "listEntities">, forge: Forge, endpoint: string): Promise<Dependent[]> {
   const [creds, orgs, repos, ents] = await Promise.all([
-    api.listCredentials(forge),
-    api.entitiesOnEndpoint("organizations", endpoint),
-    api.entitiesOnEndpoint("repositories", endpoint),
-    forge === "github" ? api.entitiesOnEndpoint("enterprises", endpoint) : Promise.resolve([]),
+    client.listCredentials(forge),
+    client.listEntities("organization", { endpoint }),
+    client.listEntities("repository", { endpoint }),
+    forge === "github" ? client.listEntities("enterprise", { endpoint }) : Promise.resolve([]),
   ]);
   return [
     ...creds.filter((c) => c.endpoint === endpoint).map((c) => ({ kind: "credentials", name: c.name, id: String(c.id) })),

@@ -2,9 +2,8 @@
 // credentials routes (garm-behaviour.md §2.5). The token or key goes to GARM only; no output, log line or error holds it.
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
-import type { GarmClient } from "../../garm/client";
+import type { CredentialsUpdate, CredentialsView, ForgeCalls } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import { type CredentialsBody, type CredentialsView, forgeApi } from "../../garm/forge-api";
 import { credentialsDependents, inUseError } from "../../common/dependents";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
@@ -16,7 +15,7 @@ import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, 
 import { newSalt, secretDigest } from "./secret-digest";
 
 export interface CredentialsDeps {
-  readonly client: () => GarmClient;
+  readonly client: () => ForgeCalls;
   readonly log: Logger;
 }
 
@@ -27,7 +26,7 @@ const label = (name: string, id?: number) => `GarmCredentials ${name}${id ? ` (i
 const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
 
 /** The secret part of a request: `pat` or `app` (GithubPAT, GithubApp: params/requests.go L442-451). */
-function secretBody(i: CheckedCredentialsInputs): CredentialsBody {
+function secretBody(i: CheckedCredentialsInputs): Pick<CredentialsUpdate, "pat" | "app"> {
   if (i.authType === "pat") return { pat: { oauth2_token: i.token ?? "" } };
   return { app: { app_id: i.appId ?? 0, installation_id: i.installationId ?? 0, private_key_bytes: base64(i.privateKey ?? "") } };
 }
@@ -67,10 +66,9 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
     async create(props) {
       const inputs = inputsOf(props);
       const client = deps.client();
-      const api = forgeApi(client);
       const salt = newSalt();
       if (inputs.adoptExisting) {
-        const existing = (await api.listCredentials(inputs.forge)).find((c) => c.name.toLowerCase() === inputs.name.toLowerCase());
+        const existing = (await client.listCredentials(inputs.forge)).find((c) => c.name.toLowerCase() === inputs.name.toLowerCase());
         if (existing) {
           refuseToAdopt(existing, inputs);
           deps.log.info(`${label(inputs.name, existing.id)}: adopting the existing credentials; their secret is set from the inputs`);
@@ -81,7 +79,7 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
       }
       let created: CredentialsView;
       try {
-        created = await api.createCredentials(inputs.forge, {
+        created = await client.createCredentials(inputs.forge, {
           name: inputs.name,
           description: inputs.description,
           endpoint: inputs.endpoint,
@@ -111,7 +109,7 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
       const credentialsId = olds.credentialsId || Number(id);
       let view: CredentialsView;
       try {
-        view = await forgeApi(deps.client()).getCredentials(olds.forge, credentialsId);
+        view = await deps.client().getCredentials(olds.forge, credentialsId);
       } catch (err) {
         if (isGarmError(err, "not-found")) return {};
         throw err;
@@ -141,10 +139,10 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
 
     async delete(_id, props) {
       const olds = readCredentialsOutputs(props);
-      const api = forgeApi(deps.client());
+      const client = deps.client();
       let view: CredentialsView;
       try {
-        view = await api.getCredentials(olds.forge, olds.credentialsId);
+        view = await client.getCredentials(olds.forge, olds.credentialsId);
       } catch (err) {
         if (isGarmError(err, "not-found")) {
           deps.log.info(`${label(olds.name, olds.credentialsId)}: already gone from GARM`);
@@ -161,19 +159,19 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
           "Delete those first, or move them to other credentials (remove them from the stack that manages them, or with garm-cli); then run again",
         );
       }
-      await api.deleteCredentials(olds.forge, olds.credentialsId);
+      await client.deleteCredentials(olds.forge, olds.credentialsId);
       deps.log.info(`${label(olds.name, olds.credentialsId)}: deleted from GARM`);
     },
   };
 
   /** PUTs only the changed fields; the secret goes whole (GithubApp.Validate needs all three app fields). */
-  async function send(client: GarmClient, id: number, news: CheckedCredentialsInputs, fields: readonly UpdatableCredentialsField[]) {
-    const body: CredentialsBody = {};
+  async function send(client: ForgeCalls, id: number, news: CheckedCredentialsInputs, fields: readonly UpdatableCredentialsField[]) {
+    const body: CredentialsUpdate = {};
     if (fields.includes("name")) body.name = news.name;
     if (fields.includes("description")) body.description = news.description;
     if (fields.includes("secret")) Object.assign(body, secretBody(news));
     try {
-      await forgeApi(client).updateCredentials(news.forge, id, body);
+      await client.updateCredentials(news.forge, id, body);
     } catch (err) {
       if (isGarmError(err, "not-found")) {
         throw new Error(

@@ -2,9 +2,8 @@
 // endpoint routes (garm-behaviour.md §2.5) through the process-wide client.
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
-import type { GarmClient } from "../../garm/client";
+import type { EndpointCreate, EndpointUpdate, EndpointView, Forge, ForgeCalls } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import { type EndpointBody, type EndpointView, type Forge, forgeApi } from "../../garm/forge-api";
 import { describeDependent, endpointDependents, inUseError } from "../../common/dependents";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
@@ -20,7 +19,7 @@ import {
 } from "./inputs";
 
 export interface EndpointDeps {
-  readonly client: () => GarmClient;
+  readonly client: () => ForgeCalls;
   readonly log: Logger;
 }
 
@@ -32,16 +31,16 @@ const label = (name: string) => `GarmEndpoint ${name}`;
 /** GARM stores []byte as base64 on the wire (params/requests.go L321). */
 const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
 
-function createBody(i: CheckedEndpointInputs): EndpointBody {
-  const body: EndpointBody = { name: i.name, description: i.description, api_base_url: i.apiBaseUrl, base_url: i.baseUrl };
+function createBody(i: CheckedEndpointInputs): EndpointCreate {
+  const body: EndpointCreate = { name: i.name, description: i.description, api_base_url: i.apiBaseUrl, base_url: i.baseUrl };
   if (i.forge === "github") body.upload_base_url = i.uploadBaseUrl;
   if (i.caCertBundle) body.ca_cert_bundle = base64(i.caCertBundle);
   return body;
 }
 
 /** Only the changed fields, as UpdateGithubEndpointParams' pointers (params/requests.go L383-389). */
-function updateBody(i: CheckedEndpointInputs, fields: readonly UpdatableEndpointField[]): EndpointBody {
-  const body: EndpointBody = {};
+function updateBody(i: CheckedEndpointInputs, fields: readonly UpdatableEndpointField[]): EndpointUpdate {
+  const body: EndpointUpdate = {};
   for (const f of fields) {
     if (f === "description") body.description = i.description;
     if (f === "apiBaseUrl") body.api_base_url = i.apiBaseUrl;
@@ -66,9 +65,9 @@ function fromView(olds: EndpointOutputs, view: EndpointView): EndpointOutputs {
   });
 }
 
-async function findEndpoint(client: GarmClient, forge: Forge, name: string): Promise<EndpointView | undefined> {
+async function findEndpoint(client: ForgeCalls, forge: Forge, name: string): Promise<EndpointView | undefined> {
   try {
-    return await forgeApi(client).getEndpoint(forge, name);
+    return await client.getEndpoint(forge, name);
   } catch (err) {
     if (isGarmError(err, "not-found")) return undefined;
     throw err;
@@ -93,7 +92,6 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
     async create(props) {
       const inputs = inputsOf(props);
       const client = deps.client();
-      const api = forgeApi(client);
       if (inputs.adoptExisting) {
         const existing = await findEndpoint(client, inputs.forge, inputs.name);
         if (existing) {
@@ -103,7 +101,7 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
         }
       }
       try {
-        await api.createEndpoint(inputs.forge, createBody(inputs));
+        await client.createEndpoint(inputs.forge, createBody(inputs));
       } catch (err) {
         if (isGarmError(err, "conflict")) throw alreadyExists(inputs.name);
         throw err;
@@ -133,8 +131,7 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
         return;
       }
       const client = deps.client();
-      const api = forgeApi(client);
-      const dependents = await endpointDependents(api, olds.forge, olds.name);
+      const dependents = await endpointDependents(client, olds.forge, olds.name);
       if (dependents.length > 0) {
         throw inUseError(
           label(olds.name),
@@ -143,19 +140,18 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
           "Delete those first (remove them from the stack that manages them, or with garm-cli), or keep the endpoint in this program; then run again",
         );
       }
-      await api.deleteEndpoint(olds.forge, olds.name);
+      await client.deleteEndpoint(olds.forge, olds.name);
       deps.log.info(`${label(olds.name)}: deleted from GARM`);
     },
   };
 
   /** PUTs the fields that differ; URLs cannot change while credentials use the endpoint (database/sql/github.go L129-139). */
-  async function bringToInputs(client: GarmClient, olds: EndpointOutputs, news: CheckedEndpointInputs): Promise<EndpointOutputs> {
+  async function bringToInputs(client: ForgeCalls, olds: EndpointOutputs, news: CheckedEndpointInputs): Promise<EndpointOutputs> {
     const fields = changedEndpointFields(olds, news);
     const outs = toEndpointOutputs(news);
     if (fields.length === 0) return outs;
-    const api = forgeApi(client);
     if (fields.some((f) => URL_FIELDS.includes(f))) {
-      const creds = (await endpointDependents(api, news.forge, news.name)).filter((d) => d.kind === "credentials");
+      const creds = (await endpointDependents(client, news.forge, news.name)).filter((d) => d.kind === "credentials");
       if (creds.length > 0) {
         throw new Error(
           `${label(news.name)}: nothing was changed, because GARM cannot change an endpoint's URLs while credentials use it; ` +
@@ -165,7 +161,7 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
       }
     }
     try {
-      await api.updateEndpoint(news.forge, news.name, updateBody(news, fields));
+      await client.updateEndpoint(news.forge, news.name, updateBody(news, fields));
     } catch (err) {
       if (isGarmError(err, "not-found")) {
         throw new Error(`${label(news.name)}: GARM no longer has this endpoint; run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again`);

@@ -3,7 +3,7 @@
 // new name replaces; credentials on another endpoint replace too (database/sql/util.go L1184-1186, "endpoint mismatch").
 import type * as pulumi from "@pulumi/pulumi";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
-import type { UpdateEntityBody } from "./api";
+import type { EntityUpdate } from "../../garm/client";
 import type { CheckedEntityInputs } from "./inputs";
 import { type EntityOutputs, secretHash } from "./state";
 
@@ -13,7 +13,7 @@ export const UPDATABLE = {
   webhookSecret: "webhook_secret",
   poolBalancerType: "pool_balancer_type",
   agentMode: "agent_mode",
-} as const satisfies Record<string, keyof UpdateEntityBody>;
+} as const satisfies Record<string, keyof EntityUpdate>;
 export type UpdatableField = keyof typeof UPDATABLE;
 
 /** Inputs only this provider reads. */
@@ -72,8 +72,8 @@ export function diffEntity(olds: EntityOutputs, newsWithProvider: Record<string,
 }
 
 /** The update body: only the fields that changed. */
-export function updateBody(inputs: CheckedEntityInputs, fields: readonly UpdatableField[]): UpdateEntityBody {
-  const body: UpdateEntityBody = {};
+export function updateBody(inputs: CheckedEntityInputs, fields: readonly UpdatableField[]): EntityUpdate {
+  const body: EntityUpdate = {};
   for (const field of fields) {
     switch (field) {
       case "credentials":

@@ -1,17 +1,30 @@
 // Before an entity is deleted: what still uses it. GARM refuses to delete an entity that has pools or scale sets
 // (runner/organizations.go L138-159, repositories.go L137-158, enterprises.go L129-150) but names only pool ids, so
 // the resource lists every dependent, whichever stack (if any) manages it, and never deletes one itself.
-import type { EntityKind } from "../../garm/client";
-import type { Dependent, EntityApi } from "./api";
+import type { EntityCalls, EntityKind } from "../../garm/client";
+
+/** A scale set or pool under the entity; pools have no name. */
+export interface Dependent {
+  readonly id: string;
+  readonly name: string;
+  readonly providerName: string;
+}
 
 export interface EntityDependents {
   scaleSets: Dependent[];
   pools: Dependent[];
 }
 
-export async function dependentsOf(api: Pick<EntityApi, "scaleSets" | "pools">, kind: EntityKind, id: string): Promise<EntityDependents> {
-  const [scaleSets, pools] = await Promise.all([api.scaleSets(kind, id), api.pools(kind, id)]);
-  return { scaleSets, pools };
+export async function dependentsOf(
+  client: Pick<EntityCalls, "listEntityScaleSets" | "listEntityPools">,
+  kind: EntityKind,
+  id: string,
+): Promise<EntityDependents> {
+  const [scaleSets, pools] = await Promise.all([client.listEntityScaleSets({ kind, id }), client.listEntityPools({ kind, id })]);
+  return {
+    scaleSets: scaleSets.map((s) => ({ id: String(s.id), name: s.name, providerName: s.providerName })),
+    pools: pools.map((p) => ({ id: p.id, name: "", providerName: p.providerName })),
+  };
 }
 
 /** One line naming each dependent and what to do; undefined when there is none. */

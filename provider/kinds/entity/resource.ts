@@ -2,13 +2,13 @@
 // kind it serves. check and diff's decision are pure; create, read, update and delete talk to GARM.
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
-import type { EntityKind, GarmClient } from "../../garm/client";
+import type { EntityCalls, EntityKind, EntityView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
 import { declareEntity } from "../../garm/lookups";
 import { type Logger, consoleLogger } from "../../common/log";
 import { type Replacement, logReplacements } from "../../common/replace-line";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
-import { type EntityDetail, type ForgeCredentials, entityApi } from "./api";
+import { type ForgeCredentials, credentialsNamed } from "./credentials";
 import { checkEntityInputs } from "./check";
 import { changedFields, diffEntity, secretChanged, updateBody, webhookChange } from "./diff";
 import { dependentsOf, refusal } from "./guard";
@@ -18,7 +18,7 @@ import { type EntityOutputs, newSalt, readOutputs, secretHash, toOutputs, withOb
 import { installWebhook, removeWebhook, replaceWebhook, webhookPresent } from "./webhook";
 
 export interface EntityDeps {
-  readonly client: () => Pick<GarmClient, "transport">;
+  readonly client: () => EntityCalls;
   readonly log: Logger;
   /** Bound on planning's look-ups of credentials (check of a new entity, diff of new credentials). @default 5000 */
   readonly diffReadTimeoutMs?: number;
@@ -40,7 +40,7 @@ function splitName(kind: EntityKind, name: string): { owner?: string; name: stri
 export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
   const spec = KIND_SPECS[kind];
   const labelOf = (name: string, id?: string) => `${spec.resource} ${name}${id ? ` (id ${id})` : ""}`;
-  const api = () => entityApi(deps.client());
+  const api = () => deps.client();
 
   /**
    * The credentials the create names: undefined when GARM has none of the name (the POST then says so,
@@ -48,7 +48,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
    * L21-22), and nothing in the inputs says which one is meant.
    */
   async function credentialsFor(inputs: CheckedEntityInputs): Promise<ForgeCredentials | undefined> {
-    const found = await api().credentialsNamed(kind, inputs.credentials);
+    const found = await credentialsNamed(api(), kind, inputs.credentials);
     if (found.length > 1) throw new Error(`${labelOf(inputs.name)}: ${ambiguity(inputs.credentials, found)}`);
     return found[0];
   }
@@ -67,17 +67,17 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
     const credentials = inputs.credentials;
     if (Object.keys(withoutProviderKey(olds)).length > 0 || typeof credentials !== "string" || containsUnknown(credentials)) return undefined;
     // Inside the promise: a process without a connection yet throws at api(), which must not fail the check either.
-    const read = Promise.resolve().then(() => api().credentialsNamed(kind, credentials));
+    const read = Promise.resolve().then(() => credentialsNamed(api(), kind, credentials));
     const found = await withTimeout(read, deps.diffReadTimeoutMs ?? 5000).catch(() => []);
     return found.length > 1 ? ambiguity(credentials, found) : undefined;
   }
 
   /** The entity of this name under the endpoint of the given credentials: names are unique per endpoint only. */
-  async function findByName(inputs: CheckedEntityInputs, known?: ForgeCredentials): Promise<EntityDetail | undefined> {
+  async function findByName(inputs: CheckedEntityInputs, known?: ForgeCredentials): Promise<EntityView | undefined> {
     const { owner, name } = splitName(kind, inputs.name);
     const endpoint = (known ?? (await credentialsFor(inputs)))?.endpoint;
     if (endpoint === undefined) return undefined;
-    const found = await api().list(kind, { ...(owner === undefined ? {} : { owner }), name, endpoint });
+    const found = await api().listEntities(kind, { owner, name, endpoint });
     return found.find((e) => e.endpoint === endpoint);
   }
 
@@ -100,13 +100,13 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
     }
   }
 
-  async function adopt(existing: EntityDetail, inputs: CheckedEntityInputs): Promise<EntityOutputs> {
+  async function adopt(existing: EntityView, inputs: CheckedEntityInputs): Promise<EntityOutputs> {
     const label = labelOf(inputs.name, existing.id);
     deps.log.info(`${label}: adopting the existing ${kind} ${existing.name} under endpoint ${existing.endpoint}`);
     const observed = toOutputs(kind, inputs, existing, { hash: "", salt: "" }, false);
     // GARM never shows the secret it holds, so an adopted entity always gets this program's.
     const fields = [...new Set([...changedFields(observed, inputs as unknown as Record<string, unknown>), "webhookSecret" as const])];
-    const view = await api().update(kind, existing.id, updateBody(inputs, fields));
+    const view = await api().updateEntity(kind, existing.id, updateBody(inputs, fields));
     const salt = newSalt();
     // Its webhook is withWebhook's: a hook already there carries the secret GARM held before, and is made again.
     return toOutputs(kind, inputs, view, { hash: secretHash(salt, inputs.webhookSecret), salt }, false);
@@ -118,7 +118,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
    * whatever the other forge holds under the same name.
    */
   async function newCredentialsEndpoint(name: string, entityEndpoint: string): Promise<string | undefined> {
-    const found = await api().credentialsNamed(kind, name);
+    const found = await credentialsNamed(api(), kind, name);
     return (found.find((c) => c.endpoint === entityEndpoint) ?? found[0])?.endpoint;
   }
 
@@ -184,9 +184,9 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
         );
       }
       const { owner, name } = splitName(kind, inputs.name);
-      let view: EntityDetail;
+      let view: EntityView;
       try {
-        view = await api().create(kind, {
+        view = await api().createEntity(kind, {
           name,
           ...(owner === undefined ? {} : { owner }),
           credentials_name: inputs.credentials,
@@ -212,9 +212,9 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
 
     async read(id, props) {
       const olds = readOutputs(kind, props ?? {});
-      let view: EntityDetail;
+      let view: EntityView;
       try {
-        view = await api().get(kind, id);
+        view = await api().getEntity(kind, id);
       } catch (err) {
         // Gone from GARM: an empty id makes Pulumi drop it from state.
         if (isGarmError(err, "not-found")) return {};
@@ -235,9 +235,9 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       const news = withoutProviderKey(newsWithProvider);
       const label = labelOf(inputs.name, id);
       const fields = changedFields(olds, news);
-      let view: EntityDetail;
+      let view: EntityView;
       try {
-        view = fields.length > 0 ? await api().update(kind, id, updateBody(inputs, fields)) : await api().get(kind, id);
+        view = fields.length > 0 ? await api().updateEntity(kind, id, updateBody(inputs, fields)) : await api().getEntity(kind, id);
       } catch (err) {
         if (isGarmError(err, "bad-request") && /endpoint mismatch/.test(err.details)) {
           throw new Error(`${label}: credentials ${JSON.stringify(inputs.credentials)} are on another endpoint than the ${kind} (${olds.endpointName}); GARM cannot move it: run \`pulumi up\` again to replace it, or use credentials of endpoint ${olds.endpointName}`);
@@ -280,7 +280,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
         // L138-174), so a delete GARM refuses or never receives leaves the entity with its hook. Removing it here first
         // would strand the entity without one while the state says installed. A hook this resource did not install
         // stays (keepWebhook=true).
-        await api().delete(kind, id, !removeHook);
+        await api().deleteEntity(kind, id, !removeHook);
         // GARM only logs a failure to remove the hook (organizations.go L167-172), so the line cannot promise more.
         deps.log.info(`${label}: deleted from GARM${removeHook ? ", with GARM asked to remove its webhook from GitHub" : ""}`);
       } catch (err) {

@@ -1,9 +1,8 @@
 // What an entity resource keeps in Pulumi state. The webhook secret is kept only as a salted hash: GARM never sends it
 // back (params/params.go L784, json:"-"), and the hash is enough to tell a rotated secret from an unchanged one.
 import { createHash, randomBytes } from "node:crypto";
-import type { EntityKind } from "../../garm/client";
+import type { EntityKind, EntityView } from "../../garm/client";
 import { type StateStamp, readableStateVersion, stateStamp } from "../../common/state-version";
-import type { EntityDetail } from "./api";
 import type { CheckedEntityInputs, PoolBalancer } from "./inputs";
 import { KIND_SPECS } from "./kinds";
 
@@ -33,7 +32,7 @@ export function newSalt(): string {
 export function toOutputs(
   kind: EntityKind,
   inputs: CheckedEntityInputs,
-  view: EntityDetail,
+  view: EntityView,
   secret: { hash: string; salt: string },
   webhookInstalled: boolean,
 ): EntityOutputs {
@@ -62,7 +61,7 @@ export function readOutputs(kind: EntityKind, props: Record<string, unknown>): E
 }
 
 /** The outputs with GARM's view of the entity laid over them, as refresh stores them. */
-export function withObserved(olds: EntityOutputs, view: EntityDetail): EntityOutputs {
+export function withObserved(olds: EntityOutputs, view: EntityView): EntityOutputs {
   return {
     ...olds,
     name: view.name,
