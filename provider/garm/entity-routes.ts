@@ -4,8 +4,12 @@ import type { ApiResult } from "./answer";
 import type { GarmApi, GarmSchemas } from "./spec";
 import type { EntityKind } from "./views";
 
-/** What a create sends; `owner` is read for repositories only (params/requests.go L43-51). */
-export type EntityCreate = GarmSchemas["CreateRepoParams"];
+/**
+ * What a create sends; `owner` is read for repositories only (params/requests.go L43-51). GARM refuses a create without
+ * a name, credentials or webhook secret (L53-67), so those are required here though the swagger marks nothing required.
+ */
+export type EntityCreate = GarmSchemas["CreateRepoParams"] &
+  Required<Pick<GarmSchemas["CreateRepoParams"], "name" | "credentials_name" | "webhook_secret">>;
 /** params.UpdateEntityParams (params/requests.go L300-306): empty strings and absent keys leave a field as it is. */
 export type EntityUpdate = GarmSchemas["UpdateEntityParams"];
 export type ScaleSetCreate = GarmSchemas["CreateScaleSetParams"];
@@ -33,7 +37,10 @@ export interface EntityRoutes {
   get(api: GarmApi, id: string): Call;
   create(api: GarmApi, body: EntityCreate): Call;
   update(api: GarmApi, id: string, body: EntityUpdate): Call;
-  /** `keepWebhook` is read for organizations and repositories only (apiserver/controllers/organizations.go L184, repositories.go L191). */
+  /**
+   * `keepWebhook` is read for organizations and repositories only (apiserver/controllers/organizations.go L184,
+   * apiserver/controllers/repositories.go L191).
+   */
   delete(api: GarmApi, id: string, keepWebhook: boolean): Call;
   scaleSets(api: GarmApi, id: string): Call;
   createScaleSet(api: GarmApi, id: string, body: ScaleSetCreate): Call;

@@ -28,7 +28,6 @@ export const REQUEST_KEY: Record<ControllerField, keyof UpdateControllerParams> 
   minimumJobAgeBackoff: "minimum_job_age_backoff",
 };
 
-
 export interface ControllerOutputs extends StateStamp {
   /** The fields this program sets; the others are not managed. */
   managed: ControllerField[];
