@@ -2,7 +2,7 @@
 // GarmTransport, answers parsed by the views in views.ts, HTTP failures thrown as GarmApiError naming the request.
 import createClient from "openapi-fetch";
 import { emptyAnswer, parsedAnswer } from "./answer";
-import { ENTITY_ROUTES, type EntityCreate, type EntityFilter, type EntityUpdate, type PoolCreate, type ScaleSetCreate } from "./entity-routes";
+import { type CreatePoolParams, type CreateScaleSetParams, ENTITY_ROUTES, type EntityCreate, type EntityFilter, type EntityUpdate } from "./entity-routes";
 import { GarmApiError } from "./errors";
 import { type CredentialsCreate, type CredentialsUpdate, type EndpointCreate, type EndpointUpdate, FORGE_ROUTES } from "./forge-routes";
 import type { GarmApi, GarmPaths, GarmSchemas } from "./spec";
@@ -25,15 +25,13 @@ import {
   templateSchema,
 } from "./views";
 
-export type CreateScaleSetParams = ScaleSetCreate;
 /** `state` and `extended_state` are left out on purpose: GARM stores them verbatim and nothing reads them (§4.1). */
 export type UpdateScaleSetParams = Omit<GarmSchemas["UpdateScaleSetParams"], "state" | "extended_state">;
 /** What a template create or update sends; `data` is the body as base64 (params/requests.go L877-884, L910-914). */
 export type TemplateWrite = GarmSchemas["CreateTemplateParams"];
-export type CreatePoolParams = PoolCreate;
 export type UpdatePoolParams = GarmSchemas["UpdatePoolParams"];
 export type UpdateControllerParams = GarmSchemas["UpdateControllerParams"];
-export type { EntityCreate, EntityFilter, EntityUpdate } from "./entity-routes";
+export type { CreatePoolParams, CreateScaleSetParams, EntityCreate, EntityFilter, EntityUpdate } from "./entity-routes";
 export type { CredentialsCreate, CredentialsUpdate, EndpointCreate, EndpointUpdate } from "./forge-routes";
 export type {
   ControllerView,

@@ -12,8 +12,8 @@ export type EntityCreate = GarmSchemas["CreateRepoParams"] &
   Required<Pick<GarmSchemas["CreateRepoParams"], "name" | "credentials_name" | "webhook_secret">>;
 /** params.UpdateEntityParams (params/requests.go L300-306): empty strings and absent keys leave a field as it is. */
 export type EntityUpdate = GarmSchemas["UpdateEntityParams"];
-export type ScaleSetCreate = GarmSchemas["CreateScaleSetParams"];
-export type PoolCreate = GarmSchemas["CreatePoolParams"];
+export type CreateScaleSetParams = GarmSchemas["CreateScaleSetParams"];
+export type CreatePoolParams = GarmSchemas["CreatePoolParams"];
 
 /** The list filters GARM matches exactly; `owner` is a repository's only. */
 export interface EntityFilter {
@@ -43,8 +43,8 @@ export interface EntityRoutes {
    */
   delete(api: GarmApi, id: string, keepWebhook: boolean): Call;
   scaleSets(api: GarmApi, id: string): Call;
-  createScaleSet(api: GarmApi, id: string, body: ScaleSetCreate): Call;
-  createPool(api: GarmApi, id: string, body: PoolCreate): Call;
+  createScaleSet(api: GarmApi, id: string, body: CreateScaleSetParams): Call;
+  createPool(api: GarmApi, id: string, body: CreatePoolParams): Call;
   /** Absent for enterprises: GARM has webhook routes for organizations and repositories only (routers.go L384-394, L442-452). */
   readonly webhook?: WebhookRoutes;
 }
