@@ -1,5 +1,5 @@
 // GarmTemplate input rules, run by `check` during preview before anything is touched, with GARM's own create rules
-// (params/requests.go L886-907) said before GARM says them. A bodyFile is read here, so the body is compared as text.
+// (params/requests.go L886-907) said before GARM says them. A bodyFile is read here, as UTF-8 only, so the body is compared as text.
 import type * as pulumi from "@pulumi/pulumi";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -20,7 +20,20 @@ const fail = (property: string, reason: string): Failure => ({ property, reason 
 
 /** Reads a body file; relative paths are taken from `cwd` (Pulumi runs the program in its project directory). */
 export type ReadBody = (file: string) => string;
-export const readBodyFile: ReadBody = (file) => readFileSync(path.resolve(file), "utf8");
+export const readBodyFile: ReadBody = (file) => utf8Text(readFileSync(path.resolve(file)));
+
+/** A body file whose bytes are not UTF-8: the body is kept and compared as text, so such bytes would reach GARM as U+FFFD. */
+export class BodyNotUtf8Error extends Error {}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function utf8Text(bytes: Buffer): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new BodyNotUtf8Error("not valid UTF-8");
+  }
+}
 
 /** Validates raw inputs. With no failures, returns them with defaults filled in and the body as text. */
 export function checkTemplateInputs(news: Record<string, unknown>, readBody: ReadBody = readBodyFile): TemplateCheckOutcome {
@@ -48,7 +61,9 @@ export function checkTemplateInputs(news: Record<string, unknown>, readBody: Rea
       try {
         body = readBody(inputs.bodyFile);
       } catch (err) {
-        failures.push(fail("bodyFile", `bodyFile ${JSON.stringify(inputs.bodyFile)} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); it must name a readable file`));
+        if (err instanceof BodyNotUtf8Error) {
+          failures.push(fail("bodyFile", `bodyFile ${JSON.stringify(inputs.bodyFile)} is not valid UTF-8 text; save the template as UTF-8 (other bytes would reach GARM changed)`));
+        } else failures.push(fail("bodyFile", `bodyFile ${JSON.stringify(inputs.bodyFile)} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); it must name a readable file`));
       }
     } else {
       body = inputs.body;
