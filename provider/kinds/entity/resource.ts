@@ -4,7 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
 import type { EntityKind, GarmClient } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import { declareEntity } from "../../garm/lookups";
+import { declareFor } from "../../garm/lookups";
 import { type Logger, consoleLogger } from "../../common/log";
 import { type Replacement, logReplacements } from "../../common/replace-line";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
@@ -146,7 +146,8 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       }
       // A scale set of this run may name the entity before it exists (scaleset/references.ts).
       if (checked.failures.length === 0 && typeof checked.inputs.name === "string" && !containsUnknown(checked.inputs.name)) {
-        declareEntity(kind, checked.inputs.name);
+        const name = checked.inputs.name;
+        declareFor(deps.client, (d) => d.declareEntity(kind, name));
       }
       return checked;
     },

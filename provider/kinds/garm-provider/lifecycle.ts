@@ -21,7 +21,7 @@ import {
   type ProviderBlockSpec,
 } from "./inputs";
 import { waitForProviders, type ProviderExpectation, type ProviderListing } from "./wait";
-import { declareProvider } from "../../garm/lookups";
+import { declareFor } from "../../garm/lookups";
 
 /** The GARM reads GarmProvider needs. */
 export interface GarmReader extends UsageSource {
@@ -189,7 +189,10 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
   return {
     async check(olds, news) {
       // A scale set's preview check must not call this provider unknown to GARM before `up` adds it.
-      if (typeof news.name === "string") declareProvider(news.name);
+      if (typeof news.name === "string") {
+        const name = news.name;
+        declareFor(() => deps.garm(), (d) => d.declareProvider(name));
+      }
       return checkGarmProvider(news, { readConfig: readConfigText }, olds);
     },
 
