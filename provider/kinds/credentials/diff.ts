@@ -1,7 +1,7 @@
 // GarmCredentials' pure diff. GARM updates name, description and the secret in place (UpdateGithubCredentialsParams,
 // params/requests.go L520-525); the endpoint and the auth type are fixed (database/sql/github.go L437-458).
 import type * as pulumi from "@pulumi/pulumi";
-import { withoutProviderKey } from "../../common/unknown";
+import { containsUnknown, withoutProviderKey } from "../../common/unknown";
 import type { CheckedCredentialsInputs, CredentialsOutputs } from "./inputs";
 import { secretDigest } from "./secret-digest";
 
@@ -29,8 +29,10 @@ export function diffCredentials(olds: CredentialsOutputs, newsRaw: object): pulu
   const news = withoutProviderKey(newsRaw as Record<string, unknown>) as Partial<CheckedCredentialsInputs>;
   const replaces = (["endpoint", "forge", "authType"] as const).filter((f) => news[f] !== undefined && news[f] !== olds[f]);
   if (replaces.length > 0) {
-    // Names are unique per user (database/sql/models.go L483): only renamed credentials can be created first.
-    return { changes: true, replaces: [...replaces], deleteBeforeReplace: news.name === olds.name };
+    // Names are unique per user within one forge's table (database/sql/models.go L483, L510): renamed credentials, or
+    // credentials moving to the other forge's table, can be created first; a forge not yet known may be the same one.
+    const otherForge = typeof news.forge === "string" && !containsUnknown(news.forge) && news.forge !== olds.forge;
+    return { changes: true, replaces: [...replaces], deleteBeforeReplace: !otherForge && news.name === olds.name };
   }
   const changed = changedCredentialsFields(olds, news);
   const providerOnly = news.adoptExisting !== undefined && news.adoptExisting !== olds.adoptExisting;

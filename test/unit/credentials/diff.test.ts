@@ -5,6 +5,7 @@ import { strict as assert } from "node:assert";
 import { diffCredentials } from "../../../provider/kinds/credentials/diff";
 import type { CheckedCredentialsInputs, CredentialsOutputs } from "../../../provider/kinds/credentials/inputs";
 import { secretDigest } from "../../../provider/kinds/credentials/secret-digest";
+import { UNKNOWN } from "../../../provider/common/unknown";
 import { APP_KEY_1, APP_KEY_2 } from "../../support/forge-pem";
 
 const pat: CheckedCredentialsInputs = { forge: "github", name: "c", description: "", endpoint: "ghe", authType: "pat", token: "t1", adoptExisting: false };
@@ -41,9 +42,12 @@ describe("GarmCredentials diff", () => {
     }
   });
 
-  it("replaces on another endpoint, forge or auth type; old ones first unless renamed too", () => {
+  it("replaces on another endpoint, forge or auth type; old ones first unless renamed or moved to the other forge", () => {
     assert.deepEqual(diffCredentials(stored(pat), { ...pat, endpoint: "other" }), { changes: true, replaces: ["endpoint"], deleteBeforeReplace: true });
-    assert.deepEqual(diffCredentials(stored(pat), { ...pat, forge: "gitea" }), { changes: true, replaces: ["forge"], deleteBeforeReplace: true });
+    // GitHub and Gitea credentials live in separate tables (database/sql/models.go L480, L507): one name on each never collides.
+    assert.deepEqual(diffCredentials(stored(pat), { ...pat, forge: "gitea" }), { changes: true, replaces: ["forge"], deleteBeforeReplace: false });
+    assert.deepEqual(diffCredentials(stored(pat), { ...pat, endpoint: "gitea.example", forge: "gitea" }), { changes: true, replaces: ["endpoint", "forge"], deleteBeforeReplace: false });
+    assert.deepEqual(diffCredentials(stored(pat), { ...pat, forge: UNKNOWN }), { changes: true, replaces: ["forge"], deleteBeforeReplace: true }, "a forge not yet known may be the same one");
     const toApp = { ...pat, name: "c-app", authType: "app" as const, token: undefined, appId: 1, installationId: 2, privateKey: APP_KEY_1 };
     assert.deepEqual(diffCredentials(stored(pat), toApp), { changes: true, replaces: ["authType"], deleteBeforeReplace: false });
   });
