@@ -10,6 +10,7 @@ import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
 import { stateStamp } from "../../common/state-version";
 import { withoutProviderKey } from "../../common/unknown";
+import { adoptByName } from "../../common/adopt";
 import { checkCredentialsInputs } from "./check";
 import { REPLACE_REASONS, type UpdatableCredentialsField, changedCredentialsFields, diffCredentials } from "./diff";
 import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, readCredentialsOutputs } from "./inputs";
@@ -70,14 +71,20 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
       const api = forgeApi(client);
       const salt = newSalt();
       if (inputs.adoptExisting) {
-        const existing = (await api.listCredentials(inputs.forge)).find((c) => c.name.toLowerCase() === inputs.name.toLowerCase());
-        if (existing) {
-          refuseToAdopt(existing, inputs);
-          deps.log.info(`${label(inputs.name, existing.id)}: adopting the existing credentials; their secret is set from the inputs`);
-          // GARM never shows the secret, so an adopted one is always sent.
-          await send(client, existing.id, inputs, ["name", "description", "secret"]);
-          return { id: String(existing.id), outs: toOutputs(existing.id, inputs, salt) };
-        }
+        const adopted = await adoptByName(
+          {
+            find: async () => (await api.listCredentials(inputs.forge)).find((c) => c.name.toLowerCase() === inputs.name.toLowerCase()),
+            refusal: (existing) => adoptRefusal(existing, inputs),
+            announce: (existing) => ({ line: `${label(inputs.name, existing.id)}: adopting the existing credentials; their secret is set from the inputs` }),
+            async bringToInputs(existing) {
+              // GARM never shows the secret, so an adopted one is always sent.
+              await send(client, existing.id, inputs, ["name", "description", "secret"]);
+              return toOutputs(existing.id, inputs, salt);
+            },
+          },
+          deps.log,
+        );
+        if (adopted) return { id: String(adopted.found.id), outs: adopted.outs };
       }
       let created: CredentialsView;
       try {
@@ -184,14 +191,13 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
     }
   }
 
-  function refuseToAdopt(existing: CredentialsView, inputs: CheckedCredentialsInputs): void {
+  function adoptRefusal(existing: CredentialsView, inputs: CheckedCredentialsInputs): string | undefined {
     const authType = existing.authType === "app" ? "app" : "pat";
-    if (existing.endpoint !== inputs.endpoint || authType !== inputs.authType) {
-      throw new Error(
-        `${label(inputs.name, existing.id)}: cannot adopt them: GARM has them on endpoint ${existing.endpoint} with auth type ${authType}, ` +
-          `and the inputs say endpoint ${inputs.endpoint} with auth type ${inputs.authType}, which GARM cannot change in place; make the inputs match, or choose another name`,
-      );
-    }
+    if (existing.endpoint === inputs.endpoint && authType === inputs.authType) return undefined;
+    return (
+      `${label(inputs.name, existing.id)}: cannot adopt them: GARM has them on endpoint ${existing.endpoint} with auth type ${authType}, ` +
+      `and the inputs say endpoint ${inputs.endpoint} with auth type ${inputs.authType}, which GARM cannot change in place; make the inputs match, or choose another name`
+    );
   }
 }
 

@@ -8,6 +8,8 @@ import { declareFor } from "../../garm/lookups";
 import { type Logger, consoleLogger } from "../../common/log";
 import { type Replacement, logReplacements } from "../../common/replace-line";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
+import { createSettlingLostAnswer, partialCreate } from "../../common/lost-answer";
+import { adoptFound } from "../../common/adopt";
 import { type EntityDetail, type ForgeCredentials, entityApi } from "./api";
 import { checkEntityInputs } from "./check";
 import { changedFields, diffEntity, secretChanged, updateBody, webhookChange } from "./diff";
@@ -92,17 +94,21 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       await installWebhook(api(), kind, outs.entityId, labelOf(inputs.name, outs.entityId));
       return { id: outs.entityId, outs: { ...outs, webhookInstalled: true } };
     } catch (err) {
-      throw Object.assign(new Error((err as Error).message), {
-        id: outs.entityId,
-        properties: { ...outs, webhookInstalled: false, __provider: provider },
-        reasons: [(err as Error).message],
-      });
+      throw partialCreate((err as Error).message, outs.entityId, { ...outs, webhookInstalled: false, __provider: provider });
     }
   }
 
+  /** Adopts an entity found under the name: by adoptExisting, or as the one a create whose answer was lost made. */
   async function adopt(existing: EntityDetail, inputs: CheckedEntityInputs): Promise<EntityOutputs> {
     const label = labelOf(inputs.name, existing.id);
-    deps.log.info(`${label}: adopting the existing ${kind} ${existing.name} under endpoint ${existing.endpoint}`);
+    const flow = {
+      announce: () => ({ line: `${label}: adopting the existing ${kind} ${existing.name} under endpoint ${existing.endpoint}` }),
+      bringToInputs: () => bringToInputs(existing, inputs, label),
+    };
+    return (await adoptFound(flow, existing, deps.log)).outs;
+  }
+
+  async function bringToInputs(existing: EntityDetail, inputs: CheckedEntityInputs, label: string): Promise<EntityOutputs> {
     const observed = toOutputs(kind, inputs, existing, { hash: "", salt: "" }, false);
     // GARM never shows the secret it holds, so an adopted entity always gets this program's.
     const fields = [...new Set([...changedFields(observed, inputs as unknown as Record<string, unknown>), "webhookSecret" as const])];
@@ -185,26 +191,32 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
         );
       }
       const { owner, name } = splitName(kind, inputs.name);
-      let view: EntityDetail;
-      try {
-        view = await api().create(kind, {
-          name,
-          ...(owner === undefined ? {} : { owner }),
-          credentials_name: inputs.credentials,
-          // Named, so that GARM does not resolve the name itself, which fails when both forges hold it.
-          ...(credentials && kind !== "enterprise" ? { forge_type: credentials.forge } : {}),
-          webhook_secret: inputs.webhookSecret,
-          pool_balancer_type: inputs.poolBalancerType,
-          ...(inputs.agentMode ? { agent_mode: true } : {}),
-        });
-      } catch (err) {
-        // A POST whose answer was lost may have been carried out: GARM refused any second entity of this name
-        // (runner/organizations.go L56-63), so one found now under the name is this create's.
-        const landed = isGarmError(err) && err.outcomeUnknown ? await findByName(inputs, credentials).catch(() => undefined) : undefined;
-        if (!landed) throw createFailure(err, inputs);
-        deps.log.warn(`${labelOf(inputs.name, landed.id)}: GARM's answer to the create was lost, but GARM has it; continuing with it`);
-        return withWebhook(await adopt(landed, inputs), inputs, props.__provider);
-      }
+      // A POST whose answer was lost may have been carried out: GARM refuses any second entity of this name
+      // (runner/organizations.go L56-63) and none had it above, so one found now under the name is this create's.
+      const created = await createSettlingLostAnswer(
+        {
+          label: labelOf(inputs.name),
+          post: () =>
+            api().create(kind, {
+              name,
+              ...(owner === undefined ? {} : { owner }),
+              credentials_name: inputs.credentials,
+              // Named, so that GARM does not resolve the name itself, which fails when both forges hold it.
+              ...(credentials && kind !== "enterprise" ? { forge_type: credentials.forge } : {}),
+              webhook_secret: inputs.webhookSecret,
+              pool_balancer_type: inputs.poolBalancerType,
+              ...(inputs.agentMode ? { agent_mode: true } : {}),
+            }),
+          landed: () => findByName(inputs, credentials),
+          describe: (found) => `id ${found.id}`,
+          resend: false,
+          unsettled: (failure) => createFailure(failure.create, inputs),
+          failed: (err) => createFailure(err, inputs),
+        },
+        deps.log,
+      );
+      if (created.found) return withWebhook(await adopt(created.view, inputs), inputs, props.__provider);
+      const view = created.view;
       const salt = newSalt();
       const secret = { hash: secretHash(salt, inputs.webhookSecret), salt };
       deps.log.info(`${labelOf(inputs.name, view.id)}: created under endpoint ${view.endpoint}`);

@@ -2,6 +2,7 @@
 // restart, and the GARM reads that confirm a change or guard a delete.
 import { promises as fs } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
+import { partialCreate } from "../../common/lost-answer";
 import { checkGarmProvider, type CheckFailure } from "./checks";
 import { describeCommand } from "./command-text";
 import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
@@ -157,7 +158,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       const properties: Record<string, unknown> = { ...outputsOf(inputs), confirmed: false };
       // The serialized provider must stay with the outputs, or Pulumi cannot call delete or read on them.
       if (raw[PROVIDER_KEY] !== undefined) properties[PROVIDER_KEY] = raw[PROVIDER_KEY];
-      throw Object.assign(new Error(message), { id, properties, reasons: [message] });
+      throw partialCreate(message, id, properties);
     }
   }
 
