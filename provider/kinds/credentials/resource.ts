@@ -11,6 +11,8 @@ import { logReplacements, replacementsFrom } from "../../common/replace-line";
 import { stateStamp } from "../../common/state-version";
 import { withoutProviderKey } from "../../common/unknown";
 import { adoptByName } from "../../common/adopt";
+import { notOurs } from "../../common/holder";
+import { describeCredentialsHolder, isSameCredentials, parseCredentialsId } from "./identity";
 import { checkCredentialsInputs } from "./check";
 import { REPLACE_REASONS, type UpdatableCredentialsField, changedCredentialsFields, diffCredentials } from "./diff";
 import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, readCredentialsOutputs } from "./inputs";
@@ -115,17 +117,25 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
 
     async read(id, props) {
       const olds = readCredentialsOutputs(props ?? {});
-      const credentialsId = olds.credentialsId || Number(id);
+      // GitHub and Gitea credentials are numbered separately, so an id means something only with its forge.
+      const imported = props === undefined;
+      const { forge, credentialsId } = imported ? parseCredentialsId(id) : { forge: olds.forge, credentialsId: olds.credentialsId || Number(id) };
       let view: CredentialsView;
       try {
-        view = await forgeApi(deps.client()).getCredentials(olds.forge, credentialsId);
+        view = await forgeApi(deps.client()).getCredentials(forge, credentialsId);
       } catch (err) {
         if (isGarmError(err, "not-found")) return {};
         throw err;
       }
+      // A database restore gives a deleted id to the next credentials made, whoever makes them.
+      if (!isSameCredentials(imported ? { forge } : olds, view, forge)) {
+        deps.log.warn(notOurs.dropped(label(olds.name, credentialsId), describeCredentialsHolder(forge, view)));
+        return {};
+      }
       // The secret cannot be read back; what GARM shows is compared.
       const outs: CredentialsOutputs = {
         ...olds,
+        forge,
         credentialsId: view.id,
         name: view.name,
         description: view.description,
@@ -141,6 +151,10 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
       const fields = changedCredentialsFields(olds, news);
       const outs = toOutputs(olds.credentialsId, news, olds.secretSalt || newSalt());
       if (fields.length === 0) return { outs };
+      const live = await forgeApi(deps.client()).getCredentials(olds.forge, olds.credentialsId);
+      if (!isSameCredentials(olds, live, olds.forge)) {
+        throw new Error(notOurs.refused(label(olds.name, olds.credentialsId), describeCredentialsHolder(olds.forge, live)));
+      }
       await send(deps.client(), olds.credentialsId, news, fields);
       deps.log.info(`${label(news.name, olds.credentialsId)}: updated ${fields.map((f) => (f === "secret" ? (news.authType === "pat" ? "token" : "app key") : f)).join(", ")}`);
       return { outs };
@@ -158,6 +172,10 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
           return;
         }
         throw err;
+      }
+      if (!isSameCredentials(olds, view, olds.forge)) {
+        deps.log.warn(notOurs.leftAlone(label(olds.name, olds.credentialsId), describeCredentialsHolder(olds.forge, view)));
+        return;
       }
       const dependents = credentialsDependents(view);
       if (dependents.length > 0) {
