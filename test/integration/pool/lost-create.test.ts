@@ -2,39 +2,15 @@
 // and a pool that was under the entity before the create is never taken for it.
 import { strict as assert } from "node:assert";
 import { engineForGarm } from "../../../harness/engine-for-garm";
-import { poolProvider } from "../../../sdk/nodejs/shim";
-import type { ResourceDecl } from "../../../harness/engine";
-import { type Fixture, startFixture } from "../scaleset/fixture";
+import { type Fixture, poolDecl, startFixture, startFixtureGoneAfterLostAnswer } from "../scaleset/fixture";
 
-const baseInputs = {
-  organization: "acme",
-  providerName: "fake",
-  image: "ubuntu-24.04",
-  flavor: "small",
-  labels: ["linux", "x64"],
-  maxRunners: 3,
-  drain: { timeoutSeconds: 20, pollSeconds: 1 },
-};
-
-function pool(name: string, inputs: Record<string, unknown> = {}): ResourceDecl {
-  return { name, type: "GarmPool", module: "garm", provider: poolProvider, inputs: { ...baseInputs, ...inputs } };
-}
+const pool = poolDecl;
 
 describe("GarmPool create whose answer is lost", function () {
   this.timeout(90_000);
   let fx: Fixture;
   afterEach(async () => fx?.close());
 
-  /** A fixture whose GARM goes away right after carrying out a create whose answer it then loses. */
-  async function withGarmGoneAfterLostCreate(): Promise<Fixture> {
-    const box: { fx?: Fixture } = {};
-    box.fx = await startFixture({
-      log: (line) => {
-        if (/lost the answer to POST/.test(line)) box.fx?.sim.stopServing("drop");
-      },
-    });
-    return box.fx;
-  }
   const loseNextPoolCreate = () => fx.sim.loseNextResponse("POST", /\/pools$/);
   const stateOf = (name: string) => fx.engine.state().resources.find((r) => r.name === name);
 
@@ -53,7 +29,7 @@ describe("GarmPool create whose answer is lost", function () {
   });
 
   it("records it as unconfirmed when GARM cannot be asked; the next up binds it, refresh and destroy settle it", async () => {
-    fx = await withGarmGoneAfterLostCreate();
+    fx = await startFixtureGoneAfterLostAnswer();
     loseNextPoolCreate();
     const first = await fx.engine.up([pool("p")]);
     assert.equal(first.ok, false);
@@ -78,7 +54,7 @@ describe("GarmPool create whose answer is lost", function () {
   });
 
   it("destroy right after an unconfirmed create deletes the pool it made", async () => {
-    fx = await withGarmGoneAfterLostCreate();
+    fx = await startFixtureGoneAfterLostAnswer();
     loseNextPoolCreate();
     assert.equal((await fx.engine.up([pool("p")])).ok, false);
     await fx.sim.resumeServing();
@@ -88,7 +64,7 @@ describe("GarmPool create whose answer is lost", function () {
   });
 
   it("never takes an identical pool that was under the entity before its create", async () => {
-    fx = await withGarmGoneAfterLostCreate();
+    fx = await startFixtureGoneAfterLostAnswer();
     const other = engineForGarm(fx.sim, "scaleset-it", "team-b");
     assert.ok((await other.up([pool("theirs")])).ok);
     const [theirs] = fx.sim.pools();

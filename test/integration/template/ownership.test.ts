@@ -1,16 +1,11 @@
 // GarmTemplate's hold on its GARM id (issue 23 items 1 and 3): a create whose answer was lost is settled instead of
 // blamed on someone else, and an id a database restore handed to another template is never rebound.
 import { strict as assert } from "node:assert";
-import { templateProvider } from "../../../sdk/nodejs/shim";
-import type { ResourceDecl } from "../../../harness/engine";
-import { type Fixture, startFixture } from "../scaleset/fixture";
+import { type Fixture, TEMPLATE_BODY, startFixture, startFixtureGoneAfterLostAnswer, templateDecl } from "../scaleset/fixture";
 
-const BODY = "#!/bin/bash\necho install {{ .RunnerName }}\n";
+const BODY = TEMPLATE_BODY;
 const OTHER_BODY = Buffer.from("#!/bin/bash\necho someone else\n").toString("base64");
-
-function template(name: string, inputs: Record<string, unknown> = {}): ResourceDecl {
-  return { name, type: "GarmTemplate", module: "garm", provider: templateProvider, inputs: { name: "ci-linux", body: BODY, ...inputs } };
-}
+const template = templateDecl;
 
 describe("GarmTemplate and its GARM id", function () {
   this.timeout(60_000);
@@ -33,13 +28,7 @@ describe("GarmTemplate and its GARM id", function () {
     });
 
     it("records it as unconfirmed when GARM cannot be asked, and the next up binds it; destroy deletes it", async () => {
-      const box: { fx?: Fixture } = {};
-      box.fx = await startFixture({
-        log: (line) => {
-          if (/lost the answer to POST/.test(line)) box.fx?.sim.stopServing("drop");
-        },
-      });
-      fx = box.fx;
+      fx = await startFixtureGoneAfterLostAnswer();
       fx.sim.loseNextResponse("POST", /\/templates$/);
       const first = await fx.engine.up([template("tpl")]);
       assert.equal(first.ok, false);
