@@ -3,7 +3,7 @@
 // URNs, import, and the per-instance connection.
 import type * as pulumi from "@pulumi/pulumi";
 import type { Connection } from "../provider/common/connection";
-import { consoleLogger } from "../provider/common/log";
+import { type Logger, consoleLogger } from "../provider/common/log";
 import { userFacing } from "../provider/common/user-facing";
 import { BOUND_KINDS, type KindImplementation, type KindMethods } from "../provider/registry/implementations";
 import { type KindKey, type KindRow, kindRow, tokenOf } from "../provider/registry/kinds";
@@ -42,9 +42,9 @@ function adapt(methods: KindMethods): PluginResource {
 }
 
 /** One row's resource: an empty read is `pulumi import`, served by the kind's importer or refused with the way instead. */
-function served(row: KindRow & { impl: KindImplementation }, connection: Connection): PluginResource {
+function served(row: KindRow & { impl: KindImplementation }, connection: Connection, log: Logger): PluginResource {
   const client = () => connection.client();
-  const resource = adapt(row.impl.methods({ client, log: consoleLogger }));
+  const resource = adapt(row.impl.methods({ client, log }));
   const { importable } = row;
   const importer = row.impl.importer;
   const fromUrn = row.impl.inputsFromUrn;
@@ -60,11 +60,14 @@ function served(row: KindRow & { impl: KindImplementation }, connection: Connect
   };
 }
 
-/** The plugin's resources over one provider instance's connection, under every token a row answers to. */
-export function pluginResources(connection: Connection): ReadonlyMap<string, PluginResource> {
+/**
+ * The plugin's resources over one provider instance's connection, under every token a row answers to; `log` takes the
+ * lines users see.
+ */
+export function pluginResources(connection: Connection, log: Logger = consoleLogger): ReadonlyMap<string, PluginResource> {
   return new Map(
     BOUND_KINDS.flatMap((row) => {
-      const resource = served(row, connection);
+      const resource = served(row, connection, log);
       return [tokenOf(row), ...row.legacyTokens].map((token): [string, PluginResource] => [token, resource]);
     }),
   );

@@ -21,6 +21,15 @@ export class Connection {
     }
   }
 
+  /** The instance's client, or undefined while a setting is wrong or not known yet. */
+  tryClient(): GarmClient | undefined {
+    try {
+      return this.client();
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The instance's client. Throws the settings error. */
   client(): GarmClient {
     if (this.settings === undefined) {

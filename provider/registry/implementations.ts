@@ -75,7 +75,7 @@ function entityImplementation(kind: "organization" | "repository" | "enterprise"
   };
 }
 
-const runnerDeps = (access: KindAccess) => runnerDepsFor(access.client);
+const runnerDeps = (access: KindAccess) => ({ ...runnerDepsFor(access.client), log: access.log });
 
 /** Every row's implementation; the type makes a row without one, or one without a row, fail to compile. */
 export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
