@@ -107,7 +107,7 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     computed: z.object({ stateVersion: STATE_VERSION }),
     replaceOnChanges: ["name", "garmConfigPath"],
     dynamic: garmProvider,
-    methods: (access) => garmProviderWith(access.client),
+    methods: (access) => garmProviderWith(access.client, (line) => access.log.info(line)),
     // The TypeScript SDK records the owning stack and resource in the block; through the plugin the URN says who owns it.
     inputsFromUrn: ({ project, stack, name }) => ({ owner: { project, stack, resource: name } }),
   },

@@ -1,5 +1,6 @@
 // The garm plugin as a Pulumi user meets it in the CLI, through the real CLI and the real YAML host against the GARM
-// simulator: bad connection settings fail preview naming the setting, a refused login is warned about at preview.
+// simulator: bad connection settings fail preview naming the setting, a refused login is warned about at preview, the
+// plugin's progress lines show under their resource.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -27,6 +28,27 @@ resources:
 outputs:
   liveName: \${small.liveName}
 `;
+
+/** The lines the CLI's Diagnostics section shows under one resource (`garm:index:ScaleSet (small)`). */
+function diagnosticsOf(stdout: string, resource: string): string {
+  const section = stdout.split("\nDiagnostics:\n")[1] ?? "";
+  const start = section.indexOf(`  ${resource}:\n`);
+  if (start < 0) return "";
+  const lines: string[] = [];
+  for (const line of section.slice(start).split("\n").slice(1)) {
+    if (!line.startsWith("    ")) break;
+    lines.push(line.trim());
+  }
+  return lines.join("\n");
+}
+
+async function waitForRunners(sim: Simulator, count: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (sim.instances().length < count) {
+    if (Date.now() > deadline) throw new Error(`GARM never had ${count} runner(s)`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 describe("the garm plugin in the CLI (real CLI, YAML host, simulator)", function () {
   this.timeout(300_000);
@@ -96,5 +118,21 @@ describe("the garm plugin in the CLI (real CLI, YAML host, simulator)", function
     assert.match(r.stdout, /warning: GARM refused the login; preview goes on, but `pulumi up` will fail until it is fixed/);
     assert.match(r.stdout, /\+ 2 to create/);
     assert.ok(!r.stdout.includes("not-the-password"), "the password is not shown");
+  });
+
+  it("shows the plugin's lines in the CLI, under the resource they are about", async () => {
+    const sim = await simulator();
+    const p = await project();
+    await p.initStack("dev", login(sim));
+    await p.cli(["up", "--yes"]);
+    fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), PROGRAM.replace("maxRunners: 2", "maxRunners: 3\n      minIdleRunners: 1"));
+    const preview = await p.cli(["preview"]);
+    assert.match(diagnosticsOf(preview.stdout, "garm:index:ScaleSet (small)"), /GarmScaleSet ci-small-\w+ \(id \d+\): will update maxRunners 2 → 3, minIdleRunners 0 → 1/, preview.stdout);
+    await p.cli(["up", "--yes"]);
+    await waitForRunners(sim, 1);
+    const down = await p.cli(["destroy", "--yes"]);
+    const lines = diagnosticsOf(down.stdout, "garm:index:ScaleSet (small)");
+    assert.match(lines, /GarmScaleSet ci-small-\w+ \(id \d+\): draining: 1 being removed/, down.stdout);
+    assert.match(lines, /GarmScaleSet ci-small-\w+ \(id \d+\): drained and deleted from GARM/, down.stdout);
   });
 });
