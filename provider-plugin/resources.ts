@@ -20,6 +20,8 @@ export interface PluginResource {
   read(id: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
   update(id: string, olds: Props, news: Props): Promise<{ outs?: Props }>;
   delete(id: string, props: Props): Promise<void>;
+  /** Outputs that are a pure function of the inputs, known at preview; the server marks every other output unknown. */
+  preview?(inputs: Props): Props;
 }
 
 /** The token a kind's resources are served and generated under. */
@@ -50,6 +52,7 @@ function served(row: KindRow & { impl: KindImplementation }, connection: Connect
   const fromUrn = row.impl.inputsFromUrn;
   return {
     ...resource,
+    preview: row.impl.preview,
     check: fromUrn ? (urn, olds, news) => resource.check(urn, olds, { ...news, ...fromUrn(urnParts(urn)) }) : resource.check,
     read: (id, props) => {
       if (Object.keys(props).length > 0) return resource.read(id, props);

@@ -11,6 +11,7 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { checkConnectionSettings } from "../provider/common/config";
 import { Connection } from "../provider/common/connection";
 import { probeGarm } from "../provider/common/garm-probe";
+import { UNKNOWN } from "../provider/common/unknown";
 import { EngineLog, engineSink } from "./engine-log";
 import { type PropertyDiffKind, concealSecrets, configSource, defined, detailedDiff, revealSecrets, typeOfUrn } from "./protocol";
 import { type PluginResource, pluginResources } from "./resources";
@@ -80,12 +81,31 @@ function unary<Req, Res>(log: EngineLog, work: (req: Req) => Promise<Res>): Hand
 export class GarmPluginServer {
   private readonly connection = new Connection();
   private readonly resources: ReadonlyMap<string, PluginResource>;
+  private schemaKeys: Map<string, { outputs: string[]; inputs: ReadonlySet<string> }> | undefined;
 
   constructor(
     private readonly options: PluginOptions,
     private readonly log = new EngineLog(engineSink(options.engineAddress)),
   ) {
     this.resources = pluginResources(this.connection, this.log);
+  }
+
+  /**
+   * What preview shows as a resource's outputs: the inputs, what the kind derives from them alone, and for an update
+   * the outputs it has now; every other output the schema declares is unknown until GARM answers.
+   */
+  private previewOutputs(type: string, urn: string, inputs: Props, current: Props): Props {
+    const token = type || typeOfUrn(urn);
+    this.schemaKeys ??= new Map(
+      Object.entries((JSON.parse(this.options.schema()) as { resources: Record<string, { properties?: Props; inputProperties?: Props }> }).resources).map(
+        ([t, spec]) => [t, { outputs: Object.keys(spec.properties ?? {}), inputs: new Set(Object.keys(spec.inputProperties ?? {})) }],
+      ),
+    );
+    const keys = this.schemaKeys.get(token) ?? { outputs: [], inputs: new Set<string>() };
+    const unknowns = Object.fromEntries(keys.outputs.map((key) => [key, UNKNOWN]));
+    // An input the update drops is gone from the outputs too.
+    const kept = Object.fromEntries(Object.entries(current).filter(([key]) => !keys.inputs.has(key) || key in inputs));
+    return { ...unknowns, ...kept, ...inputs, ...this.resource(type, urn).preview?.(inputs) };
   }
 
   private resource(type: string, urn: string): PluginResource {
@@ -142,10 +162,11 @@ export class GarmPluginServer {
         const client = this.connection.tryClient();
         if (client) await probeGarm(client, this.log);
         const resp = new proto.ConfigureResponse();
-        // Secrets arrive marked and go back marked; preview never calls Create.
+        // Secrets arrive marked and go back marked. Preview calls Create and Update with `preview` set: they answer
+        // from the inputs alone (previewOutputs) and never reach GARM.
         resp.setAcceptsecrets(true);
         resp.setAcceptresources(false);
-        resp.setSupportspreview(false);
+        resp.setSupportspreview(true);
         resp.setAcceptoutputs(false);
         return resp;
       }),
@@ -200,6 +221,11 @@ export class GarmPluginServer {
 
       create: unary<proto.CreateRequest, proto.CreateResponse>(this.log, async (req) => {
         const inputs = revealSecrets(toJs(req.getProperties()));
+        if (req.getPreview()) {
+          const resp = new proto.CreateResponse();
+          resp.setProperties(toStruct(concealSecrets(this.previewOutputs(req.getType(), req.getUrn(), inputs.plain, {}), inputs.secretKeys)));
+          return resp;
+        }
         const result = await this.resource(req.getType(), req.getUrn()).create(inputs.plain);
         const resp = new proto.CreateResponse();
         resp.setId(result.id);
@@ -225,6 +251,11 @@ export class GarmPluginServer {
       update: unary<proto.UpdateRequest, proto.UpdateResponse>(this.log, async (req) => {
         const olds = revealSecrets(toJs(req.getOlds())).plain;
         const news = revealSecrets(toJs(req.getNews()));
+        if (req.getPreview()) {
+          const resp = new proto.UpdateResponse();
+          resp.setProperties(toStruct(concealSecrets(this.previewOutputs(req.getType(), req.getUrn(), news.plain, olds), news.secretKeys)));
+          return resp;
+        }
         const result = await this.resource(req.getType(), req.getUrn()).update(req.getId(), olds, news.plain);
         const resp = new proto.UpdateResponse();
         resp.setProperties(toStruct(concealSecrets(result.outs ?? {}, news.secretKeys)));

@@ -20,6 +20,7 @@ import { poolInputSchema } from "../kinds/pool/inputs";
 import { scaleSet, scaleSetMethodsWith } from "../kinds/scaleset/resource";
 import { runnerDepsFor } from "../runners/deps";
 import { importScaleSet } from "../kinds/scaleset/import";
+import { scaleSetPreview } from "../kinds/scaleset/preview";
 import { scaleSetInputSchema } from "../kinds/scaleset/inputs";
 import { template, templateMethodsWith } from "../kinds/template/resource";
 import { readBodyFile } from "../kinds/template/check";
@@ -50,6 +51,8 @@ export interface KindImplementation {
   readonly importer?: (client: GarmClient, id: string) => Promise<{ id: string; props: Props; inputs: Props }>;
   /** Inputs the plugin takes from the resource's URN where the Node SDK computes them in the program. */
   readonly inputsFromUrn?: (urn: { project: string; stack: string; name: string }) => Props;
+  /** Outputs that are a pure function of the inputs, which the plugin shows at preview; every other one is unknown. */
+  readonly preview?: (inputs: Props) => Props;
 }
 
 const STATE_VERSION = z.number().int().describe("Version of the state shape this resource wrote.");
@@ -101,6 +104,7 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     dynamic: scaleSet,
     methods: (access) => scaleSetMethodsWith(runnerDeps(access)),
     importer: importScaleSet,
+    preview: scaleSetPreview,
   },
   garmProvider: {
     inputSchema: garmProviderInputSchema,

@@ -1,12 +1,14 @@
 // The garm plugin as a Pulumi user meets it in the CLI, through the real CLI and the real YAML host against the GARM
 // simulator: bad connection settings fail preview naming the setting, a refused login is warned about at preview, the
-// plugin's progress lines show under their resource.
+// plugin's progress lines show under their resource, and outputs that follow from the inputs are known at preview.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { type Simulator, startSimulator } from "../../../simulator";
+import { liveName } from "../../../provider/runners/naming";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
+import { writes } from "./quickstart-scenario";
 
 /** One scale set through the default provider; `drain` keeps destroys short. */
 const PROGRAM = `name: garm-cli-behaviour
@@ -134,5 +136,19 @@ describe("the garm plugin in the CLI (real CLI, YAML host, simulator)", function
     const lines = diagnosticsOf(down.stdout, "garm:index:ScaleSet (small)");
     assert.match(lines, /GarmScaleSet ci-small-\w+ \(id \d+\): draining: 1 being removed/, down.stdout);
     assert.match(lines, /GarmScaleSet ci-small-\w+ \(id \d+\): drained and deleted from GARM/, down.stdout);
+  });
+
+  it("knows liveName at preview, before GARM has the scale set, and asks GARM nothing to know it", async () => {
+    const sim = await simulator();
+    const p = await project();
+    await p.initStack("dev", login(sim));
+    sim.clearRequests();
+    const preview = await p.cli(["preview"]);
+    const expected = liveName("ci-small", ["linux", "x64"], "fake", "hashed");
+    assert.match(preview.stdout, new RegExp(`liveName: "${expected}"`), preview.stdout);
+    assert.deepEqual(writes(sim), [], "preview changes nothing in GARM");
+    await p.cli(["up", "--yes"]);
+    assert.equal((await p.outputs()).liveName, expected, "what preview showed is what up made");
+    await p.cli(["destroy", "--yes"]);
   });
 });
