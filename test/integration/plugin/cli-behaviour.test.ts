@@ -15,7 +15,7 @@ const PROGRAM = `name: garm-cli-behaviour
 runtime: yaml
 resources:
   small:
-    type: garm:index:ScaleSet
+    type: garm:index:GarmScaleSet
     properties:
       name: ci-small
       organization: acme
@@ -31,7 +31,7 @@ outputs:
   liveName: \${small.liveName}
 `;
 
-/** The lines the CLI's Diagnostics section shows under one resource (`garm:index:ScaleSet (small)`). */
+/** The lines the CLI's Diagnostics section shows under one resource (`garm:index:GarmScaleSet (small)`). */
 function diagnosticsOf(stdout: string, resource: string): string {
   const section = stdout.split("\nDiagnostics:\n")[1] ?? "";
   const start = section.indexOf(`  ${resource}:\n`);
@@ -129,11 +129,11 @@ describe("the garm plugin in the CLI (real CLI, YAML host, simulator)", function
     await p.cli(["up", "--yes"]);
     fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), PROGRAM.replace("maxRunners: 2", "maxRunners: 3\n      minIdleRunners: 1"));
     const preview = await p.cli(["preview"]);
-    assert.match(diagnosticsOf(preview.stdout, "garm:index:ScaleSet (small)"), /GarmScaleSet ci-small-\w+ \(id \d+\): will update maxRunners 2 → 3, minIdleRunners 0 → 1/, preview.stdout);
+    assert.match(diagnosticsOf(preview.stdout, "garm:index:GarmScaleSet (small)"), /GarmScaleSet ci-small-\w+ \(id \d+\): will update maxRunners 2 → 3, minIdleRunners 0 → 1/, preview.stdout);
     await p.cli(["up", "--yes"]);
     await waitForRunners(sim, 1);
     const down = await p.cli(["destroy", "--yes"]);
-    const lines = diagnosticsOf(down.stdout, "garm:index:ScaleSet (small)");
+    const lines = diagnosticsOf(down.stdout, "garm:index:GarmScaleSet (small)");
     assert.match(lines, /GarmScaleSet ci-small-\w+ \(id \d+\): draining: 1 being removed/, down.stdout);
     assert.match(lines, /GarmScaleSet ci-small-\w+ \(id \d+\): drained and deleted from GARM/, down.stdout);
   });
@@ -150,5 +150,20 @@ describe("the garm plugin in the CLI (real CLI, YAML host, simulator)", function
     await p.cli(["up", "--yes"]);
     assert.equal((await p.outputs()).liveName, expected, "what preview showed is what up made");
     await p.cli(["destroy", "--yes"]);
+  });
+
+  it("says in one warning line when GARM's version is not one this release was tested against", async () => {
+    const sim = await startSimulator({ tickMs: 25, behaviour: "head" });
+    cleanup.push(() => sim.stop());
+    const p = await project();
+    await p.initStack("dev", login(sim));
+    const r = await p.cli(["preview"]);
+    const lines = r.stdout.split("\n").filter((l) => l.includes("GARM reports version"));
+    assert.equal(lines.length, 1, r.stdout);
+    assert.match(lines[0]!, /warning: GARM reports version "v0.2.1-96-gafda4e76", but this pulumi-garm release was tested against v0.2.1 only/);
+    const tested = await simulator();
+    const q = await project();
+    await q.initStack("dev", login(tested));
+    assert.ok(!(await q.cli(["preview"])).stdout.includes("GARM reports version"), "a tested GARM gets no warning");
   });
 });
