@@ -2,19 +2,19 @@
 // params/requests.go L520-525); the endpoint and the auth type are fixed (database/sql/github.go L437-458).
 import type * as pulumi from "@pulumi/pulumi";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
-import type { CheckedCredentialsInputs, CredentialsOutputs } from "./inputs";
-import { secretDigest } from "./secret-digest";
+import { secretMatches } from "../../common/secret-digest";
+import { type CheckedCredentialsInputs, type CredentialsOutputs, secretMaterial } from "./inputs";
 
 export type UpdatableCredentialsField = "name" | "description" | "secret";
 
 /** What an update would send: the secret counts as changed when its digest, or an app id, differs. */
-export function changedCredentialsFields(olds: CredentialsOutputs, news: Partial<CheckedCredentialsInputs>): UpdatableCredentialsField[] {
+export async function changedCredentialsFields(olds: CredentialsOutputs, news: Partial<CheckedCredentialsInputs>): Promise<UpdatableCredentialsField[]> {
   const fields: UpdatableCredentialsField[] = [];
   if (news.name !== undefined && news.name !== olds.name) fields.push("name");
   if (news.description !== undefined && news.description !== olds.description) fields.push("description");
   const secretChanged =
-    secretDigest(olds.secretSalt, news) !== olds.secretDigest ||
-    (news.authType === "app" && (news.appId !== olds.appId || news.installationId !== olds.installationId));
+    (news.authType === "app" && (news.appId !== olds.appId || news.installationId !== olds.installationId)) ||
+    !(await secretMatches({ salt: olds.secretSalt, digest: olds.secretDigest }, secretMaterial(news)));
   if (secretChanged) fields.push("secret");
   return fields;
 }
@@ -25,7 +25,7 @@ export const REPLACE_REASONS: Record<string, string> = {
   authType: "GARM cannot turn a token into app credentials or back",
 };
 
-export function diffCredentials(olds: CredentialsOutputs, newsRaw: object): pulumi.dynamic.DiffResult {
+export async function diffCredentials(olds: CredentialsOutputs, newsRaw: object): Promise<pulumi.dynamic.DiffResult> {
   const news = withoutProviderKey(newsRaw as Record<string, unknown>) as Partial<CheckedCredentialsInputs>;
   const replaces = (["endpoint", "forge", "authType"] as const).filter((f) => news[f] !== undefined && news[f] !== olds[f]);
   if (replaces.length > 0) {
@@ -34,7 +34,7 @@ export function diffCredentials(olds: CredentialsOutputs, newsRaw: object): pulu
     const otherForge = typeof news.forge === "string" && !containsUnknown(news.forge) && news.forge !== olds.forge;
     return { changes: true, replaces: [...replaces], deleteBeforeReplace: !otherForge && news.name === olds.name };
   }
-  const changed = changedCredentialsFields(olds, news);
+  const changed = await changedCredentialsFields(olds, news);
   const providerOnly = news.adoptExisting !== undefined && news.adoptExisting !== olds.adoptExisting;
   return { changes: changed.length > 0 || providerOnly, replaces: [], deleteBeforeReplace: false };
 }

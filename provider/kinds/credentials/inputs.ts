@@ -1,11 +1,16 @@
 // GarmCredentials' input schema (the documentation source for schema.json and the SDK args) and the state it writes.
-// The token and private key are inputs only: the state keeps a salted digest of them (secret-digest.ts).
+// The token and private key are inputs only: the state keeps a slow salted digest of them (common/secret-digest.ts).
 import { z } from "zod";
+import { digestOfVersion1 } from "../../common/secret-digest";
 import { secretInput } from "../../common/secret-inputs";
 import { readableStateVersion, stateStamp, type StateStamp } from "../../common/state-version";
 import { FORGES } from "../../common/forges";
 
-export const STATE_VERSION = 1;
+/** 2: the secret's digest is scrypt ("scrypt:…"); 1 held a bare salted sha256, read as "sha256:…". */
+export const STATE_VERSION = 2;
+
+/** Outputs derived from the secret: marked secret in both front doors, so no export or backup holds them in clear. */
+export const SECRET_OUTPUTS = ["secretSalt", "secretDigest"] as const;
 
 export const credentialsInputSchema = z
   .object({
@@ -77,8 +82,13 @@ export function withDefaults(i: CredentialsInputs): CheckedCredentialsInputs {
   return checked;
 }
 
+/** The secret as its digest is made: which field holds it, then the secret (so a token and an equal key differ). */
+export function secretMaterial(i: { token?: string; privateKey?: string }): string {
+  return i.token !== undefined ? `token\n${i.token}` : `privateKey\n${i.privateKey ?? ""}`;
+}
+
 export function readCredentialsOutputs(props: Record<string, unknown>): CredentialsOutputs {
-  readableStateVersion("GarmCredentials", props, STATE_VERSION);
+  const version = readableStateVersion("GarmCredentials", props, STATE_VERSION);
   const p = props as Partial<CredentialsOutputs>;
   return {
     credentialsId: Number(p.credentialsId ?? 0),
@@ -90,7 +100,7 @@ export function readCredentialsOutputs(props: Record<string, unknown>): Credenti
     ...(p.appId !== undefined ? { appId: p.appId } : {}),
     ...(p.installationId !== undefined ? { installationId: p.installationId } : {}),
     secretSalt: p.secretSalt ?? "",
-    secretDigest: p.secretDigest ?? "",
+    secretDigest: version < 2 ? digestOfVersion1(p.secretDigest ?? "") : (p.secretDigest ?? ""),
     adoptExisting: p.adoptExisting ?? false,
     ...stateStamp(STATE_VERSION),
   };

@@ -8,6 +8,7 @@ import { type CredentialsBody, type CredentialsView, forgeApi } from "../../garm
 import { credentialsDependents, inUseError } from "../../common/dependents";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
+import { digestSecret } from "../../common/secret-digest";
 import { stateStamp } from "../../common/state-version";
 import { withoutProviderKey } from "../../common/unknown";
 import { adoptByName } from "../../common/adopt";
@@ -15,8 +16,7 @@ import { notOurs } from "../../common/holder";
 import { describeCredentialsHolder, isSameCredentials, parseCredentialsId } from "./identity";
 import { checkCredentialsInputs } from "./check";
 import { REPLACE_REASONS, type UpdatableCredentialsField, changedCredentialsFields, diffCredentials } from "./diff";
-import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, readCredentialsOutputs } from "./inputs";
-import { newSalt, secretDigest } from "./secret-digest";
+import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, readCredentialsOutputs, secretMaterial } from "./inputs";
 
 export interface CredentialsDeps {
   readonly client: () => GarmClient;
@@ -35,7 +35,9 @@ function secretBody(i: CheckedCredentialsInputs): CredentialsBody {
   return { app: { app_id: i.appId ?? 0, installation_id: i.installationId ?? 0, private_key_bytes: base64(i.privateKey ?? "") } };
 }
 
-function toOutputs(id: number, i: CheckedCredentialsInputs, salt: string): CredentialsOutputs {
+/** The outputs after a write; the secret's digest is made afresh, so state of version 1 moves to the current form. */
+async function toOutputs(id: number, i: CheckedCredentialsInputs): Promise<CredentialsOutputs> {
+  const { salt, digest } = await digestSecret(secretMaterial(i));
   const outs: CredentialsOutputs = {
     credentialsId: id,
     forge: i.forge,
@@ -44,7 +46,7 @@ function toOutputs(id: number, i: CheckedCredentialsInputs, salt: string): Crede
     endpoint: i.endpoint,
     authType: i.authType,
     secretSalt: salt,
-    secretDigest: secretDigest(salt, i),
+    secretDigest: digest,
     adoptExisting: i.adoptExisting,
     ...stateStamp(STATE_VERSION),
   };
@@ -62,7 +64,7 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
 
     async diff(_id, olds, news) {
       const stored = readCredentialsOutputs(olds);
-      const planned = diffCredentials(stored, news);
+      const planned = await diffCredentials(stored, news);
       logReplacements(deps.log, label(stored.name, stored.credentialsId), replacementsFrom(planned.replaces ?? [], REPLACE_REASONS));
       return planned;
     },
@@ -71,7 +73,6 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
       const inputs = inputsOf(props);
       const client = deps.client();
       const api = forgeApi(client);
-      const salt = newSalt();
       if (inputs.adoptExisting) {
         const adopted = await adoptByName(
           {
@@ -81,7 +82,7 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
             async bringToInputs(existing) {
               // GARM never shows the secret, so an adopted one is always sent.
               await send(client, existing.id, inputs, ["name", "description", "secret"]);
-              return toOutputs(existing.id, inputs, salt);
+              return toOutputs(existing.id, inputs);
             },
           },
           deps.log,
@@ -112,7 +113,7 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
         }
         throw err;
       }
-      return { id: String(created.id), outs: toOutputs(created.id, inputs, salt) };
+      return { id: String(created.id), outs: await toOutputs(created.id, inputs) };
     },
 
     async read(id, props) {
@@ -148,8 +149,8 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
     async update(_id, oldProps, newProps) {
       const olds = readCredentialsOutputs(oldProps);
       const news = inputsOf(newProps);
-      const fields = changedCredentialsFields(olds, news);
-      const outs = toOutputs(olds.credentialsId, news, olds.secretSalt || newSalt());
+      const fields = await changedCredentialsFields(olds, news);
+      const outs = await toOutputs(olds.credentialsId, news);
       if (fields.length === 0) return { outs };
       const live = await forgeApi(deps.client()).getCredentials(olds.forge, olds.credentialsId);
       if (!isSameCredentials(olds, live, olds.forge)) {

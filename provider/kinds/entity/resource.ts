@@ -12,11 +12,12 @@ import { createSettlingLostAnswer, partialCreate } from "../../common/lost-answe
 import { adoptFound } from "../../common/adopt";
 import { type EntityDetail, type ForgeCredentials, entityApi } from "./api";
 import { checkEntityInputs } from "./check";
-import { changedFields, diffEntity, secretChanged, updateBody, webhookChange } from "./diff";
+import { changedFields, diffEntity, updateBody, webhookChange } from "./diff";
 import { dependentsOf, refusal } from "./guard";
 import type { CheckedEntityInputs } from "./inputs";
 import { KIND_SPECS } from "./kinds";
-import { type EntityOutputs, newSalt, readOutputs, secretHash, toOutputs, withObserved } from "./state";
+import { type EntityOutputs, readOutputs, toOutputs, withObserved } from "./state";
+import { digestSecret } from "../../common/secret-digest";
 import { installWebhook, removeWebhook, replaceWebhook, webhookPresent } from "./webhook";
 
 export interface EntityDeps {
@@ -109,13 +110,12 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
   }
 
   async function bringToInputs(existing: EntityDetail, inputs: CheckedEntityInputs, label: string): Promise<EntityOutputs> {
-    const observed = toOutputs(kind, inputs, existing, { hash: "", salt: "" }, false);
+    const observed = toOutputs(kind, inputs, existing, { digest: "", salt: "" }, false);
     // GARM never shows the secret it holds, so an adopted entity always gets this program's.
-    const fields = [...new Set([...changedFields(observed, inputs as unknown as Record<string, unknown>), "webhookSecret" as const])];
+    const fields = [...new Set([...(await changedFields(observed, inputs as unknown as Record<string, unknown>)), "webhookSecret" as const])];
     const view = await api().update(kind, existing.id, updateBody(inputs, fields));
-    const salt = newSalt();
     // Its webhook is withWebhook's: a hook already there carries the secret GARM held before, and is made again.
-    return toOutputs(kind, inputs, view, { hash: secretHash(salt, inputs.webhookSecret), salt }, false);
+    return toOutputs(kind, inputs, view, await digestSecret(inputs.webhookSecret), false);
   }
 
   /**
@@ -165,7 +165,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       if (typeof news.credentials === "string" && !containsUnknown(news.credentials) && news.credentials !== olds.credentials) {
         endpoint = await withTimeout(newCredentialsEndpoint(news.credentials, olds.endpointName), deps.diffReadTimeoutMs ?? 5000).catch(() => undefined);
       }
-      const planned = diffEntity(olds, news, endpoint);
+      const planned = await diffEntity(olds, news, endpoint);
       const label = labelOf(olds.name, olds.entityId);
       const replacements: Replacement[] = [];
       if (planned.replaces?.includes("name")) {
@@ -217,8 +217,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       );
       if (created.found) return withWebhook(await adopt(created.view, inputs), inputs, props.__provider);
       const view = created.view;
-      const salt = newSalt();
-      const secret = { hash: secretHash(salt, inputs.webhookSecret), salt };
+      const secret = await digestSecret(inputs.webhookSecret);
       deps.log.info(`${labelOf(inputs.name, view.id)}: created under endpoint ${view.endpoint}`);
       return withWebhook(toOutputs(kind, inputs, view, secret, false), inputs, props.__provider);
     },
@@ -247,7 +246,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       const inputs = inputsOf(newsWithProvider);
       const news = withoutProviderKey(newsWithProvider);
       const label = labelOf(inputs.name, id);
-      const fields = changedFields(olds, news);
+      const fields = await changedFields(olds, news);
       let view: EntityDetail;
       try {
         view = fields.length > 0 ? await api().update(kind, id, updateBody(inputs, fields)) : await api().get(kind, id);
@@ -257,9 +256,9 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
         }
         throw new Error(`${label}: updating it in GARM failed: ${(err as Error).message}`);
       }
-      const rotated = secretChanged(olds, news);
-      const salt = rotated ? newSalt() : olds.webhookSecretSalt;
-      const secret = { hash: rotated ? secretHash(salt, inputs.webhookSecret) : olds.webhookSecretHash, salt };
+      const rotated = fields.includes("webhookSecret");
+      // Made afresh on every write, so state of version 1 moves to the current form without counting as a rotation.
+      const secret = await digestSecret(inputs.webhookSecret);
       let installed = olds.webhookInstalled ?? false;
       const hook = webhookChange(olds, news);
       if (hook === "remove") {
