@@ -22,6 +22,8 @@ export interface PluginResource {
   delete(id: string, props: Props): Promise<void>;
   /** Outputs that are a pure function of the inputs, known at preview; the server marks every other output unknown. */
   preview?(inputs: Props): Props;
+  /** Top-level keys the server marks secret in inputs and outputs: the row's secrets, inputs and derived outputs alike. */
+  readonly secrets?: readonly string[];
 }
 
 /** The token a kind's resources are served and generated under. */
@@ -47,12 +49,14 @@ function adapt(methods: KindMethods): PluginResource {
 function served(row: KindRow & { impl: KindImplementation }, connection: Connection, log: Logger): PluginResource {
   const client = () => connection.client();
   const resource = adapt(row.impl.methods({ client, log }));
+  const secrets = row.secrets;
   const { importable } = row;
   const importer = row.impl.importer;
   const fromUrn = row.impl.inputsFromUrn;
   return {
     ...resource,
     preview: row.impl.preview,
+    secrets,
     check: fromUrn ? (urn, olds, news) => resource.check(urn, olds, { ...news, ...fromUrn(urnParts(urn)) }) : resource.check,
     read: (id, props) => {
       if (Object.keys(props).length > 0) return resource.read(id, props);

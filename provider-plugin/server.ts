@@ -174,9 +174,11 @@ export class GarmPluginServer {
       check: unary<proto.CheckRequest, proto.CheckResponse>(this.log, async (req) => {
         const olds = revealSecrets(toJs(req.getOlds()));
         const news = revealSecrets(toJs(req.getNews()));
-        const result = await this.resource(req.getType(), req.getUrn()).check(req.getUrn(), olds.plain, news.plain);
+        const resource = this.resource(req.getType(), req.getUrn());
+        const result = await resource.check(req.getUrn(), olds.plain, news.plain);
         const resp = new proto.CheckResponse();
-        resp.setInputs(toStruct(concealSecrets(result.inputs ?? news.plain, news.secretKeys)));
+        // A secret input given in clear (a plain YAML value) is stored as a secret all the same.
+        resp.setInputs(toStruct(concealSecrets(result.inputs ?? news.plain, outputSecrets(resource, news.secretKeys))));
         resp.setFailuresList(
           (result.failures ?? []).map((f) => {
             const failure = new proto.CheckFailure();
@@ -223,21 +225,23 @@ export class GarmPluginServer {
         const inputs = revealSecrets(toJs(req.getProperties()));
         if (req.getPreview()) {
           const resp = new proto.CreateResponse();
-          resp.setProperties(toStruct(concealSecrets(this.previewOutputs(req.getType(), req.getUrn(), inputs.plain, {}), inputs.secretKeys)));
+          resp.setProperties(toStruct(concealSecrets(this.previewOutputs(req.getType(), req.getUrn(), inputs.plain, {}), outputSecrets(this.resource(req.getType(), req.getUrn()), inputs.secretKeys))));
           return resp;
         }
-        const result = await this.resource(req.getType(), req.getUrn()).create(inputs.plain);
+        const resource = this.resource(req.getType(), req.getUrn());
+        const result = await resource.create(inputs.plain);
         const resp = new proto.CreateResponse();
         resp.setId(result.id);
-        resp.setProperties(toStruct(concealSecrets(result.outs, inputs.secretKeys)));
+        resp.setProperties(toStruct(concealSecrets(result.outs, outputSecrets(resource, inputs.secretKeys))));
         return resp;
       }),
 
       read: unary<proto.ReadRequest, proto.ReadResponse>(this.log, async (req) => {
         const props = revealSecrets(toJs(req.getProperties()));
         const inputs = revealSecrets(toJs(req.getInputs()));
-        const secretKeys = new Set([...props.secretKeys, ...inputs.secretKeys]);
-        const result = await this.resource(req.getType(), req.getUrn()).read(req.getId(), props.plain);
+        const resource = this.resource(req.getType(), req.getUrn());
+        const secretKeys = outputSecrets(resource, new Set([...props.secretKeys, ...inputs.secretKeys]));
+        const result = await resource.read(req.getId(), props.plain);
         const resp = new proto.ReadResponse();
         // An empty id tells the engine the resource is gone.
         resp.setId(result.id ?? "");
@@ -253,12 +257,13 @@ export class GarmPluginServer {
         const news = revealSecrets(toJs(req.getNews()));
         if (req.getPreview()) {
           const resp = new proto.UpdateResponse();
-          resp.setProperties(toStruct(concealSecrets(this.previewOutputs(req.getType(), req.getUrn(), news.plain, olds), news.secretKeys)));
+          resp.setProperties(toStruct(concealSecrets(this.previewOutputs(req.getType(), req.getUrn(), news.plain, olds), outputSecrets(this.resource(req.getType(), req.getUrn()), news.secretKeys))));
           return resp;
         }
-        const result = await this.resource(req.getType(), req.getUrn()).update(req.getId(), olds, news.plain);
+        const resource = this.resource(req.getType(), req.getUrn());
+        const result = await resource.update(req.getId(), olds, news.plain);
         const resp = new proto.UpdateResponse();
-        resp.setProperties(toStruct(concealSecrets(result.outs ?? {}, news.secretKeys)));
+        resp.setProperties(toStruct(concealSecrets(result.outs ?? {}, outputSecrets(resource, news.secretKeys))));
         return resp;
       }),
 
@@ -273,6 +278,11 @@ export class GarmPluginServer {
       getMapping: unary<proto.GetMappingRequest, proto.GetMappingResponse>(this.log, async () => new proto.GetMappingResponse()),
     };
   }
+}
+
+/** The keys of a resource's outputs to mark secret: those the engine sent as secrets, and those derived from one. */
+function outputSecrets(resource: PluginResource, sent: ReadonlySet<string>): Set<string> {
+  return new Set([...sent, ...(resource.secrets ?? [])]);
 }
 
 /** Starts the plugin on a loopback port; resolves to the port, which the engine reads from stdout. */

@@ -62,8 +62,8 @@ const entityComputed = z.object({
   entityId: z.string().describe("GARM's id of the entity; also the resource id. A GarmScaleSet takes it as entityId."),
   entityKind: ENTITY_KIND.describe("Kind of the GARM entity."),
   endpointName: z.string().describe("GARM endpoint the entity lives under (its credentials' endpoint)."),
-  webhookSecretHash: z.string().describe("Salted sha256 of the webhook secret, to detect a rotation; never the secret."),
-  webhookSecretSalt: z.string().describe("Salt of webhookSecretHash."),
+  webhookSecretHash: z.string().describe("Slow salted digest (scrypt) of the webhook secret, to detect a rotation; a secret output, never the secret."),
+  webhookSecretSalt: z.string().describe("Salt of webhookSecretHash; a secret output."),
   webhookInstalled: z.boolean().describe("Whether GARM reports its webhook installed in GitHub."),
   stateVersion: STATE_VERSION,
 });
@@ -127,7 +127,8 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     computed: z.object({
       credentialsId: z.number().int().describe("GARM's id of the credentials; also the resource id."),
       authType: z.enum(["pat", "app"]).describe('"pat" for a token, "app" for a GitHub App.'),
-      secretDigest: z.string().describe("Salted SHA-256 of the token or private key, so a rotation is seen as a change; the secret itself is never an output."),
+      secretDigest: z.string().describe("Slow salted digest (scrypt) of the token or private key, so a rotation is seen as a change; a secret output. The secret itself is never an output."),
+      secretSalt: z.string().describe("Salt of secretDigest; a secret output."),
       stateVersion: STATE_VERSION,
     }),
     replaceOnChanges: ["forge", "endpoint"],

@@ -9,9 +9,6 @@ import { FORGES } from "../../common/forges";
 /** 2: the secret's digest is scrypt ("scrypt:…"); 1 held a bare salted sha256, read as "sha256:…". */
 export const STATE_VERSION = 2;
 
-/** Outputs derived from the secret: marked secret in both front doors, so no export or backup holds them in clear. */
-export const SECRET_OUTPUTS = ["secretSalt", "secretDigest"] as const;
-
 export const credentialsInputSchema = z
   .object({
     forge: z.enum(FORGES).optional().describe('The endpoint\'s forge: "github" or "gitea". Defaults to "github". Changing it replaces the credentials.'),

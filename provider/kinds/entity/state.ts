@@ -11,9 +11,6 @@ import { KIND_SPECS } from "./kinds";
 /** 2: webhookSecretHash is scrypt ("scrypt:…"); 1 held a bare salted sha256, read as "sha256:…". */
 export const STATE_VERSION = 2;
 
-/** Outputs derived from the webhook secret: marked secret in both front doors, so no export holds them in clear. */
-export const SECRET_OUTPUTS = ["webhookSecretHash", "webhookSecretSalt"] as const;
-
 export interface EntityOutputs extends Omit<CheckedEntityInputs, "webhookSecret">, StateStamp {
   /** GARM's id of the entity (a UUID); also the Pulumi id. */
   entityId: string;
