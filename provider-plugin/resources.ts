@@ -33,8 +33,8 @@ export const GARM_PROVIDER = tokenOfKind("garmProvider");
 export const ENDPOINT = tokenOfKind("endpoint");
 export const CREDENTIALS = tokenOfKind("credentials");
 
-function adapt(methods: KindMethods): PluginResource {
-  const m = userFacing(methods as pulumi.dynamic.ResourceProvider);
+function adapt(methods: KindMethods, secrets: readonly string[]): PluginResource {
+  const m = userFacing(methods as pulumi.dynamic.ResourceProvider, secrets);
   return {
     check: async (_urn, olds, news) => (await m.check!(olds, news)) as { inputs?: Props },
     diff: (id, olds, news) => m.diff!(id, olds, news),
@@ -48,8 +48,8 @@ function adapt(methods: KindMethods): PluginResource {
 /** One row's resource: an empty read is `pulumi import`, served by the kind's importer or refused with the way instead. */
 function served(row: KindRow & { impl: KindImplementation }, connection: Connection, log: Logger): PluginResource {
   const client = () => connection.client();
-  const resource = adapt(row.impl.methods({ client, log }));
   const secrets = row.secrets;
+  const resource = adapt(row.impl.methods({ client, log }), secrets);
   const { importable } = row;
   const importer = row.impl.importer;
   const fromUrn = row.impl.inputsFromUrn;

@@ -11,6 +11,9 @@ import { entityInputSchema } from "../../provider/kinds/entity/inputs";
 import { poolInputSchema } from "../../provider/kinds/pool/inputs";
 import { scaleSetInputSchema } from "../../provider/kinds/scaleset/inputs";
 import { templateInputSchema } from "../../provider/kinds/template/inputs";
+import { userFacing } from "../../provider/common/user-facing";
+import { credentialsProviderWith } from "../../provider/kinds/credentials/resource";
+import { entityMethodsWith } from "../../provider/kinds/entity/resource";
 
 /** Distinct enough that no ordinary message word holds them. */
 const SECRET_TEXT = "Zq7-s3cret-v4lue";
@@ -87,5 +90,35 @@ describe("check never shows a secret input's value", () => {
     assert.deepEqual(result.failures, [
       { property: "webhookSecret", reason: "webhookSecret is a number (the value is secret, so it is not shown); it must be a string" },
     ]);
+  });
+});
+
+describe("no error shows a secret input's value", () => {
+  /** A GARM whose every answer is a 400 quoting the request it got, as an upstream error could. */
+  const echoingGarm = () => {
+    const fetch = async (req: Request) => {
+      const sent = req.method === "GET" ? "" : await req.text();
+      return new Response(JSON.stringify({ error: "Bad Request", details: `refused ${sent}` }), { status: 400 });
+    };
+    const baseUrl = "http://garm.test/api/v1";
+    return { transport: { baseUrl, fetch, fetchOptions: { baseUrl, Request, fetch } } };
+  };
+  const quiet = { info() {}, warn() {} };
+
+  it("GarmCredentials: a GARM answer quoting the token is passed on without it", async () => {
+    const provider = userFacing(credentialsProviderWith({ client: echoingGarm as never, log: quiet }), secretFieldsOf(credentialsInputSchema));
+    const inputs = { forge: "github", name: "pat", description: "", endpoint: "github.com", authType: "pat", token: "ghp_quoted_by_garm", adoptExisting: false };
+    const err = (await provider.create(inputs).then(() => undefined, (e: unknown) => e)) as Error;
+    assert.ok(err instanceof Error, "create fails");
+    assert.ok(!err.message.includes("ghp_quoted_by_garm"), err.message);
+    assert.match(err.message, /\[secret\]/);
+  });
+
+  it("GarmOrganization: a GARM answer quoting the webhook secret is passed on without it", async () => {
+    const provider = userFacing(entityMethodsWith("organization", { client: echoingGarm as never, log: quiet }) as never, secretFieldsOf(entityInputSchema("organization")));
+    const inputs = { name: "acme", credentials: "acme-pat", webhookSecret: "hook-quoted-by-garm", poolBalancerType: "roundrobin", agentMode: false, installWebhook: false, keepWebhookOnDelete: false, adoptExisting: true };
+    const err = (await provider.update!("6c1b2f6e-0000-4000-8000-000000000001", { ...inputs, webhookSecret: undefined, webhookSecretHash: "", webhookSecretSalt: "", stateVersion: 2 }, inputs).then(() => undefined, (e: unknown) => e)) as Error;
+    assert.ok(err instanceof Error, "update fails");
+    assert.ok(!err.message.includes("hook-quoted-by-garm"), err.message);
   });
 });
