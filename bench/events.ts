@@ -46,8 +46,8 @@ interface Setup {
   close(): Promise<void>;
 }
 
-async function setup(mode: Mode, clock = fastClock(1), waiter: WaiterOptions = {}): Promise<Setup> {
-  const sim = await startSimulator({ tickMs: 25, consolidationMs: 400 });
+async function setup(mode: Mode, clock = fastClock(1), waiter: WaiterOptions = {}, tickMs = 25): Promise<Setup> {
+  const sim = await startSimulator({ tickMs, consolidationMs: 400 });
   const client = new GarmClient({ url: sim.url, username: sim.username, password: sim.password });
   const events =
     mode === "events" ? new GarmEvents({ url: sim.url, login: (refused) => client.transport.socketLogin(refused), log: silent }) : undefined;
@@ -318,6 +318,53 @@ export async function hundredScaleSetDestroy(): Promise<Result[]> {
         `polling every ${DRAIN_DEFAULTS.pollSeconds}s ${p.calls} calls, p50 ${p.p50Ms} / p99 ${p.p99Ms} ms, ${p.peakRssMiB} MiB (simulator, consolidation 400 ms)`,
       met: e.ok && p.ok,
       details: byMode,
+    },
+  ];
+}
+
+/**
+ * One runner that gets stuck (its provider teardown fails, so GARM keeps it pending_delete with a fault) under a scale
+ * set being destroyed, drained on GARM's events. GARM's workers pick a runner up on their own schedule, not at once: a slow
+ * simulator tick keeps it pending_force_delete for a while, as real GARM does, and every forced DELETE sent meanwhile
+ * is an instance update GARM publishes (database/sql/instances.go L466-468), which wakes the drain again.
+ */
+async function stuckRunnerDrain(): Promise<{ forced: number; plain: number; ok: boolean; ms: number }> {
+  const s = await setup("events", fastClock(1), {}, 1500);
+  try {
+    const created = (await s.impl.create(inputs("stuck", { drain: { timeoutSeconds: 60, pollSeconds: DRAIN_DEFAULTS.pollSeconds } }))) as {
+      id: string;
+      outs: Record<string, unknown>;
+    };
+    // Idle at first: the drain removes it, its teardown fails (pending_delete with a fault) while the drain already
+    // waits on the socket, and the drain force-removes it.
+    const runner = s.sim.addRunner(Number(created.id), { name: "garm-stuck" });
+    s.sim.setTeardownFails(runner, true);
+    s.sim.clearRequests();
+    const started = Date.now();
+    const ok = await s.impl.delete!(created.id, created.outs).then(
+      () => true,
+      () => false,
+    );
+    const deletes = s.sim.requests().filter((r) => r.method === "DELETE" && r.path.endsWith(`/instances/${runner}`));
+    const forced = deletes.filter((r) => /[?&]forceRemove=true/.test(r.query)).length;
+    return { forced, plain: deletes.length - forced, ok, ms: Date.now() - started };
+  } finally {
+    await s.close();
+  }
+}
+
+export async function forcedDeletesForStuckRunner(): Promise<Result[]> {
+  const runs = 3;
+  const results: Awaited<ReturnType<typeof stuckRunnerDrain>>[] = [];
+  for (let i = 0; i < runs; i++) results.push(await stuckRunnerDrain());
+  return [
+    {
+      target: "forced DELETEs for one stuck runner while its scale set is drained on GARM's events: 1",
+      measured:
+        `${results.map((r) => r.forced).join(", ")} forced and ${results.map((r) => r.plain).join(", ")} plain DELETEs in ${runs} runs ` +
+        `(drains of ${results.map((r) => r.ms).join(", ")} ms; simulator tick 1500 ms)`,
+      met: results.every((r) => r.ok && r.forced === 1),
+      details: { runs: results },
     },
   ];
 }

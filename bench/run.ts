@@ -14,7 +14,7 @@ import { startE2eEnvironment } from "../harness/real-garm/environment";
 import { type Simulator, startSimulator } from "../simulator";
 import { wholeCliRun } from "./cli";
 import { previewReferenceCost } from "./preview";
-import { drainLatency as eventsDrainLatency, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
+import { drainLatency as eventsDrainLatency, forcedDeletesForStuckRunner, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
 import { simulatorScaleSetInputs } from "../harness/scaleset-inputs";
 
 const silent = { info: () => {}, warn: () => {} };
@@ -227,6 +227,7 @@ async function hundred(): Promise<Result> {
 const PARTS: Record<string, { run: () => Promise<Result[]>; prefix: string }> = {
   preview: { run: previewReferenceCost, prefix: "preview's reference check" },
   cli: { run: wholeCliRun, prefix: "whole CLI `pulumi" },
+  "stuck-runner": { run: forcedDeletesForStuckRunner, prefix: "forced DELETEs for one stuck runner" },
 };
 
 async function only(name: string): Promise<void> {
@@ -252,6 +253,7 @@ async function main(): Promise<void> {
     // Issue 15: events socket versus polling (against the simulator's events socket).
     ...(await eventsDrainLatency()),
     ...(await restCallsForBusyRunner()),
+    ...(await forcedDeletesForStuckRunner()),
     ...(await readinessLatency()),
     ...(await hundredScaleSetDestroy()),
     await hundred(),

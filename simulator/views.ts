@@ -22,6 +22,16 @@ function put(o: Json, key: string, value: string | number | boolean | unknown[] 
   o[key] = value;
 }
 
+/**
+ * A scale set's or pool's tags as GARM v0.2.1 answers them (Preload("Tags"), database/sql/pools.go L41,
+ * database/sql/scalesets.go L41): in the order the tag rows were first created, not as sent, so a tag another pool
+ * made earlier comes first and the order varies from one GARM to another (test/e2e/conformance).
+ */
+function tagsView(store: Store, tagIds: readonly string[]): Json[] {
+  const created = (id: string) => store.tags.findIndex((t) => t.id === id);
+  return [...tagIds].sort((a, b) => created(a) - created(b)).map((id) => ({ id, name: store.tags.find((t) => t.id === id)?.name ?? "" }));
+}
+
 /** `ForgeEndpoint`; entity lists of scale sets do not preload it, so they carry a zero struct (§2.1). */
 export function endpointView(ep: EndpointRecord | undefined): Json {
   // The zero struct: its strings are omitempty, its times are not (GARM v0.2.1, test/e2e/conformance).
@@ -193,8 +203,8 @@ export function instanceView(store: Store, i: InstanceRecord, opts: InstanceView
 export type ScaleSetViewMode = "get" | "list-all" | "list-entity";
 
 /**
- * `params.ScaleSet`. "get" fills the default bootstrap timeout and carries instances, extra_specs and template_name;
- * lists omit them, and the entity list also lacks the endpoint (§2.1, §3.1).
+ * `params.ScaleSet`. "get" fills the default bootstrap timeout and carries instances and template_name; lists omit
+ * them, and the entity list also lacks the endpoint (§2.1, §3.1). Extra specs are in every answer.
  */
 export function scaleSetView(store: Store, ss: ScaleSetRecord, mode: ScaleSetViewMode): Json {
   const full = mode === "get";
@@ -229,13 +239,11 @@ export function scaleSetView(store: Store, ss: ScaleSetRecord, mode: ScaleSetVie
   o["generation"] = ss.generation;
   o["endpoint"] = endpointView(mode === "list-entity" ? undefined : store.endpoints.get(entity?.endpoint ?? ""));
   put(o, "runner_bootstrap_timeout", full && ss.runnerBootstrapTimeout === 0 ? 20 : ss.runnerBootstrapTimeout);
-  if (full && ss.extraSpecs !== undefined && ss.extraSpecs !== "") o["extra_specs"] = new RawJson(ss.extraSpecs);
+  // Every answer carries them, lists too: ListAllScaleSets' second Omit replaces its first (gorm's Omit sets the list,
+  // database/sql/scalesets.go L42-43), and the entity list omits nothing (L196-210).
+  if (ss.extraSpecs !== undefined && ss.extraSpecs !== "") o["extra_specs"] = new RawJson(ss.extraSpecs);
   put(o, "github-runner-group", ss.runnerGroup);
-  put(
-    o,
-    "tags",
-    ss.tagIds.map((id) => ({ id, name: store.tags.find((t) => t.id === id)?.name ?? "" })),
-  );
+  put(o, "tags", tagsView(store, ss.tagIds));
   o["status_messages"] = null;
   putEntity(store, o, ss.entityId);
   put(o, "template_id", ss.templateId);
@@ -243,7 +251,7 @@ export function scaleSetView(store: Store, ss: ScaleSetRecord, mode: ScaleSetVie
   return o;
 }
 
-/** params.Pool. "get" fills the default bootstrap timeout (apiserver/controllers/pools.go L89); lists carry no template name. */
+/** params.Pool. "get" fills the default bootstrap timeout (apiserver/controllers/pools.go L89); lists carry no template name nor extra specs. */
 export function poolView(store: Store, p: PoolRecord, mode: "get" | "list" | "write" = "get"): Json {
   const o: Json = { id: p.id, provider_name: p.providerName };
   put(o, "max_runners", p.maxRunners);
@@ -252,7 +260,7 @@ export function poolView(store: Store, p: PoolRecord, mode: "get" | "list" | "wr
   put(o, "flavor", p.flavor);
   put(o, "os_type", p.osType);
   put(o, "os_arch", p.osArch);
-  put(o, "tags", (p.tagIds ?? []).map((id) => ({ id, name: store.tags.find((t) => t.id === id)?.name ?? "" })));
+  put(o, "tags", tagsView(store, p.tagIds ?? []));
   put(o, "enabled", p.enabled);
   put(o, "instances", store.poolInstances(p.id).map((i) => instanceView(store, i, { providerName: p.providerName, withJob: false })));
   o["enable_shell"] = p.enableShell ?? false;
@@ -263,7 +271,8 @@ export function poolView(store: Store, p: PoolRecord, mode: "get" | "list" | "wr
   o["updated_at"] = p.updatedAt;
   putEntity(store, o, p.entityId);
   o["endpoint"] = endpointView(store.endpoints.get(store.entities.get(p.entityId)?.endpoint ?? ""));
-  if (p.extraSpecs !== undefined && p.extraSpecs !== "") o["extra_specs"] = new RawJson(p.extraSpecs);
+  // GET /pools leaves them out (ListAllPools' Omit("extra_specs"), database/sql/pools.go L48).
+  if (mode !== "list" && p.extraSpecs !== undefined && p.extraSpecs !== "") o["extra_specs"] = new RawJson(p.extraSpecs);
   put(o, "github-runner-group", p.runnerGroup);
   put(o, "priority", p.priority);
   put(o, "template_id", p.templateId);

@@ -30,7 +30,17 @@ export interface WaiterOptions {
   readonly settleMs?: number;
   /** Resolves after `ms`, or early (without throwing) when `signal` aborts. @default node timers */
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The least time between the starts of two passes when an event wakes the wait; doubles while wakes keep coming sooner. @default MIN_PASS_INTERVAL_MS */
+  readonly minIntervalMs?: number;
 }
+
+/**
+ * A pass woken by an event starts at least this long after the previous pass started. A pass's own writes make GARM
+ * publish events (a runner DELETE is an instance update, database/sql/instances.go L466-468), so without a floor an
+ * event stream could drive pass after pass; while wakes keep coming sooner than the floor, it doubles up to the
+ * caller's poll interval. A single wake after a quiet wait (a job ending, a runner gone) is not held back.
+ */
+export const MIN_PASS_INTERVAL_MS = 250;
 
 /**
  * Three minutes: a missed event delays a drain by at most this; a drain of a ten-minute job then costs about 20 REST
@@ -83,9 +93,14 @@ export function changeWaiter(events: GarmEvents, concerns: Concern, options: Wai
   const fallbackMs = options.fallbackMs ?? FALLBACK_POLL_MS;
   const settleMs = options.settleMs ?? 20;
   const sleep = options.sleep ?? sleepFor;
+  // Date.now, the clock the socket's liveSince is on.
+  const now = Date.now;
+  const minIntervalMs = options.minIntervalMs ?? MIN_PASS_INTERVAL_MS;
+  // The floor between passes a wake must respect now: back to minIntervalMs after a wake that came later than it.
+  let floorMs = minIntervalMs;
   let runners: ReadonlySet<string> = new Set();
   // When the caller's current pass began: the wait's creation, then each return.
-  let passStarted = Date.now();
+  let passStarted = now();
   let woken = false;
   let wake: (() => void) | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -111,7 +126,7 @@ export function changeWaiter(events: GarmEvents, concerns: Concern, options: Wai
       try {
         await waitOnce(pollMs, maxMs);
       } finally {
-        passStarted = Date.now();
+        passStarted = now();
       }
     },
     close() {
@@ -137,8 +152,15 @@ export function changeWaiter(events: GarmEvents, concerns: Concern, options: Wai
       await sleep(ms, abort.signal);
       wake = undefined;
     }
-    if (!woken) return;
-    await sleep(Math.min(settleMs, maxMs));
+    if (!woken) {
+      floorMs = minIntervalMs;
+      return;
+    }
+    const sincePass = now() - passStarted;
+    const held = Math.max(settleMs, floorMs - sincePass);
+    // Wakes sooner than the floor are a stream (often of the pass's own writes): the next one waits longer.
+    floorMs = sincePass < floorMs ? Math.min(floorMs * 2, Math.max(pollMs, minIntervalMs)) : minIntervalMs;
+    await sleep(Math.min(held, maxMs));
     // Whatever woke us, or came during the settle, is in what the caller reads next.
     woken = false;
   }

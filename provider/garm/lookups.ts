@@ -79,30 +79,55 @@ export class GarmLookups {
 export const lookupsFor: (client: LookupSource) => GarmLookups = perClient((client: LookupSource) => new GarmLookups(client));
 
 /**
- * Provider names the GarmProviders of this run declare, recorded by their check. GARM loads a provider only when one is
- * created at `up`, so during preview a scale set naming it would look like it names a provider GARM lacks. Both
- * resource types run in one provider process, and Pulumi checks a GarmProvider before a scale set that uses its name.
+ * Provider and entity names the resources of this run declare for one GARM, recorded by their check. GARM loads a
+ * provider only when a GarmProvider is created at `up`, and an entity exists only once `up` creates it, so during preview
+ * a scale set naming one would look like it names something GARM lacks; Pulumi checks those resources before a scale set
+ * that uses their names. The names are kept per client (one per connection): with two GARMs in one plugin, a name
+ * declared for one must not skip the other's check.
  */
-const declaredProviders = new Set<string>();
+export class Declarations {
+  private readonly providers = new Set<string>();
+  private readonly entities = new Set<string>();
 
-export function declareProvider(name: string): void {
-  declaredProviders.add(name);
+  declareProvider(name: string): void {
+    this.providers.add(name);
+  }
+
+  isDeclaredProvider(name: string): boolean {
+    return this.providers.has(name);
+  }
+
+  declareEntity(kind: EntityKind, name: string): void {
+    this.entities.add(`${kind}\n${name}`);
+  }
+
+  isDeclaredEntity(kind: EntityKind, name: string): boolean {
+    return this.entities.has(`${kind}\n${name}`);
+  }
 }
 
-export function isDeclaredProvider(name: string): boolean {
-  return declaredProviders.has(name);
+const declarationsByClient = new WeakMap<object, Declarations>();
+
+/** The names declared for the GARM this client reaches. */
+export function declarationsFor(client: object): Declarations {
+  let declarations = declarationsByClient.get(client);
+  if (!declarations) {
+    declarations = new Declarations();
+    declarationsByClient.set(client, declarations);
+  }
+  return declarations;
 }
 
 /**
- * Entity names the GarmOrganization, GarmRepository and GarmEnterprise resources of this run declare, recorded by their
- * check, so a scale set naming one that `up` has yet to create is not refused at preview (scaleset/references.ts).
+ * Records a declaration for the GARM `client` reaches. Without connection settings nothing is recorded: the reference
+ * checks then ask nothing either.
  */
-const declaredEntities = new Set<string>();
-
-export function declareEntity(kind: EntityKind, name: string): void {
-  declaredEntities.add(`${kind}\n${name}`);
-}
-
-export function isDeclaredEntity(kind: EntityKind, name: string): boolean {
-  return declaredEntities.has(`${kind}\n${name}`);
+export function declareFor(client: () => object, record: (declarations: Declarations) => void): void {
+  let reached: object;
+  try {
+    reached = client();
+  } catch {
+    return;
+  }
+  record(declarationsFor(reached));
 }

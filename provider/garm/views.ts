@@ -106,7 +106,7 @@ export const scaleSetSchema = z
     org_name: z.string().optional(),
     enterprise_id: z.string().optional(),
     enterprise_name: z.string().optional(),
-    endpoint: z.object({ name: z.string().optional() }).partial().optional(),
+    endpoint: z.object({ name: z.string().optional(), endpoint_type: z.string().optional() }).partial().optional(),
   })
   .transform((s) => ({
     id: s.id,
@@ -123,7 +123,7 @@ export const scaleSetSchema = z
     runnerPrefix: s.runner_prefix,
     runnerGroup: s["github-runner-group"],
     runnerBootstrapTimeout: s.runner_bootstrap_timeout,
-    /** Parsed JSON, or undefined when GARM left it out (always in list responses, §2.1). */
+    /** Parsed JSON, or undefined when none were set (every scale-set answer carries them, lists too). */
     extraSpecs: s.extra_specs,
     enableShell: s.enable_shell,
     templateId: s.template_id,
@@ -133,6 +133,8 @@ export const scaleSetSchema = z
     instances: s.instances ?? [],
     entity: entityOf(s),
     endpoint: s.endpoint?.name ?? "",
+    /** "github" or "gitea": the forge of the entity's endpoint; "" in entity lists, which leave the endpoint out (§2.1). */
+    forgeType: s.endpoint?.endpoint_type ?? "",
   }));
 export type ScaleSetView = z.output<typeof scaleSetSchema>;
 
@@ -215,6 +217,7 @@ export const poolSchema = z
     /** omitempty (params/params.go L520): absent only for a pool that never had one. */
     template_id: z.number().optional(),
     template_name: z.string().optional(),
+    endpoint: z.object({ endpoint_type: z.string().optional() }).partial().optional(),
   })
   .transform((p) => ({
     id: p.id,
@@ -238,6 +241,8 @@ export const poolSchema = z
     priority: p.priority,
     templateId: p.template_id,
     templateName: p.template_name,
+    /** "github" or "gitea": the forge of the entity's endpoint, whose system templates GARM gives the pool. */
+    forgeType: p.endpoint?.endpoint_type ?? "",
   }));
 export type PoolView = z.output<typeof poolSchema>;
 

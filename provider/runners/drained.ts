@@ -7,9 +7,9 @@ import { isGarmError } from "../garm/errors";
 import type { Logger } from "../common/log";
 import { containsUnknown } from "../common/unknown";
 import { briefly } from "./brief-error";
-import type { UpdatableField } from "../kinds/scaleset/diff";
+import type { RunnerSettings } from "./inputs";
 
-export const DRAINED_FIELDS = ["enabled", "maxRunners", "minIdleRunners"] as const satisfies readonly UpdatableField[];
+export const DRAINED_FIELDS = ["enabled", "maxRunners", "minIdleRunners"] as const satisfies readonly (keyof RunnerSettings)[];
 export type DrainedField = (typeof DRAINED_FIELDS)[number];
 
 type Counts = Pick<ScaleSetView, "enabled" | "maxRunners" | "minIdleRunners">;

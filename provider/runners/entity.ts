@@ -1,12 +1,12 @@
-// Finds the GARM entity (organization, repository or enterprise) a scale set belongs to, by name or by id (§2.4).
+// Finds the GARM entity (organization, repository or enterprise) a scale set or pool belongs to, by name or by id (§2.4).
 import type { EntityKind } from "../garm/client";
 import { type LookupSource, lookupsFor } from "../garm/lookups";
-import type { CheckedInputs } from "../kinds/scaleset/inputs";
-import type { ResolvedEntity } from "../kinds/scaleset/state";
+import type { RunnerSettings } from "./inputs";
+import type { ResolvedEntity } from "./state";
 
 export async function resolveEntity(
   client: LookupSource,
-  inputs: Pick<CheckedInputs, "organization" | "repository" | "enterprise" | "entityId" | "endpoint">,
+  inputs: Pick<RunnerSettings, "organization" | "repository" | "enterprise" | "entityId" | "endpoint">,
 ): Promise<ResolvedEntity> {
   if (inputs.entityId) return resolveById(client, inputs.entityId);
   const kind: EntityKind = inputs.organization ? "organization" : inputs.repository ? "repository" : "enterprise";

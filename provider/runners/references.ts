@@ -6,9 +6,9 @@
 import { isDeepStrictEqual } from "node:util";
 import type { EntityKind } from "../garm/client";
 import { containsUnknown } from "../common/unknown";
-import { type LookupSource, isDeclaredEntity, isDeclaredProvider, lookupsFor } from "../garm/lookups";
+import { type LookupSource, declarationsFor, lookupsFor } from "../garm/lookups";
 import type { GatedRead } from "./drained";
-import type { ScaleSetInputs } from "../kinds/scaleset/inputs";
+import type { RunnerSettings } from "./inputs";
 
 type Failure = { property: string; reason: string };
 type Gate = <T>(read: () => Promise<T>) => Promise<GatedRead<T>>;
@@ -24,11 +24,11 @@ const ENTITY_FIELDS = [
   ["organization", "organization"],
   ["repository", "repository"],
   ["enterprise", "enterprise"],
-] as const satisfies readonly (readonly [keyof ScaleSetInputs, EntityKind])[];
+] as const satisfies readonly (readonly [keyof RunnerSettings, EntityKind])[];
 
 /** Check failures for references GARM does not have; none when GARM cannot be asked. */
 export async function referenceFailures(
-  inputs: Partial<ScaleSetInputs>,
+  inputs: Partial<RunnerSettings>,
   known: (field: string) => boolean,
   /** Differs from the resource's previous inputs: an unchanged reference of an existing scale set is not asked about. */
   isNew: (field: string) => boolean,
@@ -41,10 +41,11 @@ export async function referenceFailures(
     return []; // Connection settings not known: `up` reports them.
   }
   const lookups = lookupsFor(client);
+  const declared = declarationsFor(client);
   const checks: Promise<Failure | undefined>[] = [];
 
   const providerName = inputs.providerName;
-  if (known("providerName") && isNew("providerName") && typeof providerName === "string" && !isDeclaredProvider(providerName)) {
+  if (known("providerName") && isNew("providerName") && typeof providerName === "string" && !declared.isDeclaredProvider(providerName)) {
     checks.push(
       deps.gate(() => lookups.providersIncluding(providerName)).then((read) => {
         if (!read.ok || read.value.some((p) => p.name === providerName)) return undefined;
@@ -63,7 +64,7 @@ export async function referenceFailures(
     for (const [field, kind] of ENTITY_FIELDS) {
       const name = inputs[field];
       if (!known(field) || typeof name !== "string" || !(isNew(field) || isNew("endpoint"))) continue;
-      if (isDeclaredEntity(kind, name)) continue;
+      if (declared.isDeclaredEntity(kind, name)) continue;
       const endpoint = inputs.endpoint;
       checks.push(
         deps.gate(() => lookups.findEntities(kind, name, endpoint)).then((read) => {

@@ -1,23 +1,39 @@
-// GARM's system runner install templates (garm-behaviour.md §2.6, §4.4): the template a scale set gets when templateId is
-// omitted, found the way GARM's findTemplate finds it, by OS, forge and the "system" owner.
+// GARM's system runner install templates: the template a scale set or pool gets when templateId is omitted, found the
+// way GARM's findTemplate finds it, by OS, by the forge of the entity's credentials and by the "system" owner
+// (runner/repositories.go L208-246). A Gitea pool gets gitea_linux, a GitHub one github_linux.
 import type { GarmClient } from "../garm/client";
 
-/** Scale sets exist only under GitHub entities (§4.4), so the system templates they use are GitHub's. */
-const FORGE = "github";
+/** The forges GARM has system templates for. */
+export const TEMPLATE_FORGES = ["github", "gitea"] as const;
+export type TemplateForge = (typeof TEMPLATE_FORGES)[number];
 const SYSTEM_OWNER = "system";
 
-/** The name GARM gives its system template for an OS, e.g. "github_windows" (§2.6). */
-export function systemTemplateName(osType: string): string {
-  return `${FORGE}_${osType}`;
+/** The forge GARM reports for a scale set's or pool's endpoint; GitHub when it says nothing (scale sets exist only there). */
+export function forgeOf(endpointType: string | undefined): TemplateForge {
+  return endpointType === "gitea" ? "gitea" : "github";
 }
 
-/** GARM's id of the system template for `osType`. Throws when GARM has none (it would refuse a create as well). */
-export async function systemTemplateId(client: Pick<GarmClient, "listTemplates">, osType: string): Promise<number> {
-  const templates = await client.listTemplates(osType, FORGE);
-  const system = templates.find((t) => t.osType === osType && t.forgeType === FORGE && t.owner === SYSTEM_OWNER);
+/** The name GARM gives its system template for a forge and OS, e.g. "gitea_linux" (§2.6). */
+export function systemTemplateName(forge: TemplateForge, osType: string): string {
+  return `${forge}_${osType}`;
+}
+
+/**
+ * Whether `name` is the system template for this OS on `forge`; with the forge unknown (state written before it was
+ * kept), on either forge.
+ */
+export function isSystemTemplateName(name: string, osType: string, forge: TemplateForge | undefined): boolean {
+  const forges = forge === undefined ? TEMPLATE_FORGES : [forge];
+  return forges.some((f) => systemTemplateName(f, osType) === name);
+}
+
+/** GARM's id of the system template for `forge` and `osType`. Throws when GARM has none (it would refuse a create as well). */
+export async function systemTemplateId(client: Pick<GarmClient, "listTemplates">, forge: TemplateForge, osType: string): Promise<number> {
+  const templates = await client.listTemplates(osType, forge);
+  const system = templates.find((t) => t.osType === osType && t.forgeType === forge && t.owner === SYSTEM_OWNER);
   if (system === undefined) {
     throw new Error(
-      `GARM has no system runner install template for osType ${osType}; set templateId to one of its ${osType} templates ` +
+      `GARM has no ${forge} system runner install template for osType ${osType}; set templateId to one of its ${forge} ${osType} templates ` +
         "(garm-cli template list), or restore the system templates (garm-cli template restore)",
     );
   }

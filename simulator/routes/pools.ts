@@ -6,14 +6,21 @@ import { isUuid, optBool, optString, optStringArray, optUint, parseBody } from "
 import { badRequest, notFound } from "../errors";
 import type { Reply, RequestContext, Router } from "../router";
 import type { Store } from "../state";
-import type { EntityKind, PoolRecord } from "../types";
+import type { EntityKind, PoolRecord, TemplateRecord } from "../types";
 import { instanceView, poolView } from "../views";
 import { kindOfPlural, lookupEntity } from "./entities";
 import { checkRunnerLimits, rawExtraSpecs, runnerFieldUpdates } from "./runner-fields";
-import { findTemplate } from "./scalesets";
+import { entityForge, findTemplate } from "./scalesets";
 
 const OS_TYPES = ["linux", "windows"];
 const OS_ARCHES = ["386", "amd64", "arm", "arm64"];
+
+/** A template by id, for a pool update (which checks neither its OS nor its forge); unknown ids fail as a create's do. */
+function templateById(store: Store, id: number): TemplateRecord {
+  const t = store.templates.find((x) => x.id === id);
+  if (t === undefined) throw notFound("failed to find suitable template: failed to get template: failed to get template: not found");
+  return t;
+}
 
 function getPool(store: Store, id: string, prefix: string): PoolRecord {
   if (!isUuid(id)) throw badRequest(`${prefix}: error parsing id: invalid request`);
@@ -64,7 +71,7 @@ function create(kind: EntityKind, ctx: RequestContext): Reply {
   if (!OS_ARCHES.includes(p.osArch)) throw badRequest(`error fetching pool params: invalid OS architecture ${p.osArch}`);
   if (!store.providers.has(p.providerName)) throw badRequest(`error fetching pool params: no such provider ${p.providerName}`);
   const entity = lookupEntity(store, kind, ctx.params["id"]!, "scaleset-create");
-  const template = findTemplate(store, p.osType, p.templateId);
+  const template = findTemplate(store, p.osType, p.templateId, entityForge(store, entity));
   const now = store.now();
   const pool: PoolRecord = {
     id: randomUUID(),
@@ -103,7 +110,8 @@ function update(ctx: RequestContext): Reply {
   const u = { ...runnerFieldUpdates(ctx.rawBody, b, "github-runner-group"), tags: optStringArray(b, "tags") ?? [], priority: optUint(b, "priority") };
   // runner/pools.go L84-100.
   checkRunnerLimits(u, pool);
-  const template = u.templateId ? findTemplate(store, u.osType || pool.osType, u.templateId) : undefined;
+  // GARM's pool update stores template_id without findTemplate's OS and forge checks (runner/pools.go L74-112).
+  const template = u.templateId ? templateById(store, u.templateId) : undefined;
   // database/sql/util.go L580-677: empty strings and absent pointers leave a field as it is; some changes bump the generation.
   let bump = false;
   const set = <K extends keyof PoolRecord>(key: K, value: PoolRecord[K] | undefined, generation = false) => {

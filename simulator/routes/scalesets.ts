@@ -4,14 +4,22 @@ import { badRequest, invalidRequest, notFound, serverError } from "../errors";
 import { GitHubError } from "../github";
 import type { Reply, RequestContext, Router } from "../router";
 import type { Store } from "../state";
-import type { EntityKind, ScaleSetRecord, TemplateRecord } from "../types";
+import type { EntityKind, EntityRecord, ScaleSetRecord, TemplateRecord } from "../types";
 import { instanceView, scaleSetView } from "../views";
 import { kindOfPlural, lookupEntity } from "./entities";
 import { githubFailure } from "./github-errors";
 import { checkRunnerLimits, rawExtraSpecs, runnerFieldUpdates } from "./runner-fields";
 
-/** Picks the template as findTemplate does; os_type is effectively required (§4.4 step 3). */
-export function findTemplate(store: Store, osType: string, templateId: number | undefined): TemplateRecord {
+/** The forge of an entity's credentials, which GARM's findTemplate matches: its endpoint's type. */
+export function entityForge(store: Store, entity: EntityRecord): "github" | "gitea" {
+  return store.endpoints.get(entity.endpoint)?.endpointType ?? "github";
+}
+
+/**
+ * Picks the template as findTemplate does (runner/repositories.go L208-246), for the forge of the entity's credentials;
+ * os_type is effectively required (§4.4 step 3).
+ */
+export function findTemplate(store: Store, osType: string, templateId: number | undefined, forge: "github" | "gitea"): TemplateRecord {
   if (templateId !== undefined && templateId !== 0) {
     const t = store.templates.find((x) => x.id === templateId);
     // Texts as GARM v0.2.1 answers them (test/e2e/conformance); the OS check comes before the forge check.
@@ -19,12 +27,12 @@ export function findTemplate(store: Store, osType: string, templateId: number | 
     if (t.osType !== osType) {
       throw badRequest(`failed to find suitable template: selected template OS type (${t.osType}) and pool OS type (${osType}) do not match`);
     }
-    if (t.forgeType !== "github") {
-      throw badRequest(`failed to find suitable template: selected template forge type (${t.forgeType}) and pool forge type (github) do not match`);
+    if (t.forgeType !== forge) {
+      throw badRequest(`failed to find suitable template: selected template forge type (${t.forgeType}) and pool forge type (${forge}) do not match`);
     }
     return t;
   }
-  const t = store.templates.find((x) => x.forgeType === "github" && x.osType === osType);
+  const t = store.templates.find((x) => x.forgeType === forge && x.osType === osType && x.owner === undefined);
   if (t === undefined) throw badRequest("failed to find suitable template: no template ID supplied and no default template can be found");
   return t;
 }
@@ -81,7 +89,7 @@ function create(kind: EntityKind, ctx: RequestContext): Reply {
   if (p.runnerGroup === "") p.runnerGroup = "Default";
   // 2. entity, 3. template
   const entity = lookupEntity(store, kind, ctx.params["id"]!, "scaleset-create");
-  const template = findTemplate(store, p.osType, p.templateId);
+  const template = findTemplate(store, p.osType, p.templateId, entityForge(store, entity));
   // 5. GitHub first
   let githubId: number;
   try {
@@ -158,7 +166,8 @@ function update(ctx: RequestContext): Reply {
   };
   checkRunnerLimits(u, ss);
   // A template cannot be cleared (§4.1): 0 is "no change".
-  const template = u.templateId ? findTemplate(store, u.osType || ss.osType, u.templateId) : undefined;
+  const entity = store.entities.get(ss.entityId);
+  const template = u.templateId ? findTemplate(store, u.osType || ss.osType, u.templateId, entity ? entityForge(store, entity) : "github") : undefined;
 
   // GitHub is called only for name, runner group and (HEAD) disable_update; a failure rolls everything back (§4.1).
   const patch: { name?: string; runnerGroup?: string } = {};

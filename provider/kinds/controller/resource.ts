@@ -3,7 +3,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
 import type { ControllerCalls, ControllerView, UpdateControllerParams } from "../../garm/client";
-import { parseKnown } from "../../common/input-check";
+import { type Failure, type InputCheck, checkInputs } from "../../common/input-check";
 import { type Logger, consoleLogger } from "../../common/log";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
 import {
@@ -24,7 +24,7 @@ export interface ControllerDeps {
 const URL_FIELDS = ["metadataUrl", "callbackUrl", "webhookUrl"] as const;
 
 /** GARM wants a scheme and a host in each URL (params/requests.go L560-590); a bad one is refused at preview here. */
-function urlFailures(inputs: ControllerInputs): pulumi.dynamic.CheckFailure[] {
+function urlFailures(inputs: Partial<ControllerInputs>): Failure[] {
   return URL_FIELDS.flatMap((field) => {
     const value = inputs[field];
     if (value === undefined) return [];
@@ -37,6 +37,8 @@ function urlFailures(inputs: ControllerInputs): pulumi.dynamic.CheckFailure[] {
     return [{ property: field, reason: `${field} ${JSON.stringify(value)} must be an http or https URL with a host, e.g. https://garm.example.com/webhooks` }];
   });
 }
+
+const CONTROLLER_CHECK: InputCheck<ControllerInputs> = { schema: controllerInputSchema, resource: "GarmController", rules: [urlFailures] };
 
 /** Fields given in `news` whose value differs from GARM's. */
 export function changedControllerFields(held: Pick<ControllerView, ControllerField>, news: Record<string, unknown>): ControllerField[] {
@@ -55,10 +57,7 @@ export function controllerMethodsWith(deps: ControllerDeps): Omit<pulumi.dynamic
 
   return {
     async check(_olds, news) {
-      const checked = parseKnown(controllerInputSchema, news, [], "GarmController");
-      if (checked.failures.length > 0 || !checked.parsed) return { inputs: news, failures: checked.failures };
-      const failures = urlFailures(checked.parsed);
-      return failures.length > 0 ? { inputs: news, failures } : { inputs: checked.raw };
+      return checkInputs(CONTROLLER_CHECK, news);
     },
 
     async diff(_id, olds, news) {

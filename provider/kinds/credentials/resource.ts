@@ -7,12 +7,15 @@ import { isGarmError } from "../../garm/errors";
 import { credentialsDependents, inUseError } from "../../common/dependents";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
+import { digestSecret } from "../../common/secret-digest";
 import { stateStamp } from "../../common/state-version";
 import { withoutProviderKey } from "../../common/unknown";
+import { adoptByName } from "../../common/adopt";
+import { notOurs } from "../../common/holder";
+import { describeCredentialsHolder, isSameCredentials, parseCredentialsId } from "./identity";
 import { checkCredentialsInputs } from "./check";
 import { REPLACE_REASONS, type UpdatableCredentialsField, changedCredentialsFields, diffCredentials } from "./diff";
-import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, readCredentialsOutputs } from "./inputs";
-import { newSalt, secretDigest } from "./secret-digest";
+import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, readCredentialsOutputs, secretMaterial } from "./inputs";
 
 export interface CredentialsDeps {
   readonly client: () => ForgeCalls;
@@ -31,7 +34,9 @@ function secretBody(i: CheckedCredentialsInputs): Pick<CredentialsUpdate, "pat" 
   return { app: { app_id: i.appId ?? 0, installation_id: i.installationId ?? 0, private_key_bytes: base64(i.privateKey ?? "") } };
 }
 
-function toOutputs(id: number, i: CheckedCredentialsInputs, salt: string): CredentialsOutputs {
+/** The outputs after a write; the secret's digest is made afresh, so state of version 1 moves to the current form. */
+async function toOutputs(id: number, i: CheckedCredentialsInputs): Promise<CredentialsOutputs> {
+  const { salt, digest } = await digestSecret(secretMaterial(i));
   const outs: CredentialsOutputs = {
     credentialsId: id,
     forge: i.forge,
@@ -40,7 +45,7 @@ function toOutputs(id: number, i: CheckedCredentialsInputs, salt: string): Crede
     endpoint: i.endpoint,
     authType: i.authType,
     secretSalt: salt,
-    secretDigest: secretDigest(salt, i),
+    secretDigest: digest,
     adoptExisting: i.adoptExisting,
     ...stateStamp(STATE_VERSION),
   };
@@ -58,7 +63,7 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
 
     async diff(_id, olds, news) {
       const stored = readCredentialsOutputs(olds);
-      const planned = diffCredentials(stored, news);
+      const planned = await diffCredentials(stored, news);
       logReplacements(deps.log, label(stored.name, stored.credentialsId), replacementsFrom(planned.replaces ?? [], REPLACE_REASONS));
       return planned;
     },
@@ -66,16 +71,21 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
     async create(props) {
       const inputs = inputsOf(props);
       const client = deps.client();
-      const salt = newSalt();
       if (inputs.adoptExisting) {
-        const existing = (await client.listCredentials(inputs.forge)).find((c) => c.name.toLowerCase() === inputs.name.toLowerCase());
-        if (existing) {
-          refuseToAdopt(existing, inputs);
-          deps.log.info(`${label(inputs.name, existing.id)}: adopting the existing credentials; their secret is set from the inputs`);
-          // GARM never shows the secret, so an adopted one is always sent.
-          await send(client, existing.id, inputs, ["name", "description", "secret"]);
-          return { id: String(existing.id), outs: toOutputs(existing.id, inputs, salt) };
-        }
+        const adopted = await adoptByName(
+          {
+            find: async () => (await client.listCredentials(inputs.forge)).find((c) => c.name.toLowerCase() === inputs.name.toLowerCase()),
+            refusal: (existing) => adoptRefusal(existing, inputs),
+            announce: (existing) => ({ line: `${label(inputs.name, existing.id)}: adopting the existing credentials; their secret is set from the inputs` }),
+            async bringToInputs(existing) {
+              // GARM never shows the secret, so an adopted one is always sent.
+              await send(client, existing.id, inputs, ["name", "description", "secret"]);
+              return toOutputs(existing.id, inputs);
+            },
+          },
+          deps.log,
+        );
+        if (adopted) return { id: String(adopted.found.id), outs: adopted.outs };
       }
       let created: CredentialsView;
       try {
@@ -101,22 +111,30 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
         }
         throw err;
       }
-      return { id: String(created.id), outs: toOutputs(created.id, inputs, salt) };
+      return { id: String(created.id), outs: await toOutputs(created.id, inputs) };
     },
 
     async read(id, props) {
       const olds = readCredentialsOutputs(props ?? {});
-      const credentialsId = olds.credentialsId || Number(id);
+      // GitHub and Gitea credentials are numbered separately, so an id means something only with its forge.
+      const imported = props === undefined;
+      const { forge, credentialsId } = imported ? parseCredentialsId(id) : { forge: olds.forge, credentialsId: olds.credentialsId || Number(id) };
       let view: CredentialsView;
       try {
-        view = await deps.client().getCredentials(olds.forge, credentialsId);
+        view = await deps.client().getCredentials(forge, credentialsId);
       } catch (err) {
         if (isGarmError(err, "not-found")) return {};
         throw err;
       }
+      // A database restore gives a deleted id to the next credentials made, whoever makes them.
+      if (!isSameCredentials(imported ? { forge } : olds, view, forge)) {
+        deps.log.warn(notOurs.dropped(label(olds.name, credentialsId), describeCredentialsHolder(forge, view)));
+        return {};
+      }
       // The secret cannot be read back; what GARM shows is compared.
       const outs: CredentialsOutputs = {
         ...olds,
+        forge,
         credentialsId: view.id,
         name: view.name,
         description: view.description,
@@ -129,9 +147,13 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
     async update(_id, oldProps, newProps) {
       const olds = readCredentialsOutputs(oldProps);
       const news = inputsOf(newProps);
-      const fields = changedCredentialsFields(olds, news);
-      const outs = toOutputs(olds.credentialsId, news, olds.secretSalt || newSalt());
+      const fields = await changedCredentialsFields(olds, news);
+      const outs = await toOutputs(olds.credentialsId, news);
       if (fields.length === 0) return { outs };
+      const live = await deps.client().getCredentials(olds.forge, olds.credentialsId);
+      if (!isSameCredentials(olds, live, olds.forge)) {
+        throw new Error(notOurs.refused(label(olds.name, olds.credentialsId), describeCredentialsHolder(olds.forge, live)));
+      }
       await send(deps.client(), olds.credentialsId, news, fields);
       deps.log.info(`${label(news.name, olds.credentialsId)}: updated ${fields.map((f) => (f === "secret" ? (news.authType === "pat" ? "token" : "app key") : f)).join(", ")}`);
       return { outs };
@@ -149,6 +171,10 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
           return;
         }
         throw err;
+      }
+      if (!isSameCredentials(olds, view, olds.forge)) {
+        deps.log.warn(notOurs.leftAlone(label(olds.name, olds.credentialsId), describeCredentialsHolder(olds.forge, view)));
+        return;
       }
       const dependents = credentialsDependents(view);
       if (dependents.length > 0) {
@@ -182,14 +208,13 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
     }
   }
 
-  function refuseToAdopt(existing: CredentialsView, inputs: CheckedCredentialsInputs): void {
+  function adoptRefusal(existing: CredentialsView, inputs: CheckedCredentialsInputs): string | undefined {
     const authType = existing.authType === "app" ? "app" : "pat";
-    if (existing.endpoint !== inputs.endpoint || authType !== inputs.authType) {
-      throw new Error(
-        `${label(inputs.name, existing.id)}: cannot adopt them: GARM has them on endpoint ${existing.endpoint} with auth type ${authType}, ` +
-          `and the inputs say endpoint ${inputs.endpoint} with auth type ${inputs.authType}, which GARM cannot change in place; make the inputs match, or choose another name`,
-      );
-    }
+    if (existing.endpoint === inputs.endpoint && authType === inputs.authType) return undefined;
+    return (
+      `${label(inputs.name, existing.id)}: cannot adopt them: GARM has them on endpoint ${existing.endpoint} with auth type ${authType}, ` +
+      `and the inputs say endpoint ${inputs.endpoint} with auth type ${inputs.authType}, which GARM cannot change in place; make the inputs match, or choose another name`
+    );
   }
 }
 

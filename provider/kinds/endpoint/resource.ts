@@ -8,6 +8,7 @@ import { describeDependent, endpointDependents, inUseError } from "../../common/
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
 import { withoutProviderKey } from "../../common/unknown";
+import { adoptByName } from "../../common/adopt";
 import { checkEndpointInputs } from "./check";
 import { REPLACE_REASONS, URL_FIELDS, type UpdatableEndpointField, changedEndpointFields, diffEndpoint } from "./diff";
 import {
@@ -93,12 +94,15 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
       const inputs = inputsOf(props);
       const client = deps.client();
       if (inputs.adoptExisting) {
-        const existing = await findEndpoint(client, inputs.forge, inputs.name);
-        if (existing) {
-          deps.log.info(`${label(inputs.name)}: adopting the existing ${inputs.forge} endpoint`);
-          const outs = await bringToInputs(client, fromView(toEndpointOutputs(inputs), existing), inputs);
-          return { id: inputs.name, outs };
-        }
+        const adopted = await adoptByName(
+          {
+            find: () => findEndpoint(client, inputs.forge, inputs.name),
+            announce: () => ({ line: `${label(inputs.name)}: adopting the existing ${inputs.forge} endpoint` }),
+            bringToInputs: (existing) => bringToInputs(client, fromView(toEndpointOutputs(inputs), existing), inputs),
+          },
+          deps.log,
+        );
+        if (adopted) return { id: inputs.name, outs: adopted.outs };
       }
       try {
         await client.createEndpoint(inputs.forge, createBody(inputs));

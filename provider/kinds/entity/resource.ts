@@ -4,17 +4,20 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
 import type { EntityCalls, EntityKind, EntityView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import { declareEntity } from "../../garm/lookups";
+import { declareFor } from "../../garm/lookups";
 import { type Logger, consoleLogger } from "../../common/log";
 import { type Replacement, logReplacements } from "../../common/replace-line";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
+import { createSettlingLostAnswer, partialCreate } from "../../common/lost-answer";
+import { adoptFound } from "../../common/adopt";
 import { type ForgeCredentials, credentialsNamed } from "./credentials";
 import { checkEntityInputs } from "./check";
-import { changedFields, diffEntity, secretChanged, updateBody, webhookChange } from "./diff";
+import { changedFields, diffEntity, updateBody, webhookChange } from "./diff";
 import { dependentsOf, refusal } from "./guard";
 import type { CheckedEntityInputs } from "./inputs";
 import { KIND_SPECS } from "./kinds";
-import { type EntityOutputs, newSalt, readOutputs, secretHash, toOutputs, withObserved } from "./state";
+import { type EntityOutputs, readOutputs, toOutputs, withObserved } from "./state";
+import { digestSecret } from "../../common/secret-digest";
 import { installWebhook, removeWebhook, replaceWebhook, webhookPresent } from "./webhook";
 
 export interface EntityDeps {
@@ -92,24 +95,27 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       await installWebhook(api(), kind, outs.entityId, labelOf(inputs.name, outs.entityId));
       return { id: outs.entityId, outs: { ...outs, webhookInstalled: true } };
     } catch (err) {
-      throw Object.assign(new Error((err as Error).message), {
-        id: outs.entityId,
-        properties: { ...outs, webhookInstalled: false, __provider: provider },
-        reasons: [(err as Error).message],
-      });
+      throw partialCreate((err as Error).message, outs.entityId, { ...outs, webhookInstalled: false, __provider: provider });
     }
   }
 
+  /** Adopts an entity found under the name: by adoptExisting, or as the one a create whose answer was lost made. */
   async function adopt(existing: EntityView, inputs: CheckedEntityInputs): Promise<EntityOutputs> {
     const label = labelOf(inputs.name, existing.id);
-    deps.log.info(`${label}: adopting the existing ${kind} ${existing.name} under endpoint ${existing.endpoint}`);
-    const observed = toOutputs(kind, inputs, existing, { hash: "", salt: "" }, false);
+    const flow = {
+      announce: () => ({ line: `${label}: adopting the existing ${kind} ${existing.name} under endpoint ${existing.endpoint}` }),
+      bringToInputs: () => bringToInputs(existing, inputs, label),
+    };
+    return (await adoptFound(flow, existing, deps.log)).outs;
+  }
+
+  async function bringToInputs(existing: EntityView, inputs: CheckedEntityInputs, label: string): Promise<EntityOutputs> {
+    const observed = toOutputs(kind, inputs, existing, { digest: "", salt: "" }, false);
     // GARM never shows the secret it holds, so an adopted entity always gets this program's.
-    const fields = [...new Set([...changedFields(observed, inputs as unknown as Record<string, unknown>), "webhookSecret" as const])];
+    const fields = [...new Set([...(await changedFields(observed, inputs as unknown as Record<string, unknown>)), "webhookSecret" as const])];
     const view = await api().updateEntity(kind, existing.id, updateBody(inputs, fields));
-    const salt = newSalt();
     // Its webhook is withWebhook's: a hook already there carries the secret GARM held before, and is made again.
-    return toOutputs(kind, inputs, view, { hash: secretHash(salt, inputs.webhookSecret), salt }, false);
+    return toOutputs(kind, inputs, view, await digestSecret(inputs.webhookSecret), false);
   }
 
   /**
@@ -146,7 +152,8 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       }
       // A scale set of this run may name the entity before it exists (scaleset/references.ts).
       if (checked.failures.length === 0 && typeof checked.inputs.name === "string" && !containsUnknown(checked.inputs.name)) {
-        declareEntity(kind, checked.inputs.name);
+        const name = checked.inputs.name;
+        declareFor(deps.client, (d) => d.declareEntity(kind, name));
       }
       return checked;
     },
@@ -158,7 +165,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       if (typeof news.credentials === "string" && !containsUnknown(news.credentials) && news.credentials !== olds.credentials) {
         endpoint = await withTimeout(newCredentialsEndpoint(news.credentials, olds.endpointName), deps.diffReadTimeoutMs ?? 5000).catch(() => undefined);
       }
-      const planned = diffEntity(olds, news, endpoint);
+      const planned = await diffEntity(olds, news, endpoint);
       const label = labelOf(olds.name, olds.entityId);
       const replacements: Replacement[] = [];
       if (planned.replaces?.includes("name")) {
@@ -184,28 +191,33 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
         );
       }
       const { owner, name } = splitName(kind, inputs.name);
-      let view: EntityView;
-      try {
-        view = await api().createEntity(kind, {
-          name,
-          ...(owner === undefined ? {} : { owner }),
-          credentials_name: inputs.credentials,
-          // Named, so that GARM does not resolve the name itself, which fails when both forges hold it.
-          ...(credentials && kind !== "enterprise" ? { forge_type: credentials.forge } : {}),
-          webhook_secret: inputs.webhookSecret,
-          pool_balancer_type: inputs.poolBalancerType,
-          ...(inputs.agentMode ? { agent_mode: true } : {}),
-        });
-      } catch (err) {
-        // A POST whose answer was lost may have been carried out: GARM refused any second entity of this name
-        // (runner/organizations.go L56-63), so one found now under the name is this create's.
-        const landed = isGarmError(err) && err.outcomeUnknown ? await findByName(inputs, credentials).catch(() => undefined) : undefined;
-        if (!landed) throw createFailure(err, inputs);
-        deps.log.warn(`${labelOf(inputs.name, landed.id)}: GARM's answer to the create was lost, but GARM has it; continuing with it`);
-        return withWebhook(await adopt(landed, inputs), inputs, props.__provider);
-      }
-      const salt = newSalt();
-      const secret = { hash: secretHash(salt, inputs.webhookSecret), salt };
+      // A POST whose answer was lost may have been carried out: GARM refuses any second entity of this name
+      // (runner/organizations.go L56-63) and none had it above, so one found now under the name is this create's.
+      const created = await createSettlingLostAnswer(
+        {
+          label: labelOf(inputs.name),
+          post: () =>
+            api().createEntity(kind, {
+              name,
+              ...(owner === undefined ? {} : { owner }),
+              credentials_name: inputs.credentials,
+              // Named, so that GARM does not resolve the name itself, which fails when both forges hold it.
+              ...(credentials && kind !== "enterprise" ? { forge_type: credentials.forge } : {}),
+              webhook_secret: inputs.webhookSecret,
+              pool_balancer_type: inputs.poolBalancerType,
+              ...(inputs.agentMode ? { agent_mode: true } : {}),
+            }),
+          landed: () => findByName(inputs, credentials),
+          describe: (found) => `id ${found.id}`,
+          resend: false,
+          unsettled: (failure) => createFailure(failure.create, inputs),
+          failed: (err) => createFailure(err, inputs),
+        },
+        deps.log,
+      );
+      if (created.found) return withWebhook(await adopt(created.view, inputs), inputs, props.__provider);
+      const view = created.view;
+      const secret = await digestSecret(inputs.webhookSecret);
       deps.log.info(`${labelOf(inputs.name, view.id)}: created under endpoint ${view.endpoint}`);
       return withWebhook(toOutputs(kind, inputs, view, secret, false), inputs, props.__provider);
     },
@@ -234,7 +246,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       const inputs = inputsOf(newsWithProvider);
       const news = withoutProviderKey(newsWithProvider);
       const label = labelOf(inputs.name, id);
-      const fields = changedFields(olds, news);
+      const fields = await changedFields(olds, news);
       let view: EntityView;
       try {
         view = fields.length > 0 ? await api().updateEntity(kind, id, updateBody(inputs, fields)) : await api().getEntity(kind, id);
@@ -244,9 +256,9 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
         }
         throw new Error(`${label}: updating it in GARM failed: ${(err as Error).message}`);
       }
-      const rotated = secretChanged(olds, news);
-      const salt = rotated ? newSalt() : olds.webhookSecretSalt;
-      const secret = { hash: rotated ? secretHash(salt, inputs.webhookSecret) : olds.webhookSecretHash, salt };
+      const rotated = fields.includes("webhookSecret");
+      // Made afresh on every write, so state of version 1 moves to the current form without counting as a rotation.
+      const secret = await digestSecret(inputs.webhookSecret);
       let installed = olds.webhookInstalled ?? false;
       const hook = webhookChange(olds, news);
       if (hook === "remove") {

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { UpdatePoolParams } from "../../garm/client";
 import { canonicalJson, parseExtraSpecs, sameExtraSpecs } from "../../runners/extra-specs";
 import { canonicalLabels } from "../../runners/naming";
-import { systemTemplateName } from "../../runners/templates";
+import { entityReplacements, templateChanged } from "../../runners/diff";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
 import type { CheckedPoolInputs } from "./inputs";
 import type { PoolOutputs } from "./state";
@@ -33,8 +33,6 @@ export const POOL_UPDATABLE = {
 } as const satisfies Record<string, keyof UpdatePoolParams>;
 export type PoolUpdatableField = keyof typeof POOL_UPDATABLE;
 
-const REPLACING = ["organization", "repository", "enterprise", "endpoint", "providerName"] as const;
-
 /** What an omitted optional input means: GARM's default, so removing an input puts the default back. */
 const OMITTED_MEANS: Partial<Record<PoolUpdatableField, unknown>> = {
   runnerPrefix: "garm",
@@ -46,13 +44,10 @@ const OMITTED_MEANS: Partial<Record<PoolUpdatableField, unknown>> = {
 };
 
 /** Updatable fields whose new input, or the default it stands for when omitted, differs from what GARM holds. */
-export function changedPoolFields(olds: Partial<PoolOutputs>, news: Record<string, unknown>): PoolUpdatableField[] {
+export function changedPoolFields(olds: PoolOutputs, news: Record<string, unknown>): PoolUpdatableField[] {
   return (Object.keys(POOL_UPDATABLE) as PoolUpdatableField[]).filter((field) => {
+    if (field === "templateId") return templateChanged(olds, news);
     const wanted = news[field] ?? OMITTED_MEANS[field];
-    if (field === "templateId" && wanted === undefined) {
-      // Omitted: GARM's system template for the OS, which only the name shows.
-      return olds.templateName !== undefined && olds.templateName !== systemTemplateName(String(news.osType ?? olds.osType));
-    }
     if (wanted === undefined) return false;
     if (containsUnknown(wanted)) return true;
     const held = olds[field];
@@ -62,14 +57,9 @@ export function changedPoolFields(olds: Partial<PoolOutputs>, news: Record<strin
   });
 }
 
-export function diffPool(olds: Partial<PoolOutputs>, newProps: Record<string, unknown>): pulumi.dynamic.DiffResult {
+export function diffPool(olds: PoolOutputs, newProps: Record<string, unknown>): pulumi.dynamic.DiffResult {
   const news = withoutProviderKey(newProps);
-  const replaces: string[] = REPLACING.filter((f) => news[f] !== olds[f]);
-  // The entityId output holds the resolved entity's id; an entityId input replaces only when it names another one.
-  const entityId = news.entityId;
-  if (entityId !== undefined && (containsUnknown(entityId) || String(entityId).toLowerCase() !== String(olds.entityId ?? "").toLowerCase())) {
-    replaces.push("entityId");
-  }
+  const replaces = [...entityReplacements(olds, news), ...(news.providerName !== olds.providerName ? ["providerName"] : [])];
   const options = (["drain", "adoptPoolId"] as const).filter((f) => !isDeepStrictEqual(news[f], olds[f]));
   const changes = replaces.length > 0 || changedPoolFields(olds, news).length > 0 || options.length > 0;
   return { changes, replaces, stables: replaces.length ? [] : ["poolId"], deleteBeforeReplace: false };

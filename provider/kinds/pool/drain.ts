@@ -1,12 +1,12 @@
-// A pool as the shared drain (../drain/retire.ts) sees it. GARM deletes a pool only without runners and does not ask
+// A pool as the shared drain (../../runners/drain/retire.ts) sees it. GARM deletes a pool only without runners and does not ask
 // GitHub (runner/pools.go L51-72), and a disabled pool is never scaled down by GARM (runner/pool/pool.go L1225-1233),
 // so the drain removes its idle runners itself.
 import type { GarmClient, PoolView } from "../../garm/client";
-import type { RunnerGroup } from "../../runners/drain/retire";
+import type { ScaleSetOrPool } from "../../runners/drain/retire";
 
 export type PoolDrainClient = Pick<GarmClient, "getPool" | "updatePool" | "listPoolInstances" | "listJobs" | "deleteInstance" | "deletePool">;
 
-export function poolGroup(id: string, owns: (view: PoolView) => boolean, client: PoolDrainClient): RunnerGroup<PoolView> {
+export function poolToRetire(id: string, owns: (view: PoolView) => boolean, client: PoolDrainClient): ScaleSetOrPool<PoolView> {
   return {
     label: `GarmPool ${id}`,
     noun: "pool",

@@ -1,27 +1,26 @@
-// GarmScaleSet input rules, run by `check` during preview before anything is touched. GARM enforces most of these
-// late, after it has already called GitHub, and answers 500 with no details (garm-behaviour.md §4.4), or not at all.
-import type * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
-import { containsUnknown, withoutProviderKey } from "../../common/unknown";
+// GarmScaleSet input rules, run by `check` during preview before anything is touched: the rules scale sets and pools
+// share (../../runners/check.ts), and the scale set's own (its name, labels with hashed naming).
+import { type InputRule, checkInputs } from "../../common/input-check";
+import {
+  type CheckOutcome,
+  RUNNER_EXPECTED,
+  type Rule,
+  entityRule,
+  extraSpecsRule,
+  fail,
+  labelValuesRule,
+  positiveRule,
+  requiredTextRule,
+  runnerCountsRule,
+  show,
+} from "../../runners/check";
+import { MAX_LIVE_NAME } from "../../runners/naming";
 import { type ScaleSetInputs, scaleSetInputSchema, withDefaults } from "./inputs";
-import { inputIssueWords } from "../../common/input-words";
-import { MAX_LIVE_NAME, canonicalLabels } from "../../runners/naming";
-
-type Failure = pulumi.dynamic.CheckFailure;
-export type Rule = (inputs: Partial<ScaleSetInputs>, known: (field: keyof ScaleSetInputs) => boolean) => Failure[];
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** GARM stores tags in a varchar(64) column (§8). */
-const MAX_LABEL = 64;
 
-/** Parsing checks types only of the fields present and known; required ones are checked separately. */
-const knownFieldsSchema = scaleSetInputSchema.partial();
 
-const fail = (property: string, reason: string): Failure => ({ property, reason });
-const show = (value: unknown) => JSON.stringify(value);
-
-const nameRule: Rule = ({ name, naming }, known) => {
+const nameRule: Rule<ScaleSetInputs> = ({ name, naming }, known) => {
   if (!known("name") || name === undefined) return [];
   if (name.trim() === "") return [fail("name", "name must not be empty")];
   if (!NAME_PATTERN.test(name)) {
@@ -33,36 +32,8 @@ const nameRule: Rule = ({ name, naming }, known) => {
   return [];
 };
 
-const ENTITY_FIELDS = ["organization", "repository", "enterprise", "entityId"] as const;
-
-export const entityRule: Rule = (inputs, known) => {
-  if (!ENTITY_FIELDS.every((f) => known(f))) return [];
-  const given = ENTITY_FIELDS.filter((f) => inputs[f] !== undefined);
-  if (given.length !== 1) {
-    const what = given.length === 0 ? "none is set" : `${given.join(" and ")} are all set`;
-    return [fail(given[1] ?? "organization", `set exactly one of organization, repository, enterprise or entityId; ${what}`)];
-  }
-  const field = given[0];
-  const value = inputs[field] as string;
-  if (value.trim() === "") return [fail(field, `${field} must not be empty`)];
-  if (field === "repository" && !/^[^/\s]+\/[^/\s]+$/.test(value)) {
-    return [fail("repository", `repository ${show(value)} must be "owner/name"`)];
-  }
-  if (field === "entityId" && !UUID_PATTERN.test(value)) {
-    return [fail("entityId", `entityId ${show(value)} must be a GARM entity UUID`)];
-  }
-  return [];
-};
-
-export const requiredTextRule =
-  (field: "providerName" | "image" | "flavor" | "runnerPrefix" | "runnerGroup" | "endpoint"): Rule =>
-  (inputs, known) => {
-    const value = inputs[field];
-    if (!known(field) || value === undefined) return [];
-    return value.trim() === "" ? [fail(field, `${field} must not be empty`)] : [];
-  };
-
-export const labelsRule: Rule = ({ labels, naming }, known) => {
+const labelsRule: Rule<ScaleSetInputs> = (inputs, known) => {
+  const { labels, naming } = inputs;
   if (!known("labels") || labels === undefined) return [];
   if (labels.length === 0) {
     // Without labels, runs-on can name the scale set only by its live name, and a hashed one changes every generation.
@@ -76,61 +47,10 @@ export const labelsRule: Rule = ({ labels, naming }, known) => {
       ),
     ];
   }
-  const failures: Failure[] = [];
-  labels.forEach((label, i) => {
-    const trimmed = label.trim();
-    if (trimmed === "") failures.push(fail(`labels[${i}]`, `labels[${i}] must not be empty`));
-    else if (trimmed.length > MAX_LABEL) failures.push(fail(`labels[${i}]`, `labels[${i}] ${show(label)} is longer than ${MAX_LABEL} characters`));
-    else if (/[,\s]/.test(trimmed)) failures.push(fail(`labels[${i}]`, `labels[${i}] ${show(label)} must not contain commas or spaces`));
-  });
-  if (canonicalLabels(labels).length !== labels.length && failures.length === 0) {
-    const seen = new Map<string, string>();
-    const duplicates = labels.filter((l) => {
-      const key = l.trim().toLowerCase();
-      const again = seen.has(key);
-      seen.set(key, l);
-      return again;
-    });
-    // GARM matches labels case-insensitively (§3.7), so "Linux" and "linux" are the same label.
-    failures.push(fail("labels", `labels repeat ${duplicates.map(show).join(", ")} (labels are compared ignoring case and spaces)`));
-  }
-  return failures;
+  return labelValuesRule(inputs, known);
 };
 
-export const runnerCountsRule: Rule = ({ maxRunners, minIdleRunners }, known) => {
-  const failures: Failure[] = [];
-  if (known("maxRunners") && maxRunners !== undefined && maxRunners < 1) {
-    failures.push(fail("maxRunners", `maxRunners is ${maxRunners}; it must be at least 1`));
-  }
-  if (known("minIdleRunners") && minIdleRunners !== undefined && minIdleRunners < 0) {
-    failures.push(fail("minIdleRunners", `minIdleRunners is ${minIdleRunners}; it must not be negative`));
-  }
-  if (known("maxRunners") && known("minIdleRunners") && maxRunners !== undefined && (minIdleRunners ?? 0) > maxRunners) {
-    failures.push(fail("minIdleRunners", `minIdleRunners (${minIdleRunners}) must be at most maxRunners (${maxRunners})`));
-  }
-  return failures;
-};
-
-export const positiveRule =
-  (field: "runnerBootstrapTimeout" | "templateId"): Rule =>
-  (inputs, known) => {
-    const value = inputs[field];
-    if (!known(field) || value === undefined) return [];
-    return value < 1 ? [fail(field, `${field} is ${value}; it must be at least 1`)] : [];
-  };
-
-export const extraSpecsRule: Rule = ({ extraSpecs }, known) => {
-  if (!known("extraSpecs") || typeof extraSpecs !== "string") return [];
-  try {
-    const parsed: unknown = JSON.parse(extraSpecs);
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return [];
-  } catch {
-    return [fail("extraSpecs", `extraSpecs is ${show(extraSpecs.slice(0, 80))}, which is not valid JSON; it must be a JSON object, e.g. {"disk_size": 50}`)];
-  }
-  return [fail("extraSpecs", `extraSpecs is ${show(extraSpecs.slice(0, 80))}; it must be a JSON object, e.g. {"disk_size": 50}`)];
-};
-
-const RULES: Rule[] = [
+const RULES: Rule<ScaleSetInputs>[] = [
   nameRule,
   entityRule,
   requiredTextRule("providerName"),
@@ -146,57 +66,10 @@ const RULES: Rule[] = [
   extraSpecsRule,
 ];
 
-export interface CheckOutcome {
-  readonly inputs: Record<string, unknown>;
-  readonly failures: Failure[];
-}
-
 /** Validates raw inputs. With no failures, returns them with defaults filled in; unknown values pass through as is. */
 export function checkScaleSetInputs(news: Record<string, unknown>): CheckOutcome {
-  return checkRunnerInputs(news, {
-    knownFieldsSchema,
-    issueToFailure,
-    required: ["name", "providerName", "image", "flavor", "labels", "maxRunners"],
-    rules: RULES,
-    withDefaults: (parsed) => withDefaults(parsed as ScaleSetInputs),
-  });
+  return checkInputs(
+    { schema: scaleSetInputSchema, resource: "GarmScaleSet", expected: RUNNER_EXPECTED, rules: RULES as readonly InputRule<ScaleSetInputs>[], withDefaults: (parsed) => ({ ...withDefaults(parsed as ScaleSetInputs) }) },
+    news,
+  );
 }
-
-/** What differs between the checks of resources that make runners (scale sets, pools). */
-export interface RunnerCheckSpec {
-  /** The input schema with every field optional: types are checked only for fields present and known. */
-  readonly knownFieldsSchema: z.ZodType;
-  readonly issueToFailure: (issue: z.core.$ZodIssue, raw: Record<string, unknown>) => Failure;
-  readonly required: readonly string[];
-  readonly rules: readonly Rule[];
-  readonly withDefaults: (parsed: unknown) => object;
-}
-
-/** Types, required fields, then rules; with no failures, the inputs with defaults filled in and unknowns kept. */
-export function checkRunnerInputs(news: Record<string, unknown>, spec: RunnerCheckSpec): CheckOutcome {
-  const raw = withoutProviderKey(news);
-  const unknownFields = new Set(Object.keys(raw).filter((k) => containsUnknown(raw[k])));
-  const known = (field: string) => !unknownFields.has(field);
-
-  // Type-check the known fields only; an unknown one is checked again at `up`, when its value exists.
-  const knownOnly = Object.fromEntries(Object.entries(raw).filter(([k]) => known(k)));
-  const parsed = spec.knownFieldsSchema.safeParse(knownOnly);
-  const typeFailures = parsed.success ? [] : parsed.error.issues.map((issue) => spec.issueToFailure(issue, knownOnly));
-  const required = spec.required.filter((f) => known(f) && raw[f] === undefined).map((f) => fail(f, `${f} is required`));
-  if (!parsed.success || required.length > 0) return { inputs: news, failures: [...required, ...typeFailures] };
-
-  const failures = spec.rules.flatMap((rule) => rule(parsed.data as Partial<ScaleSetInputs>, known));
-  if (failures.length > 0) return { inputs: news, failures };
-  const defaults = spec.withDefaults(parsed.data);
-  // Keep the unknowns where they were, so Pulumi shows them as "computed" in the preview.
-  return { inputs: { ...defaults, ...Object.fromEntries([...unknownFields].map((k) => [k, raw[k]])) }, failures: [] };
-}
-
-/** Fields whose expected value is better said in words than derived from the schema. */
-const EXPECTED: Record<string, string> = {
-  labels: "a list of strings",
-  extraSpecs: "an object, or a JSON string holding an object",
-  drain: "an object such as { timeoutSeconds: 600 }",
-};
-
-const issueToFailure = inputIssueWords(scaleSetInputSchema, "GarmScaleSetArgs", EXPECTED);

@@ -9,7 +9,7 @@ import { canonicalJson, parseExtraSpecs, sameExtraSpecs } from "../../runners/ex
 import type { CheckedInputs } from "./inputs";
 import { canonicalLabels, liveName } from "../../runners/naming";
 import type { ScaleSetOutputs } from "./state";
-import { systemTemplateName } from "../../runners/templates";
+import { ENTITY_INPUTS, entityReplacements, sameEntity, templateChanged } from "../../runners/diff";
 
 /** Inputs GARM can change in place, with the key its update takes (`runner_group`, not `github-runner-group`, §3.6). */
 export const UPDATABLE = {
@@ -66,20 +66,6 @@ export function changedFields(olds: ScaleSetOutputs, news: object): UpdatableFie
 }
 
 /**
- * GARM keeps a scale set's template when only os_type changes (§4.1), so an OS change sends the template too: the
- * system one for the new OS when templateId is omitted, or the pinned one, which GARM then checks against the OS.
- */
-function templateChanged(olds: ScaleSetOutputs, news: Record<string, unknown>): boolean {
-  const { templateId, osType } = news;
-  if (containsUnknown(templateId) || containsUnknown(osType)) return true;
-  const osChanged = osType !== undefined && osType !== olds.osType;
-  if (templateId !== undefined) return osChanged || templateId !== olds.templateId;
-  if (osChanged) return true;
-  // State written before template names were kept says nothing about which template GARM holds.
-  return olds.templateName !== undefined && olds.templateName !== systemTemplateName((osType ?? olds.osType) as string);
-}
-
-/**
  * The PUT body for the changed fields only; an omitted input sends its default; extra specs as canonical JSON (§3.7).
  * `systemTemplateId` is GARM's system template for the new osType, needed when templateId changes but is omitted.
  */
@@ -97,20 +83,6 @@ export function updateBody(news: CheckedInputs, fields: readonly UpdatableField[
   return body as UpdateScaleSetParams;
 }
 
-/** Whether the new inputs name the entity the scale set already lives under. */
-export function sameEntity(olds: ScaleSetOutputs, news: Record<string, unknown>): boolean {
-  if (news.entityId !== undefined) return news.entityId === olds.entityId;
-  const kind = news.organization !== undefined ? "organization" : news.repository !== undefined ? "repository" : "enterprise";
-  const name = (news.organization ?? news.repository ?? news.enterprise) as string | undefined;
-  if (name === undefined) return false;
-  // Entity names are GitHub names, which ignore case.
-  const sameName = kind === olds.entityKind && name.toLowerCase() === olds.entityName.toLowerCase();
-  const sameEndpoint = news.endpoint === undefined || news.endpoint === olds.endpointName;
-  return sameName && sameEndpoint;
-}
-
-const ENTITY_INPUTS = ["organization", "repository", "enterprise", "entityId", "endpoint"] as const;
-
 function replacedFields(olds: ScaleSetOutputs, news: Record<string, unknown>): string[] {
   const replaces: string[] = [];
   const changed = (field: string, differs: () => boolean) => {
@@ -120,9 +92,7 @@ function replacedFields(olds: ScaleSetOutputs, news: Record<string, unknown>): s
   changed("naming", () => (news.naming ?? "hashed") !== (olds.naming ?? "hashed"));
   changed("providerName", () => news.providerName !== olds.providerName);
   changed("labels", () => !isDeepStrictEqual(canonicalLabels(news.labels as string[]), olds.labels));
-  if (ENTITY_INPUTS.some((f) => containsUnknown(news[f])) || !sameEntity(olds, news)) {
-    replaces.push(...ENTITY_INPUTS.filter((f) => news[f] !== undefined || olds[f] !== undefined));
-  }
+  replaces.push(...entityReplacements(olds, news));
   return replaces;
 }
 

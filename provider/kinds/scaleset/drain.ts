@@ -1,7 +1,7 @@
 // A scale set as the shared drain (../drain/retire.ts) sees it: its GARM calls, and the delete refusals and silent
 // failure of GARM's scale-set delete (garm-behaviour.md §5).
 import type { GarmClient, ScaleSetView } from "../../garm/client";
-import { type DrainDeps, type RetireOutcome, type RunnerGroup, retireGroup } from "../../runners/drain/retire";
+import { type DrainDeps, type RetireOutcome, type ScaleSetOrPool, retireScaleSetOrPool } from "../../runners/drain/retire";
 import type { DrainOptions } from "../../runners/drain/options";
 
 export { DrainError, type RetireOutcome } from "../../runners/drain/retire";
@@ -22,8 +22,8 @@ export interface DrainTarget {
   readonly owns: (view: ScaleSetView) => boolean;
 }
 
-/** The scale set under `target.id` as a group of runners to retire. */
-export function scaleSetGroup(target: DrainTarget, client: DrainClient): RunnerGroup<ScaleSetView> {
+/** The scale set under `target.id` as the drain retires it. */
+export function scaleSetToRetire(target: DrainTarget, client: DrainClient): ScaleSetOrPool<ScaleSetView> {
   return {
     label: `GarmScaleSet ${target.liveName} (id ${target.id})`,
     noun: "scale set",
@@ -45,5 +45,5 @@ export function scaleSetGroup(target: DrainTarget, client: DrainClient): RunnerG
 
 /** Disables, drains and deletes the scale set, and checks it is gone (../drain/retire.ts). */
 export function retireScaleSet(target: DrainTarget, options: DrainOptions, deps: ScaleSetDrainDeps): Promise<RetireOutcome<ScaleSetView>> {
-  return retireGroup(scaleSetGroup(target, deps.client), options, deps);
+  return retireScaleSetOrPool(scaleSetToRetire(target, deps.client), options, deps);
 }

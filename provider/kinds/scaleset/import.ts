@@ -3,8 +3,9 @@
 import type { GarmClient, ScaleSetView } from "../../garm/client";
 import { withDefaults, type ScaleSetInputs } from "./inputs";
 import { liveName } from "../../runners/naming";
-import { type ResolvedEntity, isObject, toOutputs } from "./state";
-import { systemTemplateName } from "../../runners/templates";
+import { toOutputs } from "./state";
+import { type ResolvedEntity, isObject } from "../../runners/state";
+import { forgeOf, systemTemplateName } from "../../runners/templates";
 import { OMITTED_MEANS } from "./diff";
 
 type Props = Record<string, unknown>;
@@ -36,7 +37,7 @@ export function importedInputs(view: ScaleSetView): ScaleSetInputs {
       : {}),
     ...(isObject(view.extraSpecs) && Object.keys(view.extraSpecs).length > 0 ? { extraSpecs: view.extraSpecs } : {}),
     ...(view.enableShell ? { enableShell: true } : {}),
-    ...(view.templateId !== undefined && view.templateName !== undefined && view.templateName !== systemTemplateName(view.osType || "linux")
+    ...(view.templateId !== undefined && view.templateName !== undefined && view.templateName !== systemTemplateName(forgeOf(view.forgeType), view.osType || "linux")
       ? { templateId: view.templateId }
       : {}),
   };

@@ -5,12 +5,13 @@ import { isDeepStrictEqual } from "node:util";
 import { configure, garmClient } from "../../common/connection";
 import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import type { GarmEvents } from "../../garm/events";
-import { type ChangeWaiter, type WaiterOptions, changeWaiter, processEvents, scaleSetConcern } from "../../common/events-wait";
+import { type ChangeWaiter, changeWaiter, scaleSetConcern } from "../../common/events-wait";
 import { lookupsFor } from "../../garm/lookups";
-import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements } from "../../common/replace-line";
 import { withoutProviderKey } from "../../common/unknown";
+import { createSettlingLostAnswer, partialCreate } from "../../common/lost-answer";
+import { notOurs } from "../../common/holder";
+import { adoptByName, adoptFound } from "../../common/adopt";
 import { briefly } from "../../runners/brief-error";
 import { checkScaleSetInputs } from "./check";
 import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
@@ -21,34 +22,20 @@ import { fieldsToRestore, isDrained, liveReader, readGate, restoreLine, withDrai
 import { makerOf, makerPhrase } from "./provenance";
 import { withReferenceChecks } from "../../runners/references";
 import { entityLabel, resolveEntity } from "../../runners/entity";
-import { canonicalJson, parseExtraSpecs } from "../../runners/extra-specs";
+import { runnerCreateFields } from "../../runners/create-fields";
+import { type RunnerDeps, runnerDepsFor } from "../../runners/deps";
 import type { CheckedInputs } from "./inputs";
 import { canonicalLabels, isOtherGeneration, liveName } from "../../runners/naming";
 import { waitForRunners } from "./readiness";
-import { systemTemplateId } from "../../runners/templates";
-import { type ResolvedEntity, type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, storedEntity, toOutputs } from "./state";
+import { forgeOf, systemTemplateId } from "../../runners/templates";
+import { type ResolvedEntity, storedEntity } from "../../runners/state";
+import { type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, toOutputs } from "./state";
 import { garmIdOf, settle, unconfirmedId, unconfirmedOutputs } from "./unconfirmed";
 
 /** Collaborators, replaceable in tests. */
-export interface ScaleSetDeps {
-  readonly client: () => GarmClient;
-  readonly log: Logger;
-  readonly now: () => number;
-  readonly sleep: (ms: number) => Promise<void>;
-  /** GARM's events socket for this client, which wakes drain and readiness waits; without it they poll. */
-  readonly events?: (client: GarmClient) => GarmEvents | undefined;
-  readonly waiter?: WaiterOptions;
-  /** Bound on diff's read of one scale set. @default 5000 */
-  readonly diffReadTimeoutMs?: number;
-}
+export type ScaleSetDeps = RunnerDeps;
 
-const defaultDeps: ScaleSetDeps = {
-  client: garmClient,
-  log: consoleLogger,
-  now: Date.now,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  events: (client) => processEvents(client, consoleLogger),
-};
+const defaultDeps: ScaleSetDeps = runnerDepsFor(garmClient);
 
 function inputsOf(props: Record<string, unknown>): CheckedInputs {
   return withoutProviderKey(props) as unknown as CheckedInputs;
@@ -57,32 +44,6 @@ function inputsOf(props: Record<string, unknown>): CheckedInputs {
 function createBody(inputs: CheckedInputs, name: string): CreateScaleSetParams {
   const { tags, ...shared } = runnerCreateFields(inputs);
   return { name, ...shared, labels: tags } as CreateScaleSetParams;
-}
-
-/**
- * The create fields scale sets and pools share, GARM's keys, undefined ones left out. Both creates take the runner
- * group as `github-runner-group` (§3.5); the labels come back under `tags`, the pool's name for them.
- */
-export function runnerCreateFields(inputs: Omit<CheckedInputs, "name" | "naming" | "adoptExisting">): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    provider_name: inputs.providerName,
-    image: inputs.image,
-    flavor: inputs.flavor,
-    os_type: inputs.osType,
-    os_arch: inputs.osArch,
-    tags: [...new Set(inputs.labels.map((l) => l.trim()))],
-    max_runners: inputs.maxRunners,
-    min_idle_runners: inputs.minIdleRunners,
-    enabled: inputs.enabled,
-    enable_shell: inputs.enableShell ?? false,
-    runner_prefix: inputs.runnerPrefix,
-    "github-runner-group": inputs.runnerGroup,
-    runner_bootstrap_timeout: inputs.runnerBootstrapTimeout,
-    template_id: inputs.templateId,
-  };
-  const specs = parseExtraSpecs(inputs.extraSpecs);
-  if (specs) body.extra_specs = canonicalJson(specs);
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
 }
 
 async function findByName(client: GarmClient, entity: ResolvedEntity, name: string): Promise<ScaleSetView | undefined> {
@@ -97,12 +58,12 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
 
 /** The scale-set methods without configure, for a caller that owns its connection (the resource plugin). */
 export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
-  /** Reads back by id; list answers lack extra specs and instances (§2.1). */
+  /** Reads back by id; list answers lack the instances and the template name (§2.1). */
   const readBack = async (client: GarmClient, inputs: CheckedInputs, id: number, entity: ResolvedEntity) =>
     toOutputs(inputs, await client.getScaleSet(id), entity);
   // One gate for every read planning makes of GARM (check's references, diff's drained fields): one warning at most.
-  const gate = readGate({ log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000 });
-  const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.diffReadTimeoutMs ?? 5000, gate });
+  const gate = readGate({ log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000 });
+  const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000, gate });
 
   return {
     async check(olds, news) {
@@ -158,19 +119,24 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
       }
 
       if (inputs.adoptExisting) {
-        const existing = await findByName(client, entity, name);
-        if (existing) {
-          if (makerOf(existing) === "pulumi-garm") {
-            deps.log.warn(
-              `GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}, which a pulumi-garm stack made and this ` +
-                "stack has no record of: if another stack still manages it, both now do and either stack's `pulumi destroy` deletes it; " +
-                "hand it over by removing it from that stack (`pulumi state delete <urn>` there)",
-            );
-          } else {
-            deps.log.info(`GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}`);
-          }
-          return { id: String(existing.id), outs: await updateToMatch(client, inputs, existing, entity) };
-        }
+        const adopted = await adoptByName(
+          {
+            find: () => findByName(client, entity, name),
+            announce: (existing) =>
+              makerOf(existing) === "pulumi-garm"
+                ? {
+                    warn: true,
+                    line:
+                      `GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}, which a pulumi-garm stack made and this ` +
+                      "stack has no record of: if another stack still manages it, both now do and either stack's `pulumi destroy` deletes it; " +
+                      "hand it over by removing it from that stack (`pulumi state delete <urn>` there)",
+                  }
+                : { line: `GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}` },
+            bringToInputs: (existing) => updateToMatch(client, inputs, existing, entity),
+          },
+          deps.log,
+        );
+        if (adopted) return { id: String(adopted.found.id), outs: adopted.outs };
       }
 
       const created = await postScaleSet(client, inputs, entity, name, props);
@@ -180,11 +146,10 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
         return { id: String(created.id), outs };
       } catch (err) {
         // The scale set exists: record it (a partial create) so Pulumi tracks it instead of orphaning it.
-        throw Object.assign(new Error(`GarmScaleSet ${name}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`), {
-          id: String(created.id),
-          properties: { ...props, ...toOutputs(inputs, created, entity) },
-          reasons: [(err as Error).message],
-        });
+        throw partialCreate(`GarmScaleSet ${name}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`, String(created.id), {
+          ...props,
+          ...toOutputs(inputs, created, entity),
+        }, (err as Error).message);
       }
     },
 
@@ -201,7 +166,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
       try {
         const view = await client.getScaleSet(garmId);
         if (!isSameScaleSet(olds, view)) {
-          deps.log.warn(`GarmScaleSet ${olds.liveName} (id ${garmId}): ${describeHolder(view)}, not this one; dropping this one from the stack as gone`);
+          deps.log.warn(notOurs.dropped(`GarmScaleSet ${olds.liveName} (id ${garmId})`, describeHolder(view)));
           return {};
         }
         const { nameHeldBeforeCreate: _settled, ...kept } = olds as ScaleSetOutputs & { nameHeldBeforeCreate?: boolean };
@@ -229,7 +194,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
         return { outs: { ...olds, drain: news.drain, adoptExisting: news.adoptExisting } };
       }
       refuseIfNotOurs(olds, live);
-      await sendUpdate(client, garmId, news, fields);
+      await sendUpdate(client, live, news, fields);
       return { outs: await readBack(client, news, garmId, storedEntity(olds)) };
     },
 
@@ -261,9 +226,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
           deps.log.info(`${label}: already gone from GARM`);
           break;
         case "not-ours":
-          deps.log.warn(
-            `${label}: ${describeHolder(outcome.holder)}, not this one; treating this one as already deleted and leaving that one alone`,
-          );
+          deps.log.warn(notOurs.leftAlone(label, describeHolder(outcome.holder)));
           break;
       }
     },
@@ -287,31 +250,26 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     // From here on the name was free at the start of the run, so a scale set found under it later is this create's,
     // unless another run took the name in between (GitHub then refuses this create, handled below).
     const heldBefore = false;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await client.createScaleSet(entity, createBody(inputs, name));
-      } catch (err) {
-        // GitHub refuses a second scale set with this name in the runner group (§8); say which one holds it.
-        if (isGarmError(err, "bad-request") || isGarmError(err, "conflict")) {
+    const outcome = await createSettlingLostAnswer(
+      {
+        label: `GarmScaleSet ${name}`,
+        post: () => client.createScaleSet(entity, createBody(inputs, name)),
+        landed: () => findByName(client, entity, name),
+        describe: (found) => `id ${found.id}`,
+        resend: true,
+        async refused(err) {
+          // GitHub refuses a second scale set with this name in the runner group (§8); say which one holds it.
+          if (!isGarmError(err, "bad-request") && !isGarmError(err, "conflict")) return undefined;
           const holder = await findByName(client, entity, name).catch(() => undefined);
-          if (holder) throw isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder, false);
-        }
-        if (!isGarmError(err) || !err.outcomeUnknown) throw err;
-        // The POST may have gone through without its answer reaching us: look before creating again (a failed create
-        // leaves no state behind, pulumi-behaviour.md §2.8, so a duplicate would be orphaned).
-        let landed: ScaleSetView | undefined;
-        try {
-          landed = await findByName(client, entity, name);
-        } catch (lookupErr) {
-          throw unconfirmedCreate(inputs, entity, name, heldBefore, props, lookupErr);
-        }
-        if (landed) {
-          deps.log.warn(`GarmScaleSet ${name}: the create's answer was lost, but GARM has the scale set (id ${landed.id}); using it`);
-          return landed;
-        }
-        if (attempt === 2) throw unconfirmedCreate(inputs, entity, name, heldBefore, props, err, "so did sending it again after it was not found");
-      }
-    }
+          if (!holder) return undefined;
+          return isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder, false);
+        },
+        unsettled: (failure, confirming) =>
+          unconfirmedCreate(inputs, entity, name, heldBefore, props, failure.lookup ?? failure.create, confirming),
+      },
+      deps.log,
+    );
+    return outcome.view;
   }
 
   /**
@@ -352,18 +310,14 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     heldBefore: boolean,
     props: Record<string, unknown>,
     cause: unknown,
-    confirming = "looking it up failed too",
+    confirming: string,
   ): Error {
     const message =
       `GarmScaleSet ${name}: the connection to GARM broke after the create request was sent, so GARM may or may not have ` +
       `created it, and ${confirming} (${briefly(cause)}). Pulumi records it as ${unconfirmedId(name)}: the next \`pulumi up\` looks ` +
       `it up by name under ${entityLabel(entity)} and uses it if this create made it, or creates it if it is absent; ` +
       "`pulumi destroy` deletes it if this create made it";
-    return Object.assign(new Error(message), {
-      id: unconfirmedId(name),
-      properties: { ...props, ...unconfirmedOutputs(inputs, entity, name, heldBefore) },
-      reasons: [message],
-    });
+    return partialCreate(message, unconfirmedId(name), { ...props, ...unconfirmedOutputs(inputs, entity, name, heldBefore) });
   }
 
   /**
@@ -378,19 +332,21 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     const found = await settle(client, olds);
     if (found.kind === "foreign" && !inputs.adoptExisting) throw alreadyExists(olds.liveName, where, found.view, true);
     if (found.kind !== "absent") {
-      deps.log.info(`GarmScaleSet ${olds.liveName}: GARM has it (id ${found.view.id}) under ${where}; this resource manages it from now on`);
-      return updateToMatch(client, inputs, found.view, entity);
+      const flow = {
+        announce: () => ({ line: `GarmScaleSet ${olds.liveName}: GARM has it (id ${found.view.id}) under ${where}; this resource manages it from now on` }),
+        bringToInputs: (view: ScaleSetView) => updateToMatch(client, inputs, view, entity),
+      };
+      return (await adoptFound(flow, found.view, deps.log)).outs;
     }
     deps.log.info(`GarmScaleSet ${olds.liveName}: the earlier create never reached GARM; creating it now under ${where}`);
     const created = await postScaleSet(client, inputs, entity, olds.liveName, newProps);
     try {
       return await readBack(client, inputs, created.id, entity);
     } catch (err) {
-      throw Object.assign(new Error(`GarmScaleSet ${olds.liveName}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`), {
-        id,
-        properties: { ...newProps, ...toOutputs(inputs, created, entity) },
-        reasons: [(err as Error).message],
-      });
+      throw partialCreate(`GarmScaleSet ${olds.liveName}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`, id, {
+        ...newProps,
+        ...toOutputs(inputs, created, entity),
+      }, (err as Error).message);
     }
   }
 
@@ -419,19 +375,17 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     return events && changeWaiter(events, scaleSetConcern(id), deps.waiter);
   }
 
-  /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType. */
-  async function sendUpdate(client: GarmClient, id: number, news: CheckedInputs, fields: UpdatableField[]): Promise<void> {
-    const systemTemplate = fields.includes("templateId") && news.templateId === undefined ? await systemTemplateId(client, news.osType) : undefined;
-    await client.updateScaleSet(id, updateBody(news, fields, systemTemplate));
+  /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType on the scale set's forge. */
+  async function sendUpdate(client: GarmClient, live: ScaleSetView, news: CheckedInputs, fields: UpdatableField[]): Promise<void> {
+    const omitted = fields.includes("templateId") && news.templateId === undefined;
+    const systemTemplate = omitted ? await systemTemplateId(client, forgeOf(live.forgeType), news.osType) : undefined;
+    await client.updateScaleSet(live.id, updateBody(news, fields, systemTemplate));
   }
 
   /** Throws, before anything is changed, when the id now names another scale set (a database restore reuses ids). */
   function refuseIfNotOurs(olds: ScaleSetOutputs, view: ScaleSetView): void {
     if (isSameScaleSet(olds, view)) return;
-    throw new Error(
-      `GarmScaleSet ${olds.liveName} (id ${view.id}): ${describeHolder(view)}, not this one; nothing was changed. ` +
-        "Run `pulumi refresh` to drop this one from the stack, then `pulumi up` creates it again",
-    );
+    throw new Error(notOurs.refused(`GarmScaleSet ${olds.liveName} (id ${view.id})`, describeHolder(view)));
   }
 
   /** Brings an adopted scale set's updatable fields to the inputs. Labels cannot change (§4.2): refuse a mismatch. */
@@ -453,14 +407,9 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     }
     const fields = changedFields(current, inputs);
     if (fields.length === 0) return current;
-    await sendUpdate(client, full.id, inputs, fields);
+    await sendUpdate(client, full, inputs, fields);
     return readBack(client, inputs, full.id, entity);
   }
 }
 
 export const scaleSet = scaleSetProviderWith(defaultDeps);
-
-/** The real collaborators, with GARM reached through `client` (one provider instance's connection). */
-export function scaleSetDepsFor(client: () => GarmClient): ScaleSetDeps {
-  return { ...defaultDeps, client };
-}

@@ -1,20 +1,14 @@
 // What a GarmScaleSet keeps in Pulumi state, and how older state shapes are read. The implementation reads every
 // shape it ever wrote, since Pulumi calls it with stored outputs for refresh, pending deletes and destroy.
 import type { EntityKind, ScaleSetView } from "../../garm/client";
-import { type StateStamp, readableStateVersion, stateStamp } from "../../common/state-version";
+import { type StateStamp, stateStamp } from "../../common/state-version";
+import { type Identity, isOurHolder } from "../../common/holder";
 import type { CheckedInputs } from "./inputs";
-import { DRAIN_DEFAULTS } from "./inputs";
+import type { TemplateForge } from "../../runners/templates";
 import { canonicalLabels } from "../../runners/naming";
+import { type ResolvedEntity, dropUndefined, entityFields, heldRunnerSettings, readDrainingOutputs } from "../../runners/state";
 
 export const STATE_VERSION = 1;
-
-export interface ResolvedEntity {
-  readonly kind: EntityKind;
-  readonly id: string;
-  readonly name: string;
-  /** GARM endpoint name, e.g. github.com. */
-  readonly endpoint: string;
-}
 
 /** Outputs: the inputs, overlaid with the scale set as GARM holds it. */
 export interface ScaleSetOutputs extends CheckedInputs, StateStamp {
@@ -36,6 +30,8 @@ export interface ScaleSetOutputs extends CheckedInputs, StateStamp {
   templateId?: number;
   /** GARM's name of the template, e.g. github_linux; absent in state written before it was kept. */
   templateName?: string;
+  /** The forge of the entity's endpoint, whose system templates GARM picks from; absent in state written before it was kept. */
+  forgeType?: TemplateForge;
 }
 
 export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: ResolvedEntity): ScaleSetOutputs {
@@ -46,55 +42,15 @@ export function toOutputs(inputs: CheckedInputs, view: ScaleSetView, entity: Res
     liveName: view.name,
     labels: canonicalLabels(view.labels),
     githubScaleSetId: view.githubScaleSetId,
-    entityKind: entity.kind,
-    entityId: entity.id,
-    entityName: entity.name,
-    endpointName: entity.endpoint,
+    ...entityFields(entity),
     ...heldRunnerSettings(view, inputs),
   };
-  // Pulumi's Struct marshalling rejects undefined values; leave the keys out instead.
   return dropUndefined(outputs);
-}
-
-/** What GARM holds for a scale set or a pool alike: how its runners are made. OS and arch fall back to the inputs. */
-export function heldRunnerSettings(
-  view: Omit<ScaleSetView, "id" | "name" | "githubScaleSetId" | "labels" | "instances" | "entity" | "endpoint" | "desiredRunnerCount">,
-  inputs: Pick<CheckedInputs, "osType" | "osArch">,
-) {
-  return {
-    providerName: view.providerName,
-    image: view.image,
-    flavor: view.flavor,
-    osType: (view.osType || inputs.osType) as CheckedInputs["osType"],
-    osArch: (view.osArch || inputs.osArch) as CheckedInputs["osArch"],
-    maxRunners: view.maxRunners,
-    minIdleRunners: view.minIdleRunners,
-    enabled: view.enabled,
-    runnerPrefix: view.runnerPrefix,
-    runnerGroup: view.runnerGroup,
-    runnerBootstrapTimeout: view.runnerBootstrapTimeout,
-    enableShell: view.enableShell,
-    extraSpecs: isObject(view.extraSpecs) ? view.extraSpecs : undefined,
-    templateId: view.templateId,
-    templateName: view.templateName,
-  };
 }
 
 /** Reads stored outputs of any version this package wrote. Throws for state written by a newer pulumi-garm. */
 export function readOutputs(props: Record<string, unknown>): ScaleSetOutputs {
   return readDrainingOutputs<ScaleSetOutputs>("GarmScaleSet", props, STATE_VERSION);
-}
-
-/** Stored outputs of a resource that drains (a scale set, a pool), with the drain defaults filled in. */
-export function readDrainingOutputs<T extends { drain: CheckedInputs["drain"] }>(resource: string, props: Record<string, unknown>, newest: number): T {
-  readableStateVersion(resource, props, newest);
-  const outputs = props as unknown as T;
-  return { ...outputs, drain: { ...DRAIN_DEFAULTS, ...outputs.drain } };
-}
-
-/** The entity a stored scale set belongs to, as create resolved it. */
-export function storedEntity(outputs: Pick<ScaleSetOutputs, "entityKind" | "entityId" | "entityName" | "endpointName">): ResolvedEntity {
-  return { kind: outputs.entityKind, id: outputs.entityId, name: outputs.entityName, endpoint: outputs.endpointName };
 }
 
 /**
@@ -103,22 +59,15 @@ export function storedEntity(outputs: Pick<ScaleSetOutputs, "entityKind" | "enti
  */
 export function isSameScaleSet(outputs: ScaleSetOutputs, view: ScaleSetView): boolean {
   // Every state version wrote liveName; without it nothing says which name to expect (`name` lacks the hash).
-  const sameName = !outputs.liveName || view.name === outputs.liveName;
-  const sameEntity = !outputs.entityId || view.entity?.id.toLowerCase() === outputs.entityId.toLowerCase();
-  const sameProvider = !outputs.providerName || view.providerName === outputs.providerName;
-  return sameName && sameEntity && sameProvider;
+  return isOurHolder(scaleSetIdentity(outputs), scaleSetIdentity({ liveName: view.name, entityId: view.entity?.id, providerName: view.providerName }));
+}
+
+function scaleSetIdentity(o: { liveName?: string; entityId?: string; providerName?: string }): Identity {
+  return { name: o.liveName, entity: o.entityId?.toLowerCase(), provider: o.providerName };
 }
 
 /** "GARM id 4 now holds scale set team-b under repository acme/app": how messages name the scale set that took an id. */
 export function describeHolder(view: ScaleSetView): string {
   const where = view.entity ? ` under ${view.entity.kind} ${view.entity.name}` : "";
   return `GARM id ${view.id} now holds scale set ${view.name}${where}`;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-export function dropUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

@@ -2,12 +2,12 @@
 // time, so every row of the decision table is a unit test.
 import type { InstanceView, JobView } from "../../garm/client";
 
-/** leave: busy, never touched. delete: idle, plain removal. force: stuck tearing down. wait: on its way already. */
+/** leave: busy, never touched. delete: idle, plain removal. force: stuck tearing down. wait: on its way already (force-removing included). */
 export type RunnerAction = "leave" | "delete" | "force" | "wait";
 
 /**
- * What a runner is doing, one value per branch of classifyRunner: busy (leave); idle or failed (delete); stuck or
- * force-removing (force); creating, removing, stopped or unknown (wait).
+ * What a runner is doing, one value per branch of classifyRunner: busy (leave); idle or failed (delete); stuck (force);
+ * force-removing, creating, removing, stopped or unknown (wait).
  */
 export type RunnerState = "busy" | "idle" | "failed" | "stuck" | "force-removing" | "creating" | "removing" | "stopped" | "unknown";
 
@@ -54,8 +54,8 @@ export function jobStart(job: JobView): number | undefined {
 /**
  * Classifies one runner. Busy (leave): a queued or in-progress job names it and is younger than `staleAfterMs`, or its
  * runner_status is `active` (§7.5) and no such job record shows that job is older than the bound. Otherwise by status:
- * running/error → delete (GARM's DeleteRunner accepts these, §6); pending_force_delete, or pending_delete with a
- * provider fault → force (§6.1, §6.2); anything else → wait.
+ * running/error → delete (GARM's DeleteRunner accepts these, §6); pending_delete with a provider fault → force (§6.1,
+ * §6.2); anything else → wait, pending_force_delete included: GARM is already removing it whatever its provider says.
  */
 export function classifyRunner(runner: InstanceView, jobs: readonly JobView[], now: number, staleAfterMs: number): RunnerVerdict {
   const own = [...jobs.filter((j) => j.runnerName === runner.name), ...(runner.job ? [runner.job] : [])].filter((j) =>
@@ -83,7 +83,8 @@ export function classifyRunner(runner: InstanceView, jobs: readonly JobView[], n
     case "error":
       return { action: "delete", state: "failed", reason: `status ${statuses}${staleNote}` };
     case "pending_force_delete":
-      return { action: "force", state: "force-removing", reason: "GARM is force-removing it, status pending_force_delete" };
+      // Forced already: waited for, never forced again (each DELETE is another GARM write and event) nor downgraded.
+      return { action: "wait", state: "force-removing", reason: "GARM is force-removing it, status pending_force_delete" };
     case "pending_delete":
       return runner.providerFault
         ? { action: "force", state: "stuck", reason: `its provider failed to delete it: ${oneLine(runner.providerFault)}` }

@@ -1,7 +1,7 @@
-// Retires a group of runners GARM manages (a scale set or a pool) without failing a running job: disable, drain,
+// Retires a scale set or a pool without failing a running job: disable, drain,
 // delete, verify (garm-behaviour.md Appendix B). Each pass lists, classifies (classify.ts) and acts; the loop is bounded by
 // the drain timeout, after which it fails and Pulumi keeps the resource in its state (retryNote says what the next runs
-// do with it). What differs between the kinds is the RunnerGroup handed in; the decisions are the same for both.
+// do with it). What differs between the kinds is the ScaleSetOrPool handed in; the decisions are the same for both.
 import type { InstanceView, JobView } from "../../garm/client";
 import type { WaitForChange } from "../../common/events-wait";
 import { GarmApiError, isGarmError, isTransient } from "../../garm/errors";
@@ -10,18 +10,18 @@ import { RUNNER_STATE_WORDS, type RunnerState, type RunnerVerdict, classifyRunne
 import type { DrainOptions } from "./options";
 import { DRAIN_TIMEOUT_ENV } from "./override";
 
-/** GARM's answer to a refused delete of the group: it still has runners, or is still enabled. */
+/** GARM's answer to a refused delete of the target: it still has runners, or is still enabled. */
 export type DeleteRefusal = "has-runners" | "enabled";
 
 /** One scale set or pool as the drain sees it: the calls that differ between the kinds. */
-export interface RunnerGroup<View> {
+export interface ScaleSetOrPool<View> {
   /** How messages name it, e.g. `GarmScaleSet ci-small-1a2b3c4d (id 4)`. */
   readonly label: string;
   /** "scale set" or "pool". */
   readonly noun: string;
   /** GET by id; a not-found error means it is gone. */
   get(): Promise<View>;
-  /** Whether GARM's group under this id is this one: a database restore can give the id to another. */
+  /** Whether GARM's scale set or pool under this id is this one: a database restore can give the id to another. */
   owns(view: View): boolean;
   /** Whether the GET showed no runners, so the first pass needs no separate list. */
   isEmpty(view: View): boolean;
@@ -42,7 +42,7 @@ export interface DrainDeps {
   readonly log: Logger;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
-  /** Between passes: ends early on a GARM event about this group (events-wait.ts). Without it, sleeps the poll interval. */
+  /** Between passes: ends early on a GARM event about this scale set or pool (events-wait.ts). Without it, sleeps the poll interval. */
   readonly wait?: WaitForChange;
   /** How often passes run, for progress lines (events-wait.ts); without it, every poll interval. */
   readonly cadence?: (pollMs: number, leftMs: number) => string;
@@ -50,7 +50,7 @@ export interface DrainDeps {
 
 /**
  * How a retire ended: deleted now (after draining runners, or with none to drain), gone before, or the id now names
- * another group, which was left alone.
+ * another target, which was left alone.
  */
 export type RetireOutcome<View> =
   | { readonly kind: "deleted"; readonly drained: boolean }
@@ -62,7 +62,7 @@ export class DrainError extends Error {
   override readonly name = "DrainError";
 }
 
-/** What the next runs do with a group whose delete did not finish: Pulumi keeps it in state, disabled at 0 runners. */
+/** What the next runs do with a scale set or pool whose delete did not finish: Pulumi keeps it in state, disabled at 0 runners. */
 const RETRY_NOTE =
   "Pulumi keeps it in its state: the next `pulumi destroy` retries the delete, and so does the next `pulumi up` if the " +
   "program no longer declares it or it was being replaced; a `pulumi up` of a program that still declares it enables it " +
@@ -74,12 +74,12 @@ interface Classified {
 }
 
 /**
- * Checks the id still names this group, then disables, drains and deletes it, and checks it is gone. Every retry
+ * Checks the id still names this target, then disables, drains and deletes it, and checks it is gone. Every retry
  * waits for the poll interval within the drain timeout.
  */
-export async function retireGroup<View>(group: RunnerGroup<View>, options: DrainOptions, deps: DrainDeps): Promise<RetireOutcome<View>> {
+export async function retireScaleSetOrPool<View>(target: ScaleSetOrPool<View>, options: DrainOptions, deps: DrainDeps): Promise<RetireOutcome<View>> {
   const { log, now } = deps;
-  const label = group.label;
+  const label = target.label;
   const deadline = now() + options.timeoutSeconds * 1000;
   const staleAfterMs = options.jobStaleAfterHours * 3600_000;
   const stalled: Stalled = { lastPass: [], failures: new Map() };
@@ -87,7 +87,7 @@ export async function retireGroup<View>(group: RunnerGroup<View>, options: Drain
   const progress = new ChangeLog(log, now);
   let checked = false;
   let disabled = false;
-  // GET by id carries the runners (§2.1): an empty group needs no separate list before its delete.
+  // GET by id carries the runners (§2.1): an empty one needs no separate list before its delete.
   let knownEmpty = false;
   // Whether a pass found runners, and so printed drain lines the end of the delete should close.
   let drained = false;
@@ -95,24 +95,24 @@ export async function retireGroup<View>(group: RunnerGroup<View>, options: Drain
   for (;;) {
     try {
       if (!checked) {
-        const view = await getIfPresent(group);
+        const view = await getIfPresent(target);
         if (view === undefined) return { kind: "already-gone" };
-        if (!group.owns(view)) return { kind: "not-ours", holder: view };
+        if (!target.owns(view)) return { kind: "not-ours", holder: view };
         checked = true;
-        knownEmpty = group.isEmpty(view);
+        knownEmpty = target.isEmpty(view);
       }
       if (!disabled) {
         // Disabling stops GARM's scale-up; max_runners 0 stops a stale desired count from keeping idle runners alive
         // (§7.6, Appendix B).
-        const gone = await disable(group);
+        const gone = await disable(target);
         if (gone) return { kind: "already-gone" };
         disabled = true;
       }
-      const runners = knownEmpty ? [] : await group.listRunners();
+      const runners = knownEmpty ? [] : await target.listRunners();
       knownEmpty = false;
       stalled.outage = undefined;
       if (runners.length === 0) {
-        const outcome = await deleteAndVerify(group);
+        const outcome = await deleteAndVerify(target);
         if (outcome.kind === "gone") return { kind: "deleted", drained };
         stalled.refusal = outcome.refusal;
         // "enabled": disable again first; "has runners": a runner appeared between the list and the delete.
@@ -120,9 +120,9 @@ export async function retireGroup<View>(group: RunnerGroup<View>, options: Drain
       } else {
         stalled.refusal = undefined;
         drained = true;
-        const jobs = await group.listJobs();
+        const jobs = await target.listJobs();
         stalled.lastPass = runners.map((runner) => ({ runner, verdict: classifyRunner(runner, jobs, now(), staleAfterMs) }));
-        const acted = await actOnRunners(stalled.lastPass, group, log);
+        const acted = await actOnRunners(stalled.lastPass, target, log);
         recordFailures(stalled, acted);
         const pass = stalled.lastPass;
         progress.info(`draining ${passSummary(pass, acted, false)}`, (again) => {
@@ -137,7 +137,7 @@ export async function retireGroup<View>(group: RunnerGroup<View>, options: Drain
       progress.warn(`outage ${outage}`, () => `${label}: ${outage}; retrying every ${options.pollSeconds}s, giving up in ${formatDuration(deadline - now())}`);
     }
     const left = deadline - now();
-    if (left <= 0) throw timeoutError(group, stalled, options);
+    if (left <= 0) throw timeoutError(target, stalled, options);
     if (deps.wait) await deps.wait(options.pollSeconds * 1000, left, stalled.lastPass.map((c) => c.runner.name));
     else await deps.sleep(Math.min(options.pollSeconds * 1000, left));
   }
@@ -153,19 +153,19 @@ interface Stalled {
   refusal?: string;
 }
 
-async function getIfPresent<View>(group: RunnerGroup<View>): Promise<View | undefined> {
+async function getIfPresent<View>(target: ScaleSetOrPool<View>): Promise<View | undefined> {
   try {
-    return await group.get();
+    return await target.get();
   } catch (err) {
     if (isGarmError(err, "not-found")) return undefined;
     throw err;
   }
 }
 
-/** Resolves true when GARM no longer has the group. */
-async function disable<View>(group: RunnerGroup<View>): Promise<boolean> {
+/** Resolves true when GARM no longer has the target. */
+async function disable<View>(target: ScaleSetOrPool<View>): Promise<boolean> {
   try {
-    await group.disable();
+    await target.disable();
     return false;
   } catch (err) {
     if (isGarmError(err, "not-found")) return true;
@@ -186,19 +186,19 @@ function describeOutage(err: GarmApiError): string {
 
 type DeleteOutcome = { kind: "gone" } | { kind: DeleteRefusal; refusal: string };
 
-async function deleteAndVerify<View>(group: RunnerGroup<View>): Promise<DeleteOutcome> {
+async function deleteAndVerify<View>(target: ScaleSetOrPool<View>): Promise<DeleteOutcome> {
   try {
-    await group.delete();
+    await target.delete();
   } catch (err) {
-    const refusal = isGarmError(err, "bad-request") ? group.refusal(err) : undefined;
+    const refusal = isGarmError(err, "bad-request") ? target.refusal(err) : undefined;
     if (refusal) return { kind: refusal, refusal: (err as GarmApiError).message };
     // A 404 from DELETE can come from GARM's token step while the scale set still exists (§5): verify below.
     if (!isGarmError(err, "not-found")) throw err;
   }
-  const left = await getIfPresent(group);
-  // An id given to another group right after this one went is not this one.
-  if (left === undefined || !group.owns(left)) return { kind: "gone" };
-  throw new DrainError(`${group.label}: GARM answered the delete with success but still has the ${group.noun}; ${group.keptAfterDelete}. ${RETRY_NOTE}.`);
+  const left = await getIfPresent(target);
+  // An id given to another scale set or pool right after this one went is not this one.
+  if (left === undefined || !target.owns(left)) return { kind: "gone" };
+  throw new DrainError(`${target.label}: GARM answered the delete with success but still has the ${target.noun}; ${target.keptAfterDelete}. ${RETRY_NOTE}.`);
 }
 
 interface Acted {
@@ -207,13 +207,13 @@ interface Acted {
   failed: { name: string; reason: string }[];
 }
 
-async function actOnRunners<View>(pass: readonly Classified[], group: RunnerGroup<View>, log: Logger): Promise<Acted> {
+async function actOnRunners<View>(pass: readonly Classified[], target: ScaleSetOrPool<View>, log: Logger): Promise<Acted> {
   const acted: Acted = { removed: [], forced: [], failed: [] };
   for (const { runner, verdict } of pass) {
     if (verdict.action !== "delete" && verdict.action !== "force") continue;
     const forceRemove = verdict.action === "force";
     try {
-      await removeRunner(runner.name, forceRemove, group, log);
+      await removeRunner(runner.name, forceRemove, target, log);
       (forceRemove ? acted.forced : acted.removed).push(runner.name);
     } catch (err) {
       // One runner's failure, even a 5xx, is that runner's; only losing GARM itself ends the pass.
@@ -230,9 +230,9 @@ function isRunnerFailure(err: unknown): err is GarmApiError {
 }
 
 /** One runner removal. Only called for runners classified as not busy. */
-async function removeRunner<View>(name: string, forceRemove: boolean, group: RunnerGroup<View>, log: Logger): Promise<void> {
+async function removeRunner<View>(name: string, forceRemove: boolean, target: ScaleSetOrPool<View>, log: Logger): Promise<void> {
   try {
-    await group.deleteRunner(name, { forceRemove });
+    await target.deleteRunner(name, { forceRemove });
   } catch (err) {
     if (isGarmError(err, "not-found")) return;
     // GARM moved it on meanwhile (its own scale-down, §7.6); v0.2.1 refuses the repeat with 400 (Appendix A).
@@ -240,10 +240,10 @@ async function removeRunner<View>(name: string, forceRemove: boolean, group: Run
     if (!isGarmError(err, "github-unauthorized")) throw err;
     // GitHub refused GARM's credentials (§1.5). The runner is idle, so GARM may drop it without GitHub's consent.
     log.warn(
-      `${group.label}: GitHub refused GARM's credentials while removing idle runner ${name}; removing it from GARM anyway ` +
+      `${target.label}: GitHub refused GARM's credentials while removing idle runner ${name}; removing it from GARM anyway ` +
         "(bypassGHUnauthorized), so it may stay registered in GitHub until you remove it there or fix GARM's GitHub credentials",
     );
-    await group.deleteRunner(name, { forceRemove, bypassGHUnauthorized: true });
+    await target.deleteRunner(name, { forceRemove, bypassGHUnauthorized: true });
   }
 }
 
@@ -254,9 +254,9 @@ const STATE_ORDER: readonly RunnerState[] = ["busy", "idle", "failed", "stuck", 
 function passSummary(pass: readonly Classified[], acted: Acted, withAges: boolean): string {
   const failed = new Set(acted.failed.map((f) => f.name));
   const parts = STATE_ORDER.map((state) => {
-    const group = pass.filter((c) => c.verdict.state === state && !failed.has(c.runner.name));
-    if (group.length === 0) return "";
-    return `${STATE_VERB[state] ?? ""}${group.length} ${RUNNER_STATE_WORDS[state]} [${group.map((c) => describeRunner(c, withAges)).join(", ")}]`;
+    const inState = pass.filter((c) => c.verdict.state === state && !failed.has(c.runner.name));
+    if (inState.length === 0) return "";
+    return `${STATE_VERB[state] ?? ""}${inState.length} ${RUNNER_STATE_WORDS[state]} [${inState.map((c) => describeRunner(c, withAges)).join(", ")}]`;
   });
   if (acted.failed.length) parts.push(`could not remove [${acted.failed.map((f) => `${f.name} (${f.reason})`).join("; ")}]`);
   return parts.filter(Boolean).join("; ");
@@ -293,8 +293,8 @@ function describeBusy({ runner, verdict }: Classified, withAge = true): string {
   return `${runner.name}: job ${describeJob(verdict.job)} ${verdict.job.status}${age}`;
 }
 
-function timeoutError<View>(group: RunnerGroup<View>, stalled: Stalled, options: DrainOptions): DrainError {
-  const label = group.label;
+function timeoutError<View>(target: ScaleSetOrPool<View>, stalled: Stalled, options: DrainOptions): DrainError {
+  const label = target.label;
   const after = `after ${formatDuration(options.timeoutSeconds * 1000)}`;
   if (stalled.outage) {
     return new DrainError(`${label}: could not finish draining ${after}: ${describeOutage(stalled.outage)}. ${RETRY_NOTE}.`);
@@ -314,7 +314,7 @@ function timeoutError<View>(group: RunnerGroup<View>, stalled: Stalled, options:
     : "";
   const refusalText = stalled.refusal ? `GARM refused the delete: ${stalled.refusal}` : "";
   return new DrainError(
-    `${label}: not deleted ${after}: ${[refusalText, busyText, otherText].filter(Boolean).join("; ")}. The ${group.noun} stays disabled and ` +
+    `${label}: not deleted ${after}: ${[refusalText, busyText, otherText].filter(Boolean).join("; ")}. The ${target.noun} stays disabled and ` +
       `running jobs are not interrupted. ${RETRY_NOTE}. To wait longer in one run, set ${DRAIN_TIMEOUT_ENV} (e.g. 1800) in its environment.`,
   );
 }

@@ -102,4 +102,41 @@ const pools: Scenario = {
     },
 };
 
-export const TEMPLATE_POOL_SCENARIOS: Scenario[] = [templates, pools];
+/**
+ * What GARM answers of a scale set's and a pool's tags and extra specs: tags read back in the order their rows were
+ * created, a label in another case folds into the tag that exists (database/sql/util.go L560-577), and extra specs are
+ * in every scale-set list (database/sql/scalesets.go L42-43: gorm's second Omit replaces the first) but not in GET /pools
+ * (database/sql/pools.go L48).
+ */
+const tagsAndExtraSpecs: Scenario = {
+    name: "tags order and folding, extra specs in lists",
+    async run(t: Target, r: Recorder) {
+        const labels = ["conf-zz", "Conf-Fold", "conf-mm", "conf-aa", "conf-qq"];
+        const first = await t.api("POST", `/organizations/${t.orgId}/pools`, { ...POOL, enabled: false, tags: ["conf-fold"] });
+        const ss = await t.api("POST", `/organizations/${t.orgId}/scalesets`, {
+            name: "conf-tags", provider_name: "fake", image: "ubuntu:24.04", flavor: "small", os_type: "linux", os_arch: "amd64",
+            max_runners: 1, min_idle_runners: 0, enabled: false, labels, extra_specs: { conf: 1 },
+        });
+        const pool = await t.api("POST", `/organizations/${t.orgId}/pools`, { ...POOL, enabled: false, tags: labels, extra_specs: { conf: 1 } });
+        for (const [what, res] of [["pool", first], ["scale set", ss], ["second pool", pool]] as const) {
+            if (res.status !== 200) throw new Error(`[${t.kind}] create ${what}: ${res.status} ${res.text}`);
+        }
+        const ssId = (ss.body as { id: number }).id;
+        const poolId = (pool.body as { id: string }).id;
+        for (const [what, path] of [["scale set", `/scalesets/${ssId}`], ["pool", `/pools/${poolId}`]]) {
+            const tags = ((await t.api("GET", path)).body as { tags: { id: string; name: string }[] }).tags;
+            // In the order the tag rows were created: conf-fold (the first pool's) first, then as sent, Conf-Fold folded.
+            r.obs(`GET ${what} by id: tag names in order`, tags.map((tag) => tag.name).join(","));
+        }
+        const listed = async (path: string, id: number | string) => ((await t.api("GET", path)).body as Json[]).find((x) => x.id === id);
+        r.obs("GET /scalesets entry: extra_specs", r.n.value((await listed("/scalesets", ssId))?.extra_specs ?? "<absent>"));
+        r.obs("GET /organizations/{id}/scalesets entry: extra_specs", r.n.value((await listed(`/organizations/${t.orgId}/scalesets`, ssId))?.extra_specs ?? "<absent>"));
+        r.obs("GET /pools entry: extra_specs", r.n.value((await listed("/pools", poolId))?.extra_specs ?? "<absent>"));
+        r.obs("GET /pools/{id}: extra_specs", r.n.value(((await t.api("GET", `/pools/${poolId}`)).body as Json).extra_specs ?? "<absent>"));
+        r.res("DELETE scale set", await t.api("DELETE", `/scalesets/${ssId}`));
+        r.res("DELETE pool", await t.api("DELETE", `/pools/${poolId}`));
+        r.res("DELETE first pool", await t.api("DELETE", `/pools/${(first.body as { id: string }).id}`));
+    },
+};
+
+export const TEMPLATE_POOL_SCENARIOS: Scenario[] = [templates, pools, tagsAndExtraSpecs];

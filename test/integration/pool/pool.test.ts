@@ -1,23 +1,10 @@
 // GarmPool scenarios through the engine harness against the GARM simulator (issue 16).
 import { strict as assert } from "node:assert";
 import { providerUsers } from "../../../provider/kinds/garm-provider/guard";
-import { poolProvider } from "../../../sdk/nodejs/shim";
-import type { ResourceDecl } from "../../../harness/engine";
-import { type Fixture, mutatingCalls, sleep, startFixture } from "../scaleset/fixture";
+import { type Fixture, mutatingCalls, poolDecl, sleep, startFixture } from "../scaleset/fixture";
+import { Client } from "../simulator/helpers";
 
-const baseInputs = {
-  organization: "acme",
-  providerName: "fake",
-  image: "ubuntu-24.04",
-  flavor: "small",
-  labels: ["linux", "x64"],
-  maxRunners: 3,
-  drain: { timeoutSeconds: 20, pollSeconds: 1 },
-};
-
-function pool(name: string, inputs: Record<string, unknown> = {}): ResourceDecl {
-  return { name, type: "GarmPool", module: "garm", provider: poolProvider, inputs: { ...baseInputs, ...inputs } };
-}
+const pool = poolDecl;
 
 describe("GarmPool against the GARM simulator", function () {
   this.timeout(90_000);
@@ -47,6 +34,51 @@ describe("GarmPool against the GARM simulator", function () {
     const again = await fx.engine.up(program);
     assert.ok(again.ok, JSON.stringify(again.errors));
     assert.deepEqual(again.same, ["p"]);
+    assert.deepEqual(mutatingCalls(fx.sim), []);
+  });
+
+  it("a Gitea pool keeps Gitea's install template: an unchanged up plans nothing, an OS change sends gitea_windows", async () => {
+    const rest = new Client(fx.sim);
+    await rest.login();
+    const made = [
+      await rest.post("/gitea/endpoints", { name: "gitea", base_url: "https://gitea.test", api_base_url: "https://gitea.test/api/v1" }),
+      await rest.post("/gitea/credentials", { name: "gitea-token", endpoint: "gitea", auth_type: "pat", pat: { oauth2_token: "gitea-token-1" } }),
+      await rest.post("/organizations", { name: "forgejo", credentials_name: "gitea-token", webhook_secret: "s", forge_type: "gitea" }),
+    ];
+    for (const r of made) assert.equal(r.status, 200, r.text);
+    const program = [pool("g", { organization: "forgejo", endpoint: "gitea" })];
+    const up = await fx.engine.up(program);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    // GARM's findTemplate picks the system template of the entity's forge (runner/repositories.go L208-246).
+    assert.equal(fx.engine.state().resources.find((r) => r.name === "g")?.outputs.templateName, "gitea_linux");
+
+    fx.sim.clearRequests();
+    const again = await fx.engine.up(program);
+    assert.ok(again.ok, JSON.stringify(again.errors));
+    assert.deepEqual(again.same, ["g"]);
+    assert.deepEqual(mutatingCalls(fx.sim), []);
+
+    const windows = await fx.engine.up([pool("g", { organization: "forgejo", endpoint: "gitea", osType: "windows" })]);
+    assert.ok(windows.ok, JSON.stringify(windows.errors));
+    const gitea = fx.sim.templates().find((t) => t.name === "gitea_windows");
+    assert.equal(fx.sim.pools().find((p) => p.id === poolIdOf("g"))?.templateId, gitea?.id);
+  });
+
+  it("labels that fold into tags another pool made, read back in tag-creation order: refresh and up plan nothing", async () => {
+    const program = [pool("first", { labels: ["x64", "linux"] }), pool("second", { labels: ["GPU", "X64", "Linux"], extraSpecs: { disk: 50 } })];
+    const up = await fx.engine.up(program);
+    assert.ok(up.ok, JSON.stringify(up.errors));
+    const rest = new Client(fx.sim);
+    await rest.login();
+    const held = (await rest.get(`/pools/${poolIdOf("second")}`)).body as { tags: { name: string }[] };
+    // The first pool's tags come first; X64 and Linux fold into them (database/sql/util.go L560-577).
+    assert.deepEqual(held.tags.map((t) => t.name), ["x64", "linux", "GPU"]);
+    assert.deepEqual(fx.engine.state().resources.find((r) => r.name === "second")?.outputs.labels, ["gpu", "linux", "x64"]);
+    assert.ok((await fx.engine.refresh()).ok);
+    fx.sim.clearRequests();
+    const again = await fx.engine.up(program);
+    assert.ok(again.ok, JSON.stringify(again.errors));
+    assert.deepEqual(again.same.sort(), ["first", "second"]);
     assert.deepEqual(mutatingCalls(fx.sim), []);
   });
 

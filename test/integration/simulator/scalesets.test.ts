@@ -58,14 +58,14 @@ describe("simulator: scale sets (§2.1, §3, §4)", () => {
     for (const t of ss.tags) assert.deepEqual(Object.keys(t).sort(), ["id", "name"]);
   });
 
-  it("§2.1 list responses omit extra_specs, instances and template_name; GET by id has them", async () => {
+  it("§2.1 list responses omit instances and template_name but carry extra_specs (scalesets.go L42-43: the second Omit replaces the first); GET by id has them all", async () => {
     const created = await api.createScaleSet({ name: "x", extra_specs: { a: 1 } });
     sim.addRunner(created.id);
     for (const path of ["/scalesets", `/organizations/${sim.organizationId}/scalesets`]) {
       const r = await api.get(path);
       assert.equal(r.status, 200);
       const item = r.body.find((s: { id: number }) => s.id === created.id);
-      assert.equal("extra_specs" in item, false, path);
+      assert.deepEqual(item.extra_specs, { a: 1 }, path);
       assert.equal("instances" in item, false, path);
       assert.equal("template_name" in item, false, path);
       assert.equal(item.template_id, created.template_id);
@@ -75,6 +75,30 @@ describe("simulator: scale sets (§2.1, §3, §4)", () => {
     assert.equal(one.body.instances.length, 1);
     assert.equal(one.body.instances[0].provider_name, "", "nested instances lack provider_name");
     assert.equal(one.body.template_name, "github_linux");
+  });
+
+  it("tags come back in the order their rows were created, not as sent, and Linux folds into an existing linux (util.go L560-577)", async () => {
+    await api.createScaleSet({ name: "first", labels: ["linux"] });
+    const labels = ["zz", "mm", "Linux", "aa", "qq"];
+    const created = await api.createScaleSet({ name: "tagged", labels });
+    const pool = await api.post(`/organizations/${sim.organizationId}/pools`, {
+      provider_name: "fake", image: "i", flavor: "f", os_type: "linux", os_arch: "amd64", max_runners: 1, tags: labels,
+    });
+    assert.equal(pool.status, 200, pool.text);
+    for (const path of [`/scalesets/${created.id}`, `/pools/${pool.body.id}`]) {
+      const tags = (await api.get(path)).body.tags as { id: string; name: string }[];
+      assert.deepEqual(tags.map((t) => t.name), ["linux", "zz", "mm", "aa", "qq"], path);
+    }
+  });
+
+  it("GET /pools leaves extra_specs out (pools.go L48); GET /pools/{id} has them", async () => {
+    const pool = await api.post(`/organizations/${sim.organizationId}/pools`, {
+      provider_name: "fake", image: "i", flavor: "f", os_type: "linux", os_arch: "amd64", max_runners: 1, tags: ["linux"], extra_specs: { a: 1 },
+    });
+    assert.equal(pool.status, 200, pool.text);
+    const listed = (await api.get("/pools")).body.find((p: { id: string }) => p.id === pool.body.id);
+    assert.equal("extra_specs" in listed, false);
+    assert.deepEqual((await api.get(`/pools/${pool.body.id}`)).body.extra_specs, { a: 1 });
   });
 
   it("§2.1 GET /scalesets/{id}: non-numeric id is 400 invalid request, unknown id is 404", async () => {

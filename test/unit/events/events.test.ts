@@ -68,3 +68,43 @@ describe("events: how a wait describes its cadence", () => {
     waiter.close();
   });
 });
+
+describe("events: a pass woken by events respects a minimum interval (issue 23 item 16)", () => {
+  /** Events whose handler the test fires, and a sleep that records each duration and ends only when aborted or asked. */
+  function scripted() {
+    let onEvent: ((event: ReturnType<typeof ev>) => void) | undefined;
+    const events = {
+      liveSince: undefined,
+      subscribe: (listener: { onEvent: typeof onEvent }) => {
+        onEvent = listener.onEvent;
+        return () => undefined;
+      },
+    } as unknown as GarmEvents;
+    const held: number[] = [];
+    const sleep = (ms: number, signal?: AbortSignal) => {
+      // The wait for a change ends on the event; the hold after a wake is what the test reads.
+      if (signal) return new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
+      held.push(ms);
+      return Promise.resolve();
+    };
+    const fire = () => onEvent?.(ev("instance", "update", { name: "garm-a", scale_set_id: 12, status: "pending_force_delete" }));
+    return { events, held, sleep, fire };
+  }
+
+  it("holds a wake that follows the last pass at once for the floor, doubling while wakes keep coming, up to the poll interval", async () => {
+    const s = scripted();
+    const waiter = changeWaiter(s.events, scaleSetConcern(12), { sleep: s.sleep, minIntervalMs: 250, settleMs: 20 });
+    for (let pass = 0; pass < 7; pass++) {
+      const waiting = waiter.wait(5000, 600_000, ["garm-a"]);
+      // The pass's own write comes back as an event at once.
+      await Promise.resolve();
+      s.fire();
+      await waiting;
+    }
+    waiter.close();
+    // Each hold is the floor less the few milliseconds the pass took; an event stream gets at most one pass per poll interval.
+    const floors = [250, 500, 1000, 2000, 4000, 5000, 5000];
+    assert.equal(s.held.length, floors.length);
+    s.held.forEach((ms, i) => assert.ok(ms <= floors[i]! && ms > floors[i]! - 50, `hold ${i}: ${ms} ms, floor ${floors[i]} ms`));
+  });
+});

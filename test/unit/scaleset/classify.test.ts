@@ -32,7 +32,7 @@ const table: [string, InstanceView, JobView[], RunnerAction, RunnerState][] = [
   ["idle runner with a stale queued job", runner("running", "idle"), [job("queued", 200)], "delete", "idle"],
   ["job naming another runner", runner("running", "idle"), [job("in_progress", 1, "garm-other")], "delete", "idle"],
   ["pending_delete with a provider fault (stuck)", runner("pending_delete", "terminated", "injected delete failure"), [], "force", "stuck"],
-  ["pending_force_delete", runner("pending_force_delete", "terminated"), [], "force", "force-removing"],
+  ["pending_force_delete: forced already, waited for (issue 23 item 16)", runner("pending_force_delete", "terminated"), [], "wait", "force-removing"],
   ["pending_delete without a fault", runner("pending_delete", "terminated"), [], "wait", "removing"],
   ["pending_create", runner("pending_create", ""), [], "wait", "creating"],
   ["creating", runner("creating", ""), [], "wait", "creating"],

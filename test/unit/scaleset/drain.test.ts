@@ -120,6 +120,17 @@ describe("retireScaleSet", () => {
     assert.equal(h.client.deleteScaleSet.callCount, 1);
   });
 
+  it("forces a stuck runner once, then waits while GARM force-removes it: no second DELETE, never a plain one (issue 23 item 16)", async () => {
+    const h = harness();
+    const stuck = { ...runner("garm-stuck", "pending_delete", "terminated"), providerFault: "boom" };
+    const forcing = runner("garm-stuck", "pending_force_delete", "terminated");
+    h.client.listScaleSetInstances.onFirstCall().resolves([stuck]);
+    for (let pass = 1; pass <= 4; pass++) h.client.listScaleSetInstances.onCall(pass).resolves([forcing]);
+    h.client.listScaleSetInstances.onCall(5).resolves([]);
+    assert.deepEqual(await retireScaleSet(target, options, h.deps), { kind: "deleted", drained: true });
+    assert.deepEqual(h.client.deleteInstance.getCalls().map((c) => c.args), [["garm-stuck", { forceRemove: true }]]);
+  });
+
   it("goes back to draining on 400 `scale set has runners`, and disables again on 400 `is enabled` (§5)", async () => {
     const h = harness();
     h.client.deleteScaleSet.onFirstCall().rejects(badRequest("scale set has runners"));
