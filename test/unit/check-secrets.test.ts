@@ -14,6 +14,7 @@ import { templateInputSchema } from "../../provider/kinds/template/inputs";
 import { userFacing } from "../../provider/common/user-facing";
 import { credentialsProviderWith } from "../../provider/kinds/credentials/resource";
 import { entityMethodsWith } from "../../provider/kinds/entity/resource";
+import { GarmClient } from "../../provider/garm/client";
 
 /** Distinct enough that no ordinary message word holds them. */
 const SECRET_TEXT = "Zq7-s3cret-v4lue";
@@ -96,12 +97,13 @@ describe("check never shows a secret input's value", () => {
 describe("no error shows a secret input's value", () => {
   /** A GARM whose every answer is a 400 quoting the request it got, as an upstream error could. */
   const echoingGarm = () => {
-    const fetch = async (req: Request) => {
-      const sent = req.method === "GET" ? "" : await req.text();
-      return new Response(JSON.stringify({ error: "Bad Request", details: `refused ${sent}` }), { status: 400 });
-    };
-    const baseUrl = "http://garm.test/api/v1";
-    return { transport: { baseUrl, fetch, fetchOptions: { baseUrl, Request, fetch } } };
+    return GarmClient.inProcess({
+      baseUrl: "http://garm.test/api/v1",
+      fetch: async (req) => {
+        const sent = req.method === "GET" ? "" : (req.body ?? "");
+        return new Response(JSON.stringify({ error: "Bad Request", details: `refused ${sent}` }), { status: 400 });
+      },
+    });
   };
   const quiet = { info() {}, warn() {} };
 

@@ -10,6 +10,7 @@ import { readCredentialsOutputs } from "../../provider/kinds/credentials/inputs"
 import { entityMethodsWith } from "../../provider/kinds/entity/resource";
 import { diffEntity } from "../../provider/kinds/entity/diff";
 import { readOutputs } from "../../provider/kinds/entity/state";
+import { GarmClient } from "../../provider/garm/client";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const quiet = { info() {}, warn() {} };
@@ -89,14 +90,14 @@ describe("secret digests in state", function () {
     it("moves to the scrypt form at the next write without a rotation: no secret sent, the webhook left alone", async () => {
       const calls: string[] = [];
       const org = { id: entityId, name: "acme", credentials_name: "acme-pat", endpoint: { name: "github.com" }, pool_balancing_type: "roundrobin", agent_mode: false };
-      const transport = {
+      const client = GarmClient.inProcess({
         baseUrl: "http://garm.test/api/v1",
-        fetch: async (req: Request) => {
+        fetch: async (req) => {
           calls.push(`${req.method} ${new URL(req.url).pathname.replace("/api/v1", "")}`);
           return new Response(JSON.stringify(org), { status: 200 });
         },
-      };
-      const methods = entityMethodsWith("organization", { client: () => ({ transport }) as never, log: quiet });
+      });
+      const methods = entityMethodsWith("organization", { client: () => client, log: quiet });
       const { outs } = await methods.update!(entityId, v1, news);
       assert.deepEqual(calls, [`GET /organizations/${entityId}`]);
       assert.equal(outs.stateVersion, 2);
