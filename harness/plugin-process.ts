@@ -6,7 +6,10 @@ import { join } from "node:path";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as services from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { PACKAGE_VERSION } from "../provider/common/state-version";
 import { SECRET_SIG, SIG_KEY } from "../provider-plugin/protocol";
+import { pluginSchema } from "../provider-plugin/schema";
+import { serve } from "../provider-plugin/server";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../simulator";
 
 export const PLUGIN_MAIN = join(__dirname, "..", "provider-plugin", "main.js");
@@ -64,6 +67,28 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginPr
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => output.push(...chunk.split("\n").filter(Boolean)));
     child.on("exit", (code) => reject(new Error(`plugin exited with ${code}: ${output.join("\n")}`)));
   });
+  return connectedPlugin(port, child.pid ?? -1, output, async () => {
+    if (child.exitCode === null) {
+      child.removeAllListeners("exit");
+      await new Promise((resolve) => {
+        child.once("exit", resolve);
+        child.kill("SIGTERM");
+      });
+    }
+  });
+}
+
+/**
+ * The plugin's server run inside this process, as a second provider instance sharing a process would be: whatever one
+ * instance keeps process-wide, the other sees.
+ */
+export async function servePluginInProcess(): Promise<PluginProcess> {
+  const { port, server } = await serve({ version: PACKAGE_VERSION, schema: () => JSON.stringify(pluginSchema(PACKAGE_VERSION)), env: {} });
+  return connectedPlugin(port, process.pid, [], () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())));
+}
+
+/** A gRPC client of the plugin listening on `port`, speaking as the engine does. */
+function connectedPlugin(port: number, pid: number, output: string[], stopServer: () => Promise<void>): PluginProcess {
   const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const call = <Req, Res>(method: string, req: Req) =>
     new Promise<Res>((resolve, reject) =>
@@ -73,7 +98,7 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginPr
     );
   return {
     client,
-    pid: child.pid ?? -1,
+    pid,
     output,
     call,
     async configure(config) {
@@ -123,13 +148,7 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginPr
     },
     async stop() {
       client.close();
-      if (child.exitCode === null) {
-        child.removeAllListeners("exit");
-        await new Promise((resolve) => {
-          child.once("exit", resolve);
-          child.kill("SIGTERM");
-        });
-      }
+      await stopServer();
     },
   };
 }

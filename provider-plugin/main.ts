@@ -12,6 +12,7 @@ async function main(): Promise<void> {
   let schemaText: string | undefined;
   const { port } = await serve({
     version: PACKAGE_VERSION,
+    engineAddress: process.argv[2],
     schema: () => (schemaText ??= JSON.stringify(pluginSchema(PACKAGE_VERSION))),
   });
   process.stdout.write(`${port}\n`);

@@ -3,7 +3,7 @@
 // URNs, import, and the per-instance connection.
 import type * as pulumi from "@pulumi/pulumi";
 import type { Connection } from "../provider/common/connection";
-import { consoleLogger } from "../provider/common/log";
+import { type Logger, consoleLogger } from "../provider/common/log";
 import { userFacing } from "../provider/common/user-facing";
 import { BOUND_KINDS, type KindImplementation, type KindMethods } from "../provider/registry/implementations";
 import { type KindKey, type KindRow, kindRow, tokenOf } from "../provider/registry/kinds";
@@ -20,6 +20,10 @@ export interface PluginResource {
   read(id: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
   update(id: string, olds: Props, news: Props): Promise<{ outs?: Props }>;
   delete(id: string, props: Props): Promise<void>;
+  /** Outputs that are a pure function of the inputs, known at preview; the server marks every other output unknown. */
+  preview?(inputs: Props): Props;
+  /** Top-level keys the server marks secret in inputs and outputs: the row's secrets, inputs and derived outputs alike. */
+  readonly secrets?: readonly string[];
 }
 
 /** The token a kind's resources are served and generated under. */
@@ -29,8 +33,8 @@ export const GARM_PROVIDER = tokenOfKind("garmProvider");
 export const ENDPOINT = tokenOfKind("endpoint");
 export const CREDENTIALS = tokenOfKind("credentials");
 
-function adapt(methods: KindMethods): PluginResource {
-  const m = userFacing(methods as pulumi.dynamic.ResourceProvider);
+function adapt(methods: KindMethods, secrets: readonly string[]): PluginResource {
+  const m = userFacing(methods as pulumi.dynamic.ResourceProvider, secrets);
   return {
     check: async (_urn, olds, news) => (await m.check!(olds, news)) as { inputs?: Props },
     diff: (id, olds, news) => m.diff!(id, olds, news),
@@ -42,14 +46,17 @@ function adapt(methods: KindMethods): PluginResource {
 }
 
 /** One row's resource: an empty read is `pulumi import`, served by the kind's importer or refused with the way instead. */
-function served(row: KindRow & { impl: KindImplementation }, connection: Connection): PluginResource {
+function served(row: KindRow & { impl: KindImplementation }, connection: Connection, log: Logger): PluginResource {
   const client = () => connection.client();
-  const resource = adapt(row.impl.methods({ client, log: consoleLogger }));
+  const secrets = row.secrets;
+  const resource = adapt(row.impl.methods({ client, log }), secrets);
   const { importable } = row;
   const importer = row.impl.importer;
   const fromUrn = row.impl.inputsFromUrn;
   return {
     ...resource,
+    preview: row.impl.preview,
+    secrets,
     check: fromUrn ? (urn, olds, news) => resource.check(urn, olds, { ...news, ...fromUrn(urnParts(urn)) }) : resource.check,
     read: (id, props) => {
       if (Object.keys(props).length > 0) return resource.read(id, props);
@@ -60,11 +67,14 @@ function served(row: KindRow & { impl: KindImplementation }, connection: Connect
   };
 }
 
-/** The plugin's resources over one provider instance's connection, under every token a row answers to. */
-export function pluginResources(connection: Connection): ReadonlyMap<string, PluginResource> {
+/**
+ * The plugin's resources over one provider instance's connection, under every token a row answers to; `log` takes the
+ * lines users see.
+ */
+export function pluginResources(connection: Connection, log: Logger = consoleLogger): ReadonlyMap<string, PluginResource> {
   return new Map(
     BOUND_KINDS.flatMap((row) => {
-      const resource = served(row, connection);
+      const resource = served(row, connection, log);
       return [tokenOf(row), ...row.legacyTokens].map((token): [string, PluginResource] => [token, resource]);
     }),
   );

@@ -8,7 +8,11 @@ import * as services from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { checkConnectionSettings } from "../provider/common/config";
 import { Connection } from "../provider/common/connection";
+import { probeGarm } from "../provider/common/garm-probe";
+import { UNKNOWN } from "../provider/common/unknown";
+import { EngineLog, engineSink } from "./engine-log";
 import { type PropertyDiffKind, concealSecrets, configSource, defined, detailedDiff, revealSecrets, typeOfUrn } from "./protocol";
 import { type PluginResource, pluginResources } from "./resources";
 
@@ -29,6 +33,8 @@ export interface PluginOptions {
   readonly schema: () => string;
   /** The environment the GARM_* fallbacks come from. */
   readonly env?: NodeJS.ProcessEnv;
+  /** The engine's address, the plugin's first argument: where the lines users see go. */
+  readonly engineAddress?: string;
 }
 
 const toJs = (s: Struct | undefined): Props => (s ? (s.toJavaScript() as Props) : {});
@@ -54,11 +60,19 @@ function grpcError(err: unknown): grpc.ServiceError {
   return Object.assign(new Error(e?.message ?? String(err)), { code: grpc.status.UNKNOWN, details: e?.message ?? String(err), metadata });
 }
 
-function unary<Req, Res>(work: (req: Req) => Promise<Res>): Handler<Req, Res> {
+/** The URN a request is about, when it is about a resource. */
+function urnOf(req: unknown): string {
+  const getUrn = (req as { getUrn?: () => string }).getUrn;
+  return typeof getUrn === "function" ? getUrn.call(req) : "";
+}
+
+/** Serves one request; the lines it logs carry its URN and reach the engine before the answer does. */
+function unary<Req, Res>(log: EngineLog, work: (req: Req) => Promise<Res>): Handler<Req, Res> {
   return (call, callback) => {
-    work(call.request).then(
-      (res) => callback(null, res),
-      (err) => callback(grpcError(err), null),
+    const answer = (err: unknown, res: Res | null) => void log.flushed().then(() => (err ? callback(grpcError(err), null) : callback(null, res)));
+    log.within(urnOf(call.request), () => work(call.request)).then(
+      (res) => answer(undefined, res),
+      (err: unknown) => answer(err ?? new Error("unknown failure"), null),
     );
   };
 }
@@ -66,9 +80,33 @@ function unary<Req, Res>(work: (req: Req) => Promise<Res>): Handler<Req, Res> {
 /** The service implementation; `serve` binds it. */
 export class GarmPluginServer {
   private readonly connection = new Connection();
-  private readonly resources: ReadonlyMap<string, PluginResource> = pluginResources(this.connection);
+  private readonly resources: ReadonlyMap<string, PluginResource>;
+  private schemaKeys: Map<string, { outputs: string[]; inputs: ReadonlySet<string> }> | undefined;
 
-  constructor(private readonly options: PluginOptions) {}
+  constructor(
+    private readonly options: PluginOptions,
+    private readonly log = new EngineLog(engineSink(options.engineAddress)),
+  ) {
+    this.resources = pluginResources(this.connection, this.log);
+  }
+
+  /**
+   * What preview shows as a resource's outputs: the inputs, what the kind derives from them alone, and for an update
+   * the outputs it has now; every other output the schema declares is unknown until GARM answers.
+   */
+  private previewOutputs(type: string, urn: string, inputs: Props, current: Props): Props {
+    const token = type || typeOfUrn(urn);
+    this.schemaKeys ??= new Map(
+      Object.entries((JSON.parse(this.options.schema()) as { resources: Record<string, { properties?: Props; inputProperties?: Props }> }).resources).map(
+        ([t, spec]) => [t, { outputs: Object.keys(spec.properties ?? {}), inputs: new Set(Object.keys(spec.inputProperties ?? {})) }],
+      ),
+    );
+    const keys = this.schemaKeys.get(token) ?? { outputs: [], inputs: new Set<string>() };
+    const unknowns = Object.fromEntries(keys.outputs.map((key) => [key, UNKNOWN]));
+    // An input the update drops is gone from the outputs too.
+    const kept = Object.fromEntries(Object.entries(current).filter(([key]) => !keys.inputs.has(key) || key in inputs));
+    return { ...unknowns, ...kept, ...inputs, ...this.resource(type, urn).preview?.(inputs) };
+  }
 
   private resource(type: string, urn: string): PluginResource {
     const token = type || typeOfUrn(urn);
@@ -77,140 +115,174 @@ export class GarmPluginServer {
     return found;
   }
 
-  readonly implementation: grpc.UntypedServiceImplementation = {
-    getPluginInfo: unary<Empty, plugproto.PluginInfo>(async () => {
-      const info = new plugproto.PluginInfo();
-      info.setVersion(this.options.version);
-      return info;
-    }),
+  get implementation(): grpc.UntypedServiceImplementation {
+    return {
+      getPluginInfo: unary<Empty, plugproto.PluginInfo>(this.log, async () => {
+        const info = new plugproto.PluginInfo();
+        info.setVersion(this.options.version);
+        return info;
+      }),
 
-    getSchema: unary<proto.GetSchemaRequest, proto.GetSchemaResponse>(async () => {
-      const resp = new proto.GetSchemaResponse();
-      resp.setSchema(this.options.schema());
-      return resp;
-    }),
-
-    checkConfig: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
-      // Settings are read at Configure and a bad one fails the first GARM call, as in the dynamic provider, so preview
-      // still reports input problems without a reachable GARM.
-      const resp = new proto.CheckResponse();
-      resp.setInputs(req.getNews() ?? new Struct());
-      return resp;
-    }),
-
-    diffConfig: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
-      const olds = revealSecrets(toJs(req.getOldInputs() ?? req.getOlds())).plain;
-      const news = revealSecrets(toJs(req.getNews())).plain;
-      const changed = Object.keys(detailedDiff(olds, news, []));
-      const resp = new proto.DiffResponse();
-      resp.setChanges(changed.length > 0 ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
-      resp.setDiffsList(changed);
-      return resp;
-    }),
-
-    configure: unary<proto.ConfigureRequest, proto.ConfigureResponse>(async (req) => {
-      const args = req.getArgs();
-      this.connection.configure(configSource(args ? toJs(args) : undefined, new Map(req.getVariablesMap().entries() as Iterable<[string, string]>)), this.options.env);
-      const resp = new proto.ConfigureResponse();
-      // Secrets arrive marked and go back marked; preview never calls Create.
-      resp.setAcceptsecrets(true);
-      resp.setAcceptresources(false);
-      resp.setSupportspreview(false);
-      resp.setAcceptoutputs(false);
-      return resp;
-    }),
-
-    check: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
-      const olds = revealSecrets(toJs(req.getOlds()));
-      const news = revealSecrets(toJs(req.getNews()));
-      const result = await this.resource(req.getType(), req.getUrn()).check(req.getUrn(), olds.plain, news.plain);
-      const resp = new proto.CheckResponse();
-      resp.setInputs(toStruct(concealSecrets(result.inputs ?? news.plain, news.secretKeys)));
-      resp.setFailuresList(
-        (result.failures ?? []).map((f) => {
-          const failure = new proto.CheckFailure();
-          failure.setProperty(f.property);
-          failure.setReason(f.reason);
-          return failure;
-        }),
-      );
-      return resp;
-    }),
-
-    diff: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
-      const olds = revealSecrets(toJs(req.getOlds())).plain;
-      const news = revealSecrets(toJs(req.getNews())).plain;
-      const oldInputs = req.getOldInputs() ? revealSecrets(toJs(req.getOldInputs())).plain : olds;
-      const result = await this.resource(req.getType(), req.getUrn()).diff(req.getId(), olds, news);
-      const resp = new proto.DiffResponse();
-      if (!result.changes) {
-        resp.setChanges(proto.DiffResponse.DiffChanges.DIFF_NONE);
+      getSchema: unary<proto.GetSchemaRequest, proto.GetSchemaResponse>(this.log, async () => {
+        const resp = new proto.GetSchemaResponse();
+        resp.setSchema(this.options.schema());
         return resp;
-      }
-      const replaces = result.replaces ?? [];
-      resp.setChanges(proto.DiffResponse.DiffChanges.DIFF_SOME);
-      resp.setReplacesList([...replaces]);
-      resp.setStablesList([...(result.stables ?? [])]);
-      resp.setDeletebeforereplace(result.deleteBeforeReplace ?? false);
-      const detail = detailedDiff(oldInputs, news, replaces);
-      resp.setDiffsList(Object.keys(detail));
-      // With no input to point at (drift GARM reported), the engine's own comparison shows the change.
-      if (Object.keys(detail).length > 0) {
-        resp.setHasdetaileddiff(true);
-        const map = resp.getDetaileddiffMap();
-        for (const [key, kind] of Object.entries(detail)) {
-          const diff = new proto.PropertyDiff();
-          diff.setKind(KIND[kind]);
-          diff.setInputdiff(true);
-          map.set(key, diff);
+      }),
+
+      checkConfig: unary<proto.CheckRequest, proto.CheckResponse>(this.log, async (req) => {
+        // The rules the dynamic provider applies when it connects, so a bad setting fails preview naming it.
+        const news = req.getNews() ?? new Struct();
+        const { failures } = checkConnectionSettings(configSource(toJs(news), new Map()), this.options.env);
+        const resp = new proto.CheckResponse();
+        resp.setInputs(news);
+        resp.setFailuresList(
+          failures.map((f) => {
+            const failure = new proto.CheckFailure();
+            failure.setProperty(f.setting);
+            failure.setReason(f.message);
+            return failure;
+          }),
+        );
+        return resp;
+      }),
+
+      diffConfig: unary<proto.DiffRequest, proto.DiffResponse>(this.log, async (req) => {
+        const olds = revealSecrets(toJs(req.getOldInputs() ?? req.getOlds())).plain;
+        const news = revealSecrets(toJs(req.getNews())).plain;
+        const changed = Object.keys(detailedDiff(olds, news, []));
+        const resp = new proto.DiffResponse();
+        resp.setChanges(changed.length > 0 ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
+        resp.setDiffsList(changed);
+        return resp;
+      }),
+
+      configure: unary<proto.ConfigureRequest, proto.ConfigureResponse>(this.log, async (req) => {
+        const args = req.getArgs();
+        this.connection.configure(configSource(args ? toJs(args) : undefined, new Map(req.getVariablesMap().entries() as Iterable<[string, string]>)), this.options.env);
+        const client = this.connection.tryClient();
+        if (client) await probeGarm(client, this.log);
+        const resp = new proto.ConfigureResponse();
+        // Secrets arrive marked and go back marked. Preview calls Create and Update with `preview` set: they answer
+        // from the inputs alone (previewOutputs) and never reach GARM.
+        resp.setAcceptsecrets(true);
+        resp.setAcceptresources(false);
+        resp.setSupportspreview(true);
+        resp.setAcceptoutputs(false);
+        return resp;
+      }),
+
+      check: unary<proto.CheckRequest, proto.CheckResponse>(this.log, async (req) => {
+        const olds = revealSecrets(toJs(req.getOlds()));
+        const news = revealSecrets(toJs(req.getNews()));
+        const resource = this.resource(req.getType(), req.getUrn());
+        const result = await resource.check(req.getUrn(), olds.plain, news.plain);
+        const resp = new proto.CheckResponse();
+        // A secret input given in clear (a plain YAML value) is stored as a secret all the same.
+        resp.setInputs(toStruct(concealSecrets(result.inputs ?? news.plain, outputSecrets(resource, news.secretKeys))));
+        resp.setFailuresList(
+          (result.failures ?? []).map((f) => {
+            const failure = new proto.CheckFailure();
+            failure.setProperty(f.property);
+            failure.setReason(f.reason);
+            return failure;
+          }),
+        );
+        return resp;
+      }),
+
+      diff: unary<proto.DiffRequest, proto.DiffResponse>(this.log, async (req) => {
+        const olds = revealSecrets(toJs(req.getOlds())).plain;
+        const news = revealSecrets(toJs(req.getNews())).plain;
+        const oldInputs = req.getOldInputs() ? revealSecrets(toJs(req.getOldInputs())).plain : olds;
+        const result = await this.resource(req.getType(), req.getUrn()).diff(req.getId(), olds, news);
+        const resp = new proto.DiffResponse();
+        if (!result.changes) {
+          resp.setChanges(proto.DiffResponse.DiffChanges.DIFF_NONE);
+          return resp;
         }
-      }
-      return resp;
-    }),
+        const replaces = result.replaces ?? [];
+        resp.setChanges(proto.DiffResponse.DiffChanges.DIFF_SOME);
+        resp.setReplacesList([...replaces]);
+        resp.setStablesList([...(result.stables ?? [])]);
+        resp.setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+        const detail = detailedDiff(oldInputs, news, replaces);
+        resp.setDiffsList(Object.keys(detail));
+        // With no input to point at (drift GARM reported), the engine's own comparison shows the change.
+        if (Object.keys(detail).length > 0) {
+          resp.setHasdetaileddiff(true);
+          const map = resp.getDetaileddiffMap();
+          for (const [key, kind] of Object.entries(detail)) {
+            const diff = new proto.PropertyDiff();
+            diff.setKind(KIND[kind]);
+            diff.setInputdiff(true);
+            map.set(key, diff);
+          }
+        }
+        return resp;
+      }),
 
-    create: unary<proto.CreateRequest, proto.CreateResponse>(async (req) => {
-      const inputs = revealSecrets(toJs(req.getProperties()));
-      const result = await this.resource(req.getType(), req.getUrn()).create(inputs.plain);
-      const resp = new proto.CreateResponse();
-      resp.setId(result.id);
-      resp.setProperties(toStruct(concealSecrets(result.outs, inputs.secretKeys)));
-      return resp;
-    }),
+      create: unary<proto.CreateRequest, proto.CreateResponse>(this.log, async (req) => {
+        const inputs = revealSecrets(toJs(req.getProperties()));
+        if (req.getPreview()) {
+          const resp = new proto.CreateResponse();
+          resp.setProperties(toStruct(concealSecrets(this.previewOutputs(req.getType(), req.getUrn(), inputs.plain, {}), outputSecrets(this.resource(req.getType(), req.getUrn()), inputs.secretKeys))));
+          return resp;
+        }
+        const resource = this.resource(req.getType(), req.getUrn());
+        const result = await resource.create(inputs.plain);
+        const resp = new proto.CreateResponse();
+        resp.setId(result.id);
+        resp.setProperties(toStruct(concealSecrets(result.outs, outputSecrets(resource, inputs.secretKeys))));
+        return resp;
+      }),
 
-    read: unary<proto.ReadRequest, proto.ReadResponse>(async (req) => {
-      const props = revealSecrets(toJs(req.getProperties()));
-      const inputs = revealSecrets(toJs(req.getInputs()));
-      const secretKeys = new Set([...props.secretKeys, ...inputs.secretKeys]);
-      const result = await this.resource(req.getType(), req.getUrn()).read(req.getId(), props.plain);
-      const resp = new proto.ReadResponse();
-      // An empty id tells the engine the resource is gone.
-      resp.setId(result.id ?? "");
-      if (result.id) {
-        resp.setProperties(toStruct(concealSecrets(result.props ?? {}, secretKeys)));
-        resp.setInputs(toStruct(concealSecrets(result.inputs ?? inputs.plain, secretKeys)));
-      }
-      return resp;
-    }),
+      read: unary<proto.ReadRequest, proto.ReadResponse>(this.log, async (req) => {
+        const props = revealSecrets(toJs(req.getProperties()));
+        const inputs = revealSecrets(toJs(req.getInputs()));
+        const resource = this.resource(req.getType(), req.getUrn());
+        const secretKeys = outputSecrets(resource, new Set([...props.secretKeys, ...inputs.secretKeys]));
+        const result = await resource.read(req.getId(), props.plain);
+        const resp = new proto.ReadResponse();
+        // An empty id tells the engine the resource is gone.
+        resp.setId(result.id ?? "");
+        if (result.id) {
+          resp.setProperties(toStruct(concealSecrets(result.props ?? {}, secretKeys)));
+          resp.setInputs(toStruct(concealSecrets(result.inputs ?? inputs.plain, secretKeys)));
+        }
+        return resp;
+      }),
 
-    update: unary<proto.UpdateRequest, proto.UpdateResponse>(async (req) => {
-      const olds = revealSecrets(toJs(req.getOlds())).plain;
-      const news = revealSecrets(toJs(req.getNews()));
-      const result = await this.resource(req.getType(), req.getUrn()).update(req.getId(), olds, news.plain);
-      const resp = new proto.UpdateResponse();
-      resp.setProperties(toStruct(concealSecrets(result.outs ?? {}, news.secretKeys)));
-      return resp;
-    }),
+      update: unary<proto.UpdateRequest, proto.UpdateResponse>(this.log, async (req) => {
+        const olds = revealSecrets(toJs(req.getOlds())).plain;
+        const news = revealSecrets(toJs(req.getNews()));
+        if (req.getPreview()) {
+          const resp = new proto.UpdateResponse();
+          resp.setProperties(toStruct(concealSecrets(this.previewOutputs(req.getType(), req.getUrn(), news.plain, olds), outputSecrets(this.resource(req.getType(), req.getUrn()), news.secretKeys))));
+          return resp;
+        }
+        const resource = this.resource(req.getType(), req.getUrn());
+        const result = await resource.update(req.getId(), olds, news.plain);
+        const resp = new proto.UpdateResponse();
+        resp.setProperties(toStruct(concealSecrets(result.outs ?? {}, outputSecrets(resource, news.secretKeys))));
+        return resp;
+      }),
 
-    delete: unary<proto.DeleteRequest, Empty>(async (req) => {
-      const props = revealSecrets(toJs(req.getProperties())).plain;
-      await this.resource(req.getType(), req.getUrn()).delete(req.getId(), props);
-      return new Empty();
-    }),
+      delete: unary<proto.DeleteRequest, Empty>(this.log, async (req) => {
+        const props = revealSecrets(toJs(req.getProperties())).plain;
+        await this.resource(req.getType(), req.getUrn()).delete(req.getId(), props);
+        return new Empty();
+      }),
 
-    cancel: unary<Empty, Empty>(async () => new Empty()),
-    attach: unary<plugproto.PluginAttach, Empty>(async () => new Empty()),
-    getMapping: unary<proto.GetMappingRequest, proto.GetMappingResponse>(async () => new proto.GetMappingResponse()),
-  };
+      cancel: unary<Empty, Empty>(this.log, async () => new Empty()),
+      attach: unary<plugproto.PluginAttach, Empty>(this.log, async () => new Empty()),
+      getMapping: unary<proto.GetMappingRequest, proto.GetMappingResponse>(this.log, async () => new proto.GetMappingResponse()),
+    };
+  }
+}
+
+/** The keys of a resource's outputs to mark secret: those the engine sent as secrets, and those derived from one. */
+function outputSecrets(resource: PluginResource, sent: ReadonlySet<string>): Set<string> {
+  return new Set([...sent, ...(resource.secrets ?? [])]);
 }
 
 /** Starts the plugin on a loopback port; resolves to the port, which the engine reads from stdout. */

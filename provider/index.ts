@@ -5,6 +5,7 @@ import { userFacing } from "./common/user-facing";
 import { BOUND_KINDS } from "./registry/implementations";
 import type { KindKey } from "./registry/kinds";
 
-const providers = Object.fromEntries(BOUND_KINDS.map((kind) => [kind.key, userFacing(kind.impl.dynamic)])) as Record<KindKey, pulumi.dynamic.ResourceProvider>;
+// No error leaves with the value of one of the kind's secrets in it.
+const providers = Object.fromEntries(BOUND_KINDS.map((kind) => [kind.key, userFacing(kind.impl.dynamic, kind.secrets)])) as Record<KindKey, pulumi.dynamic.ResourceProvider>;
 
 export = providers;

@@ -50,7 +50,7 @@ export interface DatabaseImage {
   jobs: [number, JobRecord][];
   pools: [string, PoolRecord][];
   /** Each forge's credentials table has its own ids (database/sql/models.go L481-516): both can hand out 1. */
-  counters: { scaleSet: number; job: number; credentials: number; giteaCredentials?: number };
+  counters: { scaleSet: number; job: number; credentials: number; giteaCredentials?: number; template?: number };
 }
 
 function refill<K, V>(map: Map<K, V>, entries: [K, V][]): void {
@@ -97,7 +97,7 @@ export class Store {
   private nextJobId = 1;
   private nextCredentialsId = 1;
   private nextGiteaCredentialsId = 1;
-  /** Template ids are never handed out again after a delete (AUTOINCREMENT); 1-4 are the system ones. */
+  /** Template ids are never handed out again after a delete (AUTOINCREMENT), until a restore; 1-4 are the system ones. */
   private nextTemplateId = 5;
 
   constructor(
@@ -177,7 +177,13 @@ export class Store {
       instances: [...this.instances],
       jobs: [...this.jobs],
       pools: [...this.pools],
-      counters: { scaleSet: this.nextScaleSetId, job: this.nextJobId, credentials: this.nextCredentialsId, giteaCredentials: this.nextGiteaCredentialsId },
+      counters: {
+        scaleSet: this.nextScaleSetId,
+        job: this.nextJobId,
+        credentials: this.nextCredentialsId,
+        giteaCredentials: this.nextGiteaCredentialsId,
+        template: this.nextTemplateId,
+      },
     });
   }
 
@@ -199,6 +205,8 @@ export class Store {
     this.nextJobId = img.counters.job;
     this.nextCredentialsId = img.counters.credentials;
     this.nextGiteaCredentialsId = img.counters.giteaCredentials ?? 1;
+    // sqlite's AUTOINCREMENT counters live in the database file (sqlite_sequence), so a restore hands ids out again.
+    this.nextTemplateId = img.counters.template ?? this.nextTemplateId;
   }
 
   newScaleSetId(): number {

@@ -1,5 +1,6 @@
 // Connection settings for GARM, read from stack config (`garm:*`) with GARM_* environment variables as fallbacks.
 import { readFileSync } from "node:fs";
+import { UNKNOWN } from "./unknown";
 
 export interface ConnectionSettings {
   readonly url: string;
@@ -17,23 +18,60 @@ export interface ConfigSource {
 /** A setting that is missing or wrong; the message says which and the command that fixes it. */
 export class ConnectionSettingsError extends Error {
   override readonly name = "ConnectionSettingsError";
+  /** The setting at fault without its `garm:` prefix (`url`, `insecure`), as the provider's config schema names it. */
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
-/** Reads and checks the settings. Throws ConnectionSettingsError naming the setting and how to set it. */
+/** Reads and checks the settings. Throws the first ConnectionSettingsError, naming the setting and how to set it. */
 export function readConnectionSettings(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): ConnectionSettings {
+  const checked = checkConnectionSettings(config, env);
+  if (checked.failures.length > 0) throw checked.failures[0];
+  return checked.settings!;
+}
+
+/**
+ * Every problem of the settings at once, for the plugin's CheckConfig (preview) and readConnectionSettings. A setting
+ * not known yet (an explicit provider's input computed by another resource during preview) is taken as set and is
+ * checked once known; `settings` is then absent.
+ */
+export function checkConnectionSettings(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): { settings?: ConnectionSettings; failures: ConnectionSettingsError[] } {
+  const failures: ConnectionSettingsError[] = [];
   const setting = (key: string, envName: string) => nonEmpty(config.get(`garm:${key}`)) ?? nonEmpty(env[envName]);
   const url = setting("url", "GARM_URL");
-  if (!url) throw missing("garm:url", "GARM_URL", "pulumi config set garm:url https://garm.example.com:9997");
+  if (!url) failures.push(missing("url", "GARM_URL", "pulumi config set garm:url https://garm.example.com:9997"));
   const username = setting("username", "GARM_USERNAME");
-  if (!username) throw missing("garm:username", "GARM_USERNAME", "pulumi config set garm:username admin");
+  if (!username) failures.push(missing("username", "GARM_USERNAME", "pulumi config set garm:username admin"));
   const password = setting("password", "GARM_PASSWORD");
-  if (!password) throw missing("garm:password", "GARM_PASSWORD", "pulumi config set --secret garm:password <password>");
-  const insecure = (nonEmpty(config.get("garm:insecure")) ?? nonEmpty(env.GARM_INSECURE) ?? "false").toLowerCase() === "true";
-  checkUrl(url, insecure, nonEmpty(config.get("garm:url")) ? "garm:url" : "GARM_URL");
+  if (!password) failures.push(missing("password", "GARM_PASSWORD", "pulumi config set --secret garm:password <password>"));
+  const insecureSource = nonEmpty(config.get("garm:insecure")) !== undefined ? "garm:insecure" : "GARM_INSECURE";
+  const insecureText = nonEmpty(config.get("garm:insecure")) ?? nonEmpty(env.GARM_INSECURE) ?? "false";
+  const insecure = insecureText === UNKNOWN || insecureText.toLowerCase() === "true";
+  if (insecureText !== UNKNOWN && !/^(true|false)$/i.test(insecureText)) {
+    failures.push(new ConnectionSettingsError("insecure", `${insecureSource} "${insecureText}" must be true or false: run \`pulumi config set garm:insecure false\` (or true to allow plain http to a remote GARM)`));
+  }
+  if (url && url !== UNKNOWN) {
+    const urlFailure = checkUrl(url, insecure, nonEmpty(config.get("garm:url")) ? "garm:url" : "GARM_URL");
+    if (urlFailure) failures.push(urlFailure);
+  }
   const caCertFile = nonEmpty(config.get("garm:caCertFile")) ?? nonEmpty(env.GARM_CA_CERT_FILE);
-  return { url: url.replace(/\/+$/, ""), username, password, caCert: caCertFile ? readCaCert(caCertFile) : undefined };
+  let caCert: string | undefined;
+  if (caCertFile && caCertFile !== UNKNOWN) {
+    try {
+      caCert = readCaCert(caCertFile);
+    } catch (err) {
+      failures.push(err as ConnectionSettingsError);
+    }
+  }
+  const unknown = [url, username, password, insecureText, caCertFile].includes(UNKNOWN);
+  if (failures.length > 0 || unknown || !url || !username || !password) return { failures };
+  return { settings: { url: url.replace(/\/+$/, ""), username, password, caCert }, failures };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -42,41 +80,43 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 function missing(key: string, envName: string, command: string): ConnectionSettingsError {
-  return new ConnectionSettingsError(`${key} is not set: run \`${command}\` (or set ${envName} for the pulumi process)`);
+  return new ConnectionSettingsError(key, `garm:${key} is not set: run \`${command}\` (or set ${envName} for the pulumi process)`);
 }
 
-function checkUrl(url: string, insecure: boolean, source: string): void {
+function checkUrl(url: string, insecure: boolean, source: string): ConnectionSettingsError | undefined {
+  const failure = (message: string) => new ConnectionSettingsError("url", message);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new ConnectionSettingsError(`garm:url "${url}" is not a URL: expected e.g. https://garm.example.com:9997`);
+    return failure(`${source} "${url}" is not a URL: expected e.g. https://garm.example.com:9997`);
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    throw new ConnectionSettingsError(`garm:url "${url}" must start with https:// or http://`);
+    return failure(`${source} "${url}" must start with https:// or http://`);
   }
   if (parsed.username || parsed.password) {
-    throw new ConnectionSettingsError("garm:url must not carry credentials: use garm:username and garm:password");
+    return failure(`${source} must not carry credentials: use garm:username and garm:password`);
   }
   // The client appends /api/v1 itself; with it in the URL every request misses GARM's routes (garm-behaviour.md §1.1).
   if (/\/api\/v1\/*$/.test(parsed.pathname)) {
     const base = url.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
     const fix = source === "garm:url" ? `run \`pulumi config set garm:url ${base}\`` : `set ${source}=${base}`;
-    throw new ConnectionSettingsError(`${source} "${url}" ends in /api/v1, which pulumi-garm adds itself: give GARM's base URL, ${fix}`);
+    return failure(`${source} "${url}" ends in /api/v1, which pulumi-garm adds itself: give GARM's base URL, ${fix}`);
   }
   // The password and the JWT would cross the network in clear text.
   if (parsed.protocol === "http:" && !LOOPBACK.test(parsed.hostname) && !insecure) {
-    throw new ConnectionSettingsError(
-      `garm:url uses plain http to ${parsed.hostname}, which would send the GARM password unencrypted: use https, ` +
+    return failure(
+      `${source} uses plain http to ${parsed.hostname}, which would send the GARM password unencrypted: use https, ` +
         "or run `pulumi config set garm:insecure true` to accept that",
     );
   }
+  return undefined;
 }
 
 function readCaCert(path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (err) {
-    throw new ConnectionSettingsError(`garm:caCertFile "${path}" cannot be read: ${(err as Error).message}`);
+    throw new ConnectionSettingsError("caCertFile", `garm:caCertFile "${path}" cannot be read: ${(err as Error).message}`);
   }
 }

@@ -3,6 +3,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { GarmClient } from "../garm/client";
 import { type ConfigSource, type ConnectionSettings, readConnectionSettings } from "./config";
+import { probeGarmOnce } from "./garm-probe";
+import { consoleLogger } from "./log";
 
 /** Connection settings and the client built from them, shared by every operation of one provider instance. */
 export class Connection {
@@ -18,6 +20,15 @@ export class Connection {
       this.settings = readConnectionSettings(config, env);
     } catch (err) {
       this.settings = err as Error;
+    }
+  }
+
+  /** The instance's client, or undefined while a setting is wrong or not known yet. */
+  tryClient(): GarmClient | undefined {
+    try {
+      return this.client();
+    } catch {
+      return undefined;
     }
   }
 
@@ -42,6 +53,8 @@ let processConnection = new Connection();
 /** The dynamic provider's configure: reads the stack config into the process's connection. */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   processConnection.configure(req.config);
+  const client = processConnection.tryClient();
+  if (client) await probeGarmOnce(client, consoleLogger);
 }
 
 /** The dynamic provider's process-wide client. Throws the settings error. */

@@ -1,7 +1,7 @@
 // The dependents guard: what still uses an object in GARM, whichever stack (if any) manages it, asked before a delete.
 // Every kind lists its users through these lists and words its refusal with them: each user is named, and an object
 // whose users cannot all be listed is kept (a delete that cannot be checked is not made).
-import type { CredentialsView, ForgeApi, Forge } from "../garm/forge-api";
+import type { CredentialsView, Forge, ForgeCalls } from "../garm/client";
 import { sameEndpointName } from "../garm/names";
 
 export interface Dependent {
@@ -86,17 +86,17 @@ export async function refuseWhileUsed(lists: readonly DependentList[], words: Re
 // ---- the lists kinds share -------------------------------------------------------------------------------------------
 
 /** Credentials, then organizations, repositories and enterprises under the endpoint (Gitea has none: gitea.go L195-218). */
-export function endpointUsers(api: ForgeApi, forge: Forge, endpoint: string): DependentList[] {
+export function endpointUsers(client: Pick<ForgeCalls, "listCredentials" | "listEntities">, forge: Forge, endpoint: string): DependentList[] {
   // GARM's ?endpoint= filter ignores case (the column takes the endpoint key's collation); compared here the same way.
-  const entities = (kind: "organizations" | "repositories" | "enterprises", one: string): DependentList => ({
-    what: kind,
-    list: async () => (await api.entitiesOnEndpoint(kind, endpoint)).map((e) => ({ kind: one, name: e.name, id: e.id })),
+  const entities = (what: string, kind: "organization" | "repository" | "enterprise"): DependentList => ({
+    what,
+    list: async () => (await client.listEntities(kind, { endpoint })).map((e) => ({ kind, name: e.name, id: e.id })),
   });
   return [
     {
       what: "credentials",
       list: async () =>
-        (await api.listCredentials(forge)).filter((c) => sameEndpointName(c.endpoint, endpoint)).map((c) => ({ kind: "credentials", name: c.name, id: String(c.id) })),
+        (await client.listCredentials(forge)).filter((c) => sameEndpointName(c.endpoint, endpoint)).map((c) => ({ kind: "credentials", name: c.name, id: String(c.id) })),
     },
     entities("organizations", "organization"),
     entities("repositories", "repository"),

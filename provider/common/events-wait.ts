@@ -4,7 +4,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { type Logger, formatDuration } from "./log";
 import type { GarmClient } from "../garm/client";
-import { type GarmEvent, GarmEvents, eventsEnabled } from "../garm/events";
+import { type GarmEvent, type GarmEvents, eventsEnabled, eventsSocketOf } from "../garm/events";
 
 /** Waits at most `maxMs`: until a relevant event, or the poll interval (the fallback one while events flow). */
 export type WaitForChange = (pollMs: number, maxMs: number, runners?: readonly string[]) => Promise<void>;
@@ -166,18 +166,10 @@ export function changeWaiter(events: GarmEvents, concerns: Concern, options: Wai
   }
 }
 
-const perClient = new WeakMap<GarmClient, GarmEvents>();
-
 /**
  * The process's events socket for this client's GARM, or undefined when PULUMI_GARM_EVENTS=off. One per client, and
  * the provider process has one client (connection.ts), so one socket per process.
  */
 export function processEvents(client: GarmClient, log: Logger): GarmEvents | undefined {
-  if (!eventsEnabled()) return undefined;
-  let events = perClient.get(client);
-  if (events === undefined) {
-    events = new GarmEvents({ url: client.transport.baseUrl.replace(/\/api\/v1$/, ""), login: (refused) => client.transport.socketLogin(refused), log });
-    perClient.set(client, events);
-  }
-  return events;
+  return eventsEnabled() ? eventsSocketOf(client, log) : undefined;
 }

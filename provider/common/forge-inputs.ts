@@ -1,13 +1,5 @@
-// Input checking shared by GarmEndpoint and GarmCredentials: zod type failures in words (never echoing a secret),
-// the name and URL rules GARM applies, and a check outcome that keeps preview unknowns in place.
-import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
-import { containsUnknown, withoutProviderKey } from "./unknown";
-
-export type Failure = pulumi.dynamic.CheckFailure;
-
-export const fail = (property: string, reason: string): Failure => ({ property, reason });
-export const show = (value: unknown) => JSON.stringify(value);
+// The name and URL rules GARM applies to forge objects (endpoints, credentials) and URL settings (the controller).
+import { type Failure, fail, show } from "./input-check";
 
 /**
  * Endpoint and credentials names: a path segment of GARM's routes (routers.go L514-521) stored in a varchar(64) column
@@ -38,55 +30,4 @@ export function urlFailures(field: string, value: string | undefined): Failure[]
     return [fail(field, `${field} ${show(value)} must be an http:// or https:// URL with a host`)];
   }
   return [];
-}
-
-const TYPE_WORDS: Record<string, string> = {
-  number: "a number",
-  string: "a string",
-  boolean: "true or false",
-  object: "an object",
-};
-
-/** A type failure in words; the value is shown only for fields that are not secret. */
-export function issueToFailure(issue: z.core.$ZodIssue, raw: Record<string, unknown>, secret: ReadonlySet<string>, resource: string): Failure {
-  const path = issue.path.map(String).join(".");
-  if (issue.code === "unrecognized_keys") {
-    return fail(issue.keys[0] ?? path, `unknown input ${issue.keys.map(show).join(", ")}; see ${resource}Args for the inputs`);
-  }
-  const value = raw[String(issue.path[0])];
-  const given = secret.has(path) ? "not valid" : `${value === undefined ? "missing" : JSON.stringify(value)}`;
-  let expected = "a valid value";
-  if (issue.code === "invalid_type") expected = TYPE_WORDS[issue.expected] ?? issue.expected;
-  else if (issue.code === "invalid_value") expected = `one of ${issue.values.map(show).join(", ")}`;
-  else if (issue.code === "too_small") expected = `at least ${issue.minimum}`;
-  else if (issue.code === "too_big") expected = `at most ${issue.maximum}`;
-  else if (issue.code === "invalid_format" || issue.code === "custom") expected = issue.message;
-  return fail(path, `${path} is ${given}; it must be ${expected}`);
-}
-
-export interface Parsed<T> {
-  /** Known fields, parsed; unknown ones are absent here. */
-  readonly data: Partial<T>;
-  readonly known: (field: string) => boolean;
-  readonly unknowns: Record<string, unknown>;
-}
-
-/** Type-checks the known fields of `news` against `schema` (made partial); required fields are listed by the caller. */
-export function parseKnown<T>(
-  news: Record<string, unknown>,
-  schema: z.ZodObject,
-  required: readonly string[],
-  secret: ReadonlySet<string>,
-  resource: string,
-): { ok: true; parsed: Parsed<T> } | { ok: false; failures: Failure[] } {
-  const raw = withoutProviderKey(news);
-  const unknownFields = new Set(Object.keys(raw).filter((k) => containsUnknown(raw[k])));
-  const known = (field: string) => !unknownFields.has(field);
-  const knownOnly = Object.fromEntries(Object.entries(raw).filter(([k]) => known(k)));
-  const result = schema.partial().strict().safeParse(knownOnly);
-  const missing = required.filter((f) => known(f) && raw[f] === undefined).map((f) => fail(f, `${f} is required`));
-  const typeFailures = result.success ? [] : result.error.issues.map((i) => issueToFailure(i, knownOnly, secret, resource));
-  if (!result.success || missing.length > 0) return { ok: false, failures: [...missing, ...typeFailures] };
-  const unknowns = Object.fromEntries([...unknownFields].map((k) => [k, raw[k]]));
-  return { ok: true, parsed: { data: result.data as Partial<T>, known, unknowns } };
 }

@@ -1,4 +1,6 @@
 // The forges GARM serves endpoints and credentials for: GitHub (github.com or GitHub Enterprise Server) and Gitea.
-export const FORGES = ["github", "gitea"] as const;
+import type { Forge } from "../garm/client";
 
-export type Forge = (typeof FORGES)[number];
+export type { Forge };
+
+export const FORGES = ["github", "gitea"] as const satisfies readonly Forge[];

@@ -1,9 +1,14 @@
-// Check failures in the user's words for a resource's zod input schema: the field, the value given and what is
-// expected, never the validation library's own wording. Every resource's check uses it.
-import type * as pulumi from "@pulumi/pulumi";
+// Check failures in the user's words for an input schema's zod issues: the field, the value given (only its kind when
+// the field is secret) and what is expected, never the validation library's own wording. The one translator.
 import { z } from "zod";
+import { isSecretSchema } from "./secret-inputs";
 
-type Failure = pulumi.dynamic.CheckFailure;
+export interface Failure {
+  property: string;
+  reason: string;
+}
+
+export const fail = (property: string, reason: string): Failure => ({ property, reason });
 
 const TYPE_WORDS: Record<string, string> = {
   int: "a whole number",
@@ -20,19 +25,19 @@ interface JsonShape {
   properties?: Record<string, JsonShape>;
 }
 
+/** Translates one issue, whose path runs from the top of `inputs`. */
+export type IssueWords = (issue: z.core.$ZodIssue, inputs: Record<string, unknown>) => Failure;
+
 /**
  * A translator of `schema`'s issues into failures. `argsName` names the args type an unknown input is checked against,
  * e.g. "GarmScaleSetArgs"; `expected` words the expectation for fields better described than derived.
  */
-export function inputIssueWords(
-  schema: z.ZodObject,
-  argsName: string,
-  expected: Readonly<Record<string, string>> = {},
-): (issue: z.core.$ZodIssue, raw: Record<string, unknown>) => Failure {
+export function issueWords(schema: z.ZodObject, argsName: string, expected: Readonly<Record<string, string>> = {}): IssueWords {
   // The input schema as JSON Schema, to tell whole-number fields from other numbers.
   const jsonShape = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonShape;
   const isWholeNumberField = (path: readonly PropertyKey[]) =>
     path.reduce<JsonShape | undefined>((shape, key) => shape?.properties?.[String(key)], jsonShape)?.type === "integer";
+  const isSecretField = (key: PropertyKey | undefined) => key !== undefined && isSecretSchema(schema.shape[String(key)] as z.ZodType | undefined);
 
   const expectedOf = (issue: z.core.$ZodIssue): string => {
     switch (issue.code) {
@@ -56,22 +61,35 @@ export function inputIssueWords(
     return inner instanceof z.ZodObject ? inner.shape : {};
   };
 
-  return (issue, raw) => {
-    const path = issue.path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
+  return (issue, inputs) => {
+    const path = pathText(issue.path);
     if (issue.code === "unrecognized_keys") {
       const keys = issue.keys.map((k) => (path ? `${path}.${k}` : k));
       const known = path ? `the inputs of ${path} are ${Object.keys(nestedShape(path)).join(", ")}` : `see ${argsName} for the inputs`;
-      return { property: keys[0] ?? path, reason: `unknown input ${keys.map(show).join(", ")}; ${known}` };
+      return fail(keys[0] ?? path, `unknown input ${keys.map(show).join(", ")}; ${known}`);
     }
-    const value = issue.path.reduce<unknown>((v, key) => (v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[key] : undefined), raw);
-    return { property: path, reason: `${path} is ${showValue(value)}; it must be ${expected[path] ?? expectedOf(issue)}` };
+    const value = issue.path.reduce<unknown>((v, key) => (v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[key] : undefined), inputs);
+    const given = isSecretField(issue.path[0]) ? kindOf(value) : showValue(value);
+    return fail(path, `${path} is ${given}; it must be ${expected[path] ?? expectedOf(issue)}`);
   };
 }
 
-const show = (value: unknown) => JSON.stringify(value);
+/** `a.b[0].c`, as the failures name nested fields. */
+export function pathText(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
+}
+
+export const show = (value: unknown) => JSON.stringify(value);
 
 function showValue(value: unknown): string {
   if (value === undefined) return "missing";
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-  return JSON.stringify(value);
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** What a secret value is, without any of the value itself. */
+function kindOf(value: unknown): string {
+  const kind =
+    value === undefined ? "missing" : value === null ? "null" : Array.isArray(value) ? "a list" : typeof value === "object" ? "an object" : typeof value === "boolean" ? "true or false" : `a ${typeof value}`;
+  return value === undefined || value === null ? kind : `${kind} (the value is secret, so it is not shown)`;
 }

@@ -1,7 +1,8 @@
 // Pulumi's dynamic-provider server prints every thrown error with its stack before the engine shows the message
 // (pulumi-behaviour.md §5). For the errors this package throws on purpose (a drain timeout, a refused delete,
 // a GARM answer) the stack, and a second copy of the message, are noise in `pulumi up` output; programming errors keep
-// their stacks.
+// their stacks. No error leaves with the value of a secret input in it, whatever put it there (a GARM or forge answer
+// that quotes the request, a message written by mistake).
 import type * as pulumi from "@pulumi/pulumi";
 
 const PROGRAMMING_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError];
@@ -18,8 +19,33 @@ function quiet(err: unknown): unknown {
   return err;
 }
 
-/** The same provider, whose deliberate errors reach Pulumi without a stack trace. */
-export function userFacing(provider: pulumi.dynamic.ResourceProvider): pulumi.dynamic.ResourceProvider {
+/** The values of `secretInputs` in the property bags a method was called with; short ones would mangle ordinary words. */
+function secretValuesIn(args: unknown[], secretInputs: readonly string[]): string[] {
+  const values = new Set<string>();
+  for (const arg of args) {
+    if (!arg || typeof arg !== "object") continue;
+    for (const field of secretInputs) {
+      const v = (arg as Record<string, unknown>)[field];
+      if (["string", "number", "bigint"].includes(typeof v) && String(v).length >= 4) values.add(String(v));
+    }
+  }
+  return [...values];
+}
+
+function withoutSecrets(err: unknown, secrets: readonly string[]): unknown {
+  if (secrets.length === 0 || !(err instanceof Error)) return err;
+  const scrub = (text: string) => secrets.reduce((t, secret) => t.split(secret).join("[secret]"), text);
+  err.message = scrub(err.message);
+  const partial = err as Error & { reasons?: unknown };
+  if (Array.isArray(partial.reasons)) partial.reasons = partial.reasons.map((r) => (typeof r === "string" ? scrub(r) : r));
+  return err;
+}
+
+/**
+ * The same provider, whose deliberate errors reach Pulumi without a stack trace, and whose errors never hold the value
+ * of one of `secretInputs` (the kind's secret input fields).
+ */
+export function userFacing(provider: pulumi.dynamic.ResourceProvider, secretInputs: readonly string[] = []): pulumi.dynamic.ResourceProvider {
   const wrapped: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(provider)) {
     wrapped[name] =
@@ -28,7 +54,7 @@ export function userFacing(provider: pulumi.dynamic.ResourceProvider): pulumi.dy
             try {
               return await (method as (...a: unknown[]) => unknown).apply(provider, args);
             } catch (err) {
-              throw quiet(err);
+              throw quiet(withoutSecrets(err, secretValuesIn(args, secretInputs)));
             }
           }
         : method;

@@ -27,6 +27,8 @@
 // - Events can be lost: GARM drops one its consumer does not take within 1 s (database/watcher/consumer.go:86-96),
 //   and drops frames when the 1024-frame send buffer is full (websocket/client.go:156-161).
 import WebSocket from "ws";
+import type { GarmClient } from "./client";
+import { perClient } from "./per-client";
 
 
 /** Where the socket says it lost or regained GARM's events: the caller's user-facing lines. */
@@ -303,3 +305,9 @@ export function parseEvent(text: string): GarmEvent | undefined {
 export function eventsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return !/^(off|false|0|no)$/i.test(env["PULUMI_GARM_EVENTS"] ?? "");
 }
+
+/** This client's GARM events socket, one per client: the same base URL and login as its REST calls. */
+export const eventsSocketOf = perClient(
+  (client: Pick<GarmClient, "transport">, log: Logger) =>
+    new GarmEvents({ url: client.transport.baseUrl.replace(/\/api\/v1$/, ""), login: (refused) => client.transport.socketLogin(refused), log }),
+);

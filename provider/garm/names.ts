@@ -5,8 +5,11 @@
 // foreign key to one (it takes the referenced column's type): an entity's endpoint_name follows the endpoint's key.
 // Template names are a plain unique index and compare byte for byte.
 
-/** SQLite's NOCASE collation folds the 26 ASCII letters only: "É" and "é" stay two names in GARM. */
-function foldAscii(name: string): string {
+/**
+ * SQLite's NOCASE collation folds the 26 ASCII letters only: "É" and "é" stay two names in GARM. Exported as the key
+ * for comparisons made field by field (an identity check) of endpoint, credentials and entity names.
+ */
+export function foldAscii(name: string): string {
   return name.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 

@@ -1,5 +1,6 @@
-// Normalised views of what GARM sends back. GARM drops `omitempty` keys, so an absent `enabled`, `min_idle_runners`
-// or `max_runners` means false/0 (garm-behaviour.md §3, §3.7); `provider_fault` is base64 (§3.2); labels come back as `tags`.
+// Normalised views of what GARM sends back: the one place its answers are parsed. GARM drops `omitempty` keys, so an
+// absent `enabled`, `min_idle_runners` or `max_runners` means false/0 (garm-behaviour.md §3, §3.7); `provider_fault` is
+// base64 (§3.2); labels come back as `tags`.
 import { z } from "zod";
 
 const text = z.string().optional().transform((s) => s ?? "");
@@ -245,22 +246,115 @@ export const poolSchema = z
   }));
 export type PoolView = z.output<typeof poolSchema>;
 
+/**
+ * An organization, repository or enterprise (params/params.go L760-900); lists and GET by id answer the same keys.
+ * `webhook_secret` is never sent back (json:"-").
+ */
 export const entitySchema = z
   .object({
     id: z.string(),
     name: text,
     owner: z.string().optional(),
+    credentials_name: text,
+    credentials: z.object({ name: z.string().optional() }).partial().optional(),
     endpoint: z.object({ name: z.string().optional() }).partial().optional(),
+    // The answer's key is pool_balancing_type, the request's pool_balancer_type (params.go L778, requests.go L48).
+    pool_balancing_type: text,
+    agent_mode: z.boolean().optional(),
   })
   .transform((e) => ({
     id: e.id,
     // Repositories have owner and name (§2.4); present them as owner/name like users write them.
     name: e.owner ? `${e.owner}/${e.name}` : e.name,
+    credentials: e.credentials_name || e.credentials?.name || "",
     endpoint: e.endpoint?.name ?? "",
+    // GARM stores "" when none was asked for and balances round-robin then (params.go L892-897).
+    poolBalancerType: e.pool_balancing_type || "roundrobin",
+    agentMode: e.agent_mode ?? false,
   }));
 export type EntityView = z.output<typeof entitySchema>;
 
+/** params.HookInfo (params/params.go L1342-1348): the entity's webhook as GARM sees it in GitHub. */
+export const hookInfoSchema = z
+  .object({ id: z.number().optional(), url: text, active: z.boolean().optional(), insecure_ssl: z.boolean().optional() })
+  .transform((h) => ({ id: h.id ?? 0, url: h.url, active: h.active ?? false }));
+export type HookInfo = z.output<typeof hookInfoSchema>;
+
+/** params.ControllerInfo (params/params.go); every key is omitempty. */
 export const controllerSchema = z
-  .object({ controller_id: text, version: text, metadata_url: text, callback_url: text })
-  .transform((c) => ({ controllerId: c.controller_id, version: c.version, metadataUrl: c.metadata_url, callbackUrl: c.callback_url }));
+  .object({
+    controller_id: z.string().optional(),
+    metadata_url: z.string().optional(),
+    callback_url: z.string().optional(),
+    webhook_url: z.string().optional(),
+    controller_webhook_url: z.string().optional(),
+    minimum_job_age_backoff: z.number().optional(),
+    version: z.string().optional(),
+  })
+  .transform((c) => ({
+    controllerId: c.controller_id ?? "",
+    metadataUrl: c.metadata_url ?? "",
+    callbackUrl: c.callback_url ?? "",
+    webhookUrl: c.webhook_url ?? "",
+    controllerWebhookUrl: c.controller_webhook_url ?? "",
+    minimumJobAgeBackoff: c.minimum_job_age_backoff ?? 0,
+    version: c.version ?? "",
+  }));
 export type ControllerView = z.output<typeof controllerSchema>;
+
+export type Forge = "github" | "gitea";
+
+/** `ForgeEndpoint` (params.go L1451-1464): string keys are omitempty, `ca_cert_bundle` is base64 of the PEM text. */
+export const endpointSchema = z
+  .object({
+    name: text,
+    description: text,
+    api_base_url: text,
+    upload_base_url: text,
+    base_url: text,
+    ca_cert_bundle: text,
+    endpoint_type: text,
+    tools_metadata_url: text,
+    use_internal_tools_metadata: z.boolean().optional(),
+  })
+  .transform((e) => ({
+    name: e.name,
+    description: e.description,
+    apiBaseUrl: e.api_base_url,
+    uploadBaseUrl: e.upload_base_url,
+    baseUrl: e.base_url,
+    caCertBundle: decodeBase64(e.ca_cert_bundle),
+    forge: (e.endpoint_type || "github") as Forge,
+  }));
+export type EndpointView = z.output<typeof endpointSchema>;
+
+/** `ForgeCredentials` (params.go L1109-1131); GET by id preloads the entities using it (database/sql/github.go L341-372). */
+export const credentialsSchema = z
+  .object({
+    id: z.number().int(),
+    name: text,
+    description: text,
+    "auth-type": text,
+    forge_type: text,
+    endpoint: z.object({ name: text }).partial().optional(),
+    repositories: z.array(entitySchema).nullable().optional(),
+    organizations: z.array(entitySchema).nullable().optional(),
+    enterprises: z.array(entitySchema).nullable().optional(),
+  })
+  .transform((c) => ({
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    authType: c["auth-type"],
+    forge: (c.forge_type || "github") as Forge,
+    endpoint: c.endpoint?.name ?? "",
+    repositories: c.repositories ?? [],
+    organizations: c.organizations ?? [],
+    enterprises: c.enterprises ?? [],
+  }));
+export type CredentialsView = z.output<typeof credentialsSchema>;
+
+/** A list answer: GARM sends `null` for an empty list. */
+export function listOf<S extends z.ZodType>(item: S) {
+  return z.array(item).nullable().transform((l): z.output<S>[] => l ?? []);
+}

@@ -20,6 +20,7 @@ import { poolInputSchema } from "../kinds/pool/inputs";
 import { scaleSet, scaleSetMethodsWith } from "../kinds/scaleset/resource";
 import { runnerDepsFor } from "../runners/deps";
 import { importScaleSet } from "../kinds/scaleset/import";
+import { scaleSetPreview } from "../kinds/scaleset/preview";
 import { scaleSetInputSchema } from "../kinds/scaleset/inputs";
 import { template, templateMethodsWith } from "../kinds/template/resource";
 import { readBodyFile } from "../kinds/template/check";
@@ -50,6 +51,8 @@ export interface KindImplementation {
   readonly importer?: (client: GarmClient, id: string) => Promise<{ id: string; props: Props; inputs: Props }>;
   /** Inputs the plugin takes from the resource's URN where the Node SDK computes them in the program. */
   readonly inputsFromUrn?: (urn: { project: string; stack: string; name: string }) => Props;
+  /** Outputs that are a pure function of the inputs, which the plugin shows at preview; every other one is unknown. */
+  readonly preview?: (inputs: Props) => Props;
 }
 
 const STATE_VERSION = z.number().int().describe("Version of the state shape this resource wrote.");
@@ -59,8 +62,8 @@ const entityComputed = z.object({
   entityId: z.string().describe("GARM's id of the entity; also the resource id. A GarmScaleSet takes it as entityId."),
   entityKind: ENTITY_KIND.describe("Kind of the GARM entity."),
   endpointName: z.string().describe("GARM endpoint the entity lives under (its credentials' endpoint)."),
-  webhookSecretHash: z.string().describe("Salted sha256 of the webhook secret, to detect a rotation; never the secret."),
-  webhookSecretSalt: z.string().describe("Salt of webhookSecretHash."),
+  webhookSecretHash: z.string().describe("Slow salted digest (scrypt) of the webhook secret, to detect a rotation; a secret output, never the secret."),
+  webhookSecretSalt: z.string().describe("Salt of webhookSecretHash; a secret output."),
   webhookInstalled: z.boolean().describe("Whether GARM reports its webhook installed in GitHub."),
   stateVersion: STATE_VERSION,
 });
@@ -75,7 +78,7 @@ function entityImplementation(kind: "organization" | "repository" | "enterprise"
   };
 }
 
-const runnerDeps = (access: KindAccess) => runnerDepsFor(access.client);
+const runnerDeps = (access: KindAccess) => ({ ...runnerDepsFor(access.client), log: access.log });
 
 /** Every row's implementation; the type makes a row without one, or one without a row, fail to compile. */
 export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
@@ -101,13 +104,14 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     dynamic: scaleSet,
     methods: (access) => scaleSetMethodsWith(runnerDeps(access)),
     importer: importScaleSet,
+    preview: scaleSetPreview,
   },
   garmProvider: {
     inputSchema: garmProviderInputSchema,
     computed: z.object({ stateVersion: STATE_VERSION }),
     replaceOnChanges: ["name", "garmConfigPath"],
     dynamic: garmProvider,
-    methods: (access) => garmProviderWith(access.client),
+    methods: (access) => garmProviderWith(access.client, (line) => access.log.info(line)),
     // The TypeScript SDK records the owning stack and resource in the block; through the plugin the URN says who owns it.
     inputsFromUrn: ({ project, stack, name }) => ({ owner: { project, stack, resource: name } }),
   },
@@ -123,7 +127,8 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     computed: z.object({
       credentialsId: z.number().int().describe("GARM's id of the credentials; also the resource id."),
       authType: z.enum(["pat", "app"]).describe('"pat" for a token, "app" for a GitHub App.'),
-      secretDigest: z.string().describe("Salted SHA-256 of the token or private key, so a rotation is seen as a change; the secret itself is never an output."),
+      secretDigest: z.string().describe("Slow salted digest (scrypt) of the token or private key, so a rotation is seen as a change; a secret output. The secret itself is never an output."),
+      secretSalt: z.string().describe("Salt of secretDigest; a secret output."),
       stateVersion: STATE_VERSION,
     }),
     replaceOnChanges: ["forge", "endpoint"],

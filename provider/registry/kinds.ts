@@ -54,6 +54,8 @@ const RUNNER_SETTINGS = [
 
 const ENTITY = ["name", "credentials", "webhookSecret", "poolBalancerType", "agentMode", "adoptExisting"] as const;
 const ENTITY_COMPUTED = ["entityId", "entityKind", "endpointName", "webhookSecretHash", "webhookSecretSalt", "webhookInstalled", "stateVersion"] as const;
+/** The webhook secret and the digest derived from it (kept encrypted by the engine, also in older state). */
+const ENTITY_SECRETS = ["webhookSecret", "webhookSecretHash", "webhookSecretSalt"] as const;
 const ADOPT = "declare it in the program with adoptExisting: true and `pulumi up` takes it over";
 
 /** Keeps the row's literal types (its key and output names), which the SDK's types are checked against. */
@@ -91,8 +93,9 @@ export const KINDS = [
     key: "credentials",
     sdkClass: "GarmCredentials",
     legacyTokens: [],
-    outputs: ["forge", "name", "description", "endpoint", "token", "appId", "installationId", "privateKey", "adoptExisting", "credentialsId", "authType", "secretDigest", "stateVersion"],
-    secrets: ["token", "privateKey", "secretDigest"],
+    outputs: ["forge", "name", "description", "endpoint", "token", "appId", "installationId", "privateKey", "adoptExisting", "credentialsId", "authType", "secretDigest", "secretSalt", "stateVersion"],
+    // The digest and its salt are derived from the secret: outputs the engine keeps encrypted, also in older state.
+    secrets: ["token", "privateKey", "secretDigest", "secretSalt"],
     importable: { instead: ADOPT },
   }),
   row({
@@ -100,7 +103,7 @@ export const KINDS = [
     sdkClass: "GarmOrganization",
     legacyTokens: [],
     outputs: [...ENTITY, "installWebhook", "keepWebhookOnDelete", ...ENTITY_COMPUTED],
-    secrets: ["webhookSecret"],
+    secrets: ENTITY_SECRETS,
     importable: { instead: ADOPT },
   }),
   row({
@@ -108,7 +111,7 @@ export const KINDS = [
     sdkClass: "GarmRepository",
     legacyTokens: [],
     outputs: [...ENTITY, "installWebhook", "keepWebhookOnDelete", ...ENTITY_COMPUTED],
-    secrets: ["webhookSecret"],
+    secrets: ENTITY_SECRETS,
     importable: { instead: ADOPT },
   }),
   row({
@@ -116,7 +119,7 @@ export const KINDS = [
     sdkClass: "GarmEnterprise",
     legacyTokens: [],
     outputs: [...ENTITY, ...ENTITY_COMPUTED],
-    secrets: ["webhookSecret"],
+    secrets: ENTITY_SECRETS,
     importable: { instead: ADOPT },
   }),
   row({

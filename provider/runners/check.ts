@@ -1,13 +1,9 @@
 // The input rules scale sets and pools share, run by `check` during preview before anything is touched, and the one
 // pipeline both kinds check with: types, required fields, rules, then defaults. GARM enforces most of these late, after
 // it has already called GitHub, and answers 500 with no details (§4.4), or not at all.
-import type * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
-import { containsUnknown, withoutProviderKey } from "../common/unknown";
+import type { CheckOutcome, Failure } from "../common/input-check";
 import { canonicalLabels } from "./naming";
 import type { RunnerSettings } from "./inputs";
-
-type Failure = pulumi.dynamic.CheckFailure;
 /** One rule over the parsed inputs; `known` is false for a field whose value is not known yet (preview). */
 export type Rule<I extends RunnerSettings = RunnerSettings> = (inputs: Partial<I>, known: (field: keyof I & string) => boolean) => Failure[];
 
@@ -104,41 +100,7 @@ export const extraSpecsRule: Rule = ({ extraSpecs }, known) => {
   return [fail("extraSpecs", `extraSpecs is ${show(extraSpecs.slice(0, 80))}; it must be a JSON object, e.g. {"disk_size": 50}`)];
 };
 
-export interface CheckOutcome {
-  readonly inputs: Record<string, unknown>;
-  readonly failures: Failure[];
-}
-
-/** What differs between the checks of resources that make runners (scale sets, pools). */
-export interface RunnerCheckSpec<I extends RunnerSettings> {
-  /** The input schema with every field optional: types are checked only for fields present and known. */
-  readonly knownFieldsSchema: z.ZodType;
-  readonly issueToFailure: (issue: z.core.$ZodIssue, raw: Record<string, unknown>) => Failure;
-  readonly required: readonly string[];
-  readonly rules: readonly Rule<I>[];
-  readonly withDefaults: (parsed: unknown) => object;
-}
-
-/** Types, required fields, then rules; with no failures, the inputs with defaults filled in and unknowns kept. */
-export function checkRunnerInputs<I extends RunnerSettings>(news: Record<string, unknown>, spec: RunnerCheckSpec<I>): CheckOutcome {
-  const raw = withoutProviderKey(news);
-  const unknownFields = new Set(Object.keys(raw).filter((k) => containsUnknown(raw[k])));
-  const known = (field: string) => !unknownFields.has(field);
-
-  // Type-check the known fields only; an unknown one is checked again at `up`, when its value exists.
-  const knownOnly = Object.fromEntries(Object.entries(raw).filter(([k]) => known(k)));
-  const parsed = spec.knownFieldsSchema.safeParse(knownOnly);
-  const typeFailures = parsed.success ? [] : parsed.error.issues.map((issue) => spec.issueToFailure(issue, knownOnly));
-  const required = spec.required.filter((f) => known(f) && raw[f] === undefined).map((f) => fail(f, `${f} is required`));
-  if (!parsed.success || required.length > 0) return { inputs: news, failures: [...required, ...typeFailures] };
-
-  const failures = spec.rules.flatMap((rule) => rule(parsed.data as Partial<I>, known));
-  if (failures.length > 0) return { inputs: news, failures };
-  const defaults = spec.withDefaults(parsed.data);
-  // Keep the unknowns where they were, so Pulumi shows them as "computed" in the preview.
-  return { inputs: { ...defaults, ...Object.fromEntries([...unknownFields].map((k) => [k, raw[k]])) }, failures: [] };
-}
-
+export type { CheckOutcome };
 
 /** Fields whose expected value is better said in words than derived from the schema. */
 export const RUNNER_EXPECTED: Readonly<Record<string, string>> = {

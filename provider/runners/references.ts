@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { EntityKind } from "../garm/client";
 import { containsUnknown } from "../common/unknown";
-import { type LookupSource, isDeclaredEntity, isDeclaredProvider, lookupsFor } from "../garm/lookups";
+import { type LookupSource, declarationsFor, lookupsFor } from "../garm/lookups";
 import type { GatedRead } from "./drained";
 import type { RunnerSettings } from "./inputs";
 
@@ -41,10 +41,11 @@ export async function referenceFailures(
     return []; // Connection settings not known: `up` reports them.
   }
   const lookups = lookupsFor(client);
+  const declared = declarationsFor(client);
   const checks: Promise<Failure | undefined>[] = [];
 
   const providerName = inputs.providerName;
-  if (known("providerName") && isNew("providerName") && typeof providerName === "string" && !isDeclaredProvider(providerName)) {
+  if (known("providerName") && isNew("providerName") && typeof providerName === "string" && !declared.isDeclaredProvider(providerName)) {
     checks.push(
       deps.gate(() => lookups.providersIncluding(providerName)).then((read) => {
         if (!read.ok || read.value.some((p) => p.name === providerName)) return undefined;
@@ -63,7 +64,7 @@ export async function referenceFailures(
     for (const [field, kind] of ENTITY_FIELDS) {
       const name = inputs[field];
       if (!known(field) || typeof name !== "string" || !(isNew(field) || isNew("endpoint"))) continue;
-      if (isDeclaredEntity(kind, name)) continue;
+      if (declared.isDeclaredEntity(kind, name)) continue;
       const endpoint = inputs.endpoint;
       checks.push(
         deps.gate(() => lookups.findEntities(kind, name, endpoint)).then((read) => {

@@ -38,8 +38,10 @@ export class GarmCredentials extends pulumi.dynamic.Resource {
   /** "pat" (a token) or "app". */
   declare readonly authType: pulumi.Output<"pat" | "app">;
   declare readonly description: pulumi.Output<string>;
-  /** Salted digest of the token or private key, so a rotation is seen as a change; a Pulumi secret. */
+  /** Slow salted digest (scrypt) of the token or private key, so a rotation is seen as a change; a Pulumi secret. */
   declare readonly secretDigest: pulumi.Output<string>;
+  /** Salt of secretDigest; a Pulumi secret. */
+  declare readonly secretSalt: pulumi.Output<string>;
   /** Version of the state shape this resource wrote. */
   declare readonly stateVersion: pulumi.Output<number>;
 

@@ -52,7 +52,7 @@ abstract class GarmEntity extends pulumi.dynamic.Resource {
   declare readonly credentials: pulumi.Output<string>;
   declare readonly poolBalancerType: pulumi.Output<string>;
   declare readonly agentMode: pulumi.Output<boolean>;
-  /** Salted digest of the webhook secret and its salt, so a rotation is seen as a change. */
+  /** Slow salted digest (scrypt) of the webhook secret and its salt, so a rotation is seen as a change; Pulumi secrets. */
   declare readonly webhookSecretHash: pulumi.Output<string>;
   declare readonly webhookSecretSalt: pulumi.Output<string>;
   /** Whether GARM's webhook is installed in GitHub (false unless installWebhook). */
@@ -68,7 +68,7 @@ abstract class GarmEntity extends pulumi.dynamic.Resource {
     args: EntityArgsBase & { name: pulumi.Input<string> },
     opts?: pulumi.CustomResourceOptions,
   ) {
-    // The secret stays a secret in state; the provider returns only a salted hash of it as an output.
+    // The secret stays a secret in state; the provider returns only a slow salted digest of it, a secret output too.
     super(provider, name, resourceInputs(kind, args), resourceOptions(kind, opts), "garm", type);
   }
 }

@@ -2,7 +2,8 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readConnectionSettings } from "../../provider/common/config";
+import { checkConnectionSettings, readConnectionSettings } from "../../provider/common/config";
+import { UNKNOWN } from "../../provider/common/unknown";
 
 const config = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
 
@@ -61,5 +62,26 @@ describe("connection settings", () => {
     const base = { "garm:url": "https://g", "garm:username": "a", "garm:password": "p" };
     assert.match(readConnectionSettings(config({ ...base, "garm:caCertFile": file }), {}).caCert ?? "", /BEGIN CERTIFICATE/);
     assert.throws(() => readConnectionSettings(config({ ...base, "garm:caCertFile": join(dir, "missing.pem") }), {}), /garm:caCertFile ".*missing.pem" cannot be read/);
+  });
+
+  it("refuses a garm:insecure that is neither true nor false, naming the setting", () => {
+    const base = { "garm:url": "https://g", "garm:username": "a", "garm:password": "p" };
+    assert.throws(() => readConnectionSettings(config({ ...base, "garm:insecure": "maybe" }), {}), /garm:insecure "maybe" must be true or false/);
+    assert.throws(() => readConnectionSettings(config(base), { GARM_INSECURE: "yes" }), /GARM_INSECURE "yes" must be true or false/);
+    assert.doesNotThrow(() => readConnectionSettings(config({ ...base, "garm:insecure": "FALSE" }), {}));
+  });
+
+  it("lists every failing setting at once, each under the config key it belongs to", () => {
+    const { settings, failures } = checkConnectionSettings(config({ "garm:url": "ftp://x/api/v1", "garm:insecure": "maybe" }), {});
+    assert.equal(settings, undefined);
+    assert.deepEqual(failures.map((f) => f.setting).sort(), ["insecure", "password", "url", "username"]);
+    assert.match(failures.find((f) => f.setting === "url")!.message, /garm:url "ftp:\/\/x\/api\/v1" must start with https:\/\/ or http:\/\//);
+  });
+
+  it("takes a setting not known yet (preview of an explicit provider) as set, and checks the rest", () => {
+    const { settings, failures } = checkConnectionSettings(config({ "garm:url": UNKNOWN, "garm:username": "a", "garm:password": UNKNOWN }), {});
+    assert.equal(settings, undefined);
+    assert.deepEqual(failures, []);
+    assert.deepEqual(checkConnectionSettings(config({ "garm:url": UNKNOWN, "garm:insecure": "maybe" }), {}).failures.map((f) => f.setting).sort(), ["insecure", "password", "username"]);
   });
 });

@@ -2,7 +2,7 @@
 // stack manages it, on one line with what to do, and keeps the object when a list of users cannot be read.
 import { strict as assert } from "node:assert";
 import { type DependentList, endpointUsers, listDependents, refusalOf } from "../../provider/common/dependents";
-import type { ForgeApi } from "../../provider/garm/forge-api";
+import type { EntityCalls, ForgeCalls } from "../../provider/garm/client";
 import { entityRefusalWords, entityUsers } from "../../provider/kinds/entity/guard";
 
 const words = { label: "GarmThing t", why: "GARM refuses to delete a thing still in use", remedy: "Delete those first, then run again" };
@@ -16,9 +16,9 @@ describe("dependents guard", () => {
 
   it("names each user of an entity on one line with what to do", async () => {
     const api = {
-      scaleSets: async () => [{ id: "3", name: "ci-small-1a2b3c4d", providerName: "fake" }],
-      pools: async () => [{ id: "7f3c0e2a", name: "", providerName: "lxd" }],
-    };
+      listEntityScaleSets: async () => [{ id: 3, name: "ci-small-1a2b3c4d", providerName: "fake" }],
+      listEntityPools: async () => [{ id: "7f3c0e2a", providerName: "lxd" }],
+    } as unknown as Pick<EntityCalls, "listEntityScaleSets" | "listEntityPools">;
     const refused = refusalOf(await listDependents(entityUsers(api, "organization", "x")), entityRefusalWords("GarmOrganization acme (id x)", "organization"));
     assert.ok(refused);
     assert.ok(!refused.message.includes("\n"));
@@ -40,8 +40,8 @@ describe("dependents guard", () => {
   it("counts credentials on an endpoint named in another case: GARM's endpoint key ignores case", async () => {
     const api = {
       listCredentials: async () => [{ id: 7, name: "acme-pat", endpoint: "github.com" }],
-      entitiesOnEndpoint: async () => [],
-    } as unknown as ForgeApi;
+      listEntities: async () => [],
+    } as unknown as Pick<ForgeCalls, "listCredentials" | "listEntities">;
     const found = await listDependents(endpointUsers(api, "github", "GitHub.com"));
     assert.deepEqual(found.found.map((d) => `${d.kind} ${d.name}`), ["credentials acme-pat"]);
   });

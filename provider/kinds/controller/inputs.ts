@@ -1,6 +1,7 @@
 // The GarmController input schema and its state: GARM's controller settings (params.UpdateControllerParams,
 // params/requests.go L548-558) that a program manages. An omitted input is left as GARM holds it.
 import { z } from "zod";
+import type { ControllerView, UpdateControllerParams } from "../../garm/client";
 import { type StateStamp, readableStateVersion, stateStamp } from "../../common/state-version";
 
 export const STATE_VERSION = 1;
@@ -20,34 +21,12 @@ export const CONTROLLER_FIELDS = ["metadataUrl", "callbackUrl", "webhookUrl", "m
 export type ControllerField = (typeof CONTROLLER_FIELDS)[number];
 
 /** The request keys of UpdateControllerParams. */
-export const REQUEST_KEY: Record<ControllerField, string> = {
+export const REQUEST_KEY: Record<ControllerField, keyof UpdateControllerParams> = {
   metadataUrl: "metadata_url",
   callbackUrl: "callback_url",
   webhookUrl: "webhook_url",
   minimumJobAgeBackoff: "minimum_job_age_backoff",
 };
-
-/** params.ControllerInfo as GARM answers it (params/params.go). */
-export const controllerInfoSchema = z
-  .object({
-    controller_id: z.string().optional(),
-    metadata_url: z.string().optional(),
-    callback_url: z.string().optional(),
-    webhook_url: z.string().optional(),
-    controller_webhook_url: z.string().optional(),
-    minimum_job_age_backoff: z.number().optional(),
-    version: z.string().optional(),
-  })
-  .transform((c) => ({
-    controllerId: c.controller_id ?? "",
-    metadataUrl: c.metadata_url ?? "",
-    callbackUrl: c.callback_url ?? "",
-    webhookUrl: c.webhook_url ?? "",
-    controllerWebhookUrl: c.controller_webhook_url ?? "",
-    minimumJobAgeBackoff: c.minimum_job_age_backoff ?? 0,
-    version: c.version ?? "",
-  }));
-export type ControllerInfo = z.output<typeof controllerInfoSchema>;
 
 export interface ControllerOutputs extends StateStamp {
   /** The fields this program sets; the others are not managed. */
@@ -61,7 +40,7 @@ export interface ControllerOutputs extends StateStamp {
   version: string;
 }
 
-export function toOutputs(inputs: ControllerInputs, info: ControllerInfo): ControllerOutputs {
+export function toOutputs(inputs: ControllerInputs, info: ControllerView): ControllerOutputs {
   return { ...stateStamp(STATE_VERSION), managed: CONTROLLER_FIELDS.filter((f) => inputs[f] !== undefined), ...info };
 }
 

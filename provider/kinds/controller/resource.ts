@@ -2,32 +2,29 @@
 // delete leaves GARM's settings as they are (GARM cannot unset them, and runners depend on them).
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
-import type { GarmClient } from "../../garm/client";
-import { garmCall } from "../../garm/raw-call";
-import { parseKnown } from "../../common/input-check";
+import type { ControllerCalls, ControllerView, UpdateControllerParams } from "../../garm/client";
+import { type Failure, type InputCheck, checkInputs } from "../../common/input-check";
 import { type Logger, consoleLogger } from "../../common/log";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
 import {
   CONTROLLER_FIELDS,
   type ControllerField,
-  type ControllerInfo,
   type ControllerInputs,
   REQUEST_KEY,
-  controllerInfoSchema,
   controllerInputSchema,
   readOutputs,
   toOutputs,
 } from "./inputs";
 
 export interface ControllerDeps {
-  readonly client: () => Pick<GarmClient, "transport">;
+  readonly client: () => ControllerCalls;
   readonly log: Logger;
 }
 
 const URL_FIELDS = ["metadataUrl", "callbackUrl", "webhookUrl"] as const;
 
 /** GARM wants a scheme and a host in each URL (params/requests.go L560-590); a bad one is refused at preview here. */
-function urlFailures(inputs: ControllerInputs): pulumi.dynamic.CheckFailure[] {
+function urlFailures(inputs: Partial<ControllerInputs>): Failure[] {
   return URL_FIELDS.flatMap((field) => {
     const value = inputs[field];
     if (value === undefined) return [];
@@ -41,29 +38,26 @@ function urlFailures(inputs: ControllerInputs): pulumi.dynamic.CheckFailure[] {
   });
 }
 
+const CONTROLLER_CHECK: InputCheck<ControllerInputs> = { schema: controllerInputSchema, resource: "GarmController", rules: [urlFailures] };
+
 /** Fields given in `news` whose value differs from GARM's. */
-export function changedControllerFields(held: Pick<ControllerInfo, ControllerField>, news: Record<string, unknown>): ControllerField[] {
+export function changedControllerFields(held: Pick<ControllerView, ControllerField>, news: Record<string, unknown>): ControllerField[] {
   return CONTROLLER_FIELDS.filter((f) => news[f] !== undefined && (containsUnknown(news[f]) || news[f] !== held[f]));
 }
 
 export function controllerMethodsWith(deps: ControllerDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
-  const call = (method: string, body?: unknown) => garmCall(deps.client().transport, method, "/controller", body, controllerInfoSchema) as Promise<ControllerInfo>;
-
-  async function apply(inputs: ControllerInputs, held: ControllerInfo): Promise<ControllerInfo> {
+  async function apply(inputs: ControllerInputs, held: ControllerView): Promise<ControllerView> {
     const fields = changedControllerFields(held, inputs as Record<string, unknown>);
     if (fields.length === 0) return held;
-    const body = Object.fromEntries(fields.map((f) => [REQUEST_KEY[f], inputs[f]]));
-    const info = await call("PUT", body);
+    const body: UpdateControllerParams = Object.fromEntries(fields.map((f) => [REQUEST_KEY[f], inputs[f]]));
+    const info = await deps.client().updateController(body);
     deps.log.info(`GarmController ${info.controllerId}: set ${fields.join(", ")}`);
     return info;
   }
 
   return {
     async check(_olds, news) {
-      const checked = parseKnown(controllerInputSchema, news, [], "GarmController");
-      if (checked.failures.length > 0 || !checked.parsed) return { inputs: news, failures: checked.failures };
-      const failures = urlFailures(checked.parsed);
-      return failures.length > 0 ? { inputs: news, failures } : { inputs: checked.raw };
+      return checkInputs(CONTROLLER_CHECK, news);
     },
 
     async diff(_id, olds, news) {
@@ -76,13 +70,13 @@ export function controllerMethodsWith(deps: ControllerDeps): Omit<pulumi.dynamic
 
     async create(props) {
       const inputs = withoutProviderKey(props) as ControllerInputs;
-      const info = await apply(inputs, await call("GET"));
+      const info = await apply(inputs, await deps.client().getController());
       return { id: info.controllerId, outs: toOutputs(inputs, info) };
     },
 
     async read(id, props) {
       const olds = readOutputs(props ?? {});
-      const info = await call("GET");
+      const info = await deps.client().getController();
       // The controller cannot be deleted; a new id means GARM's database was replaced.
       if (info.controllerId !== id) {
         deps.log.warn(`GarmController ${id}: GARM now has controller ${info.controllerId}; dropping this one from the stack as gone`);
@@ -93,7 +87,7 @@ export function controllerMethodsWith(deps: ControllerDeps): Omit<pulumi.dynamic
 
     async update(_id, _olds, news) {
       const inputs = withoutProviderKey(news) as ControllerInputs;
-      const info = await apply(inputs, await call("GET"));
+      const info = await apply(inputs, await deps.client().getController());
       return { outs: toOutputs(inputs, info) };
     },
 

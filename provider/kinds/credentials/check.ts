@@ -1,18 +1,16 @@
 // GarmCredentials input rules, run at preview: what GARM's Validate refuses (params/requests.go L453-518 for GitHub,
 // L835-858 for Gitea), and a private key GARM could not parse, which it would answer with a 500 (private-key.ts).
-import { type Failure, fail, nameFailures, parseKnown } from "../../common/forge-inputs";
+import { type CheckOutcome, type Failure, type InputCheck, type Known, checkInputs, fail } from "../../common/input-check";
+import { nameFailures } from "../../common/forge-inputs";
 import { privateKeyFailures } from "./private-key";
-import { type CredentialsInputs, SECRET_FIELDS, credentialsInputSchema, withDefaults } from "./inputs";
+import { type CredentialsInputs, credentialsInputSchema, withDefaults } from "./inputs";
 
-export interface CredentialsCheckOutcome {
-  readonly inputs: Record<string, unknown>;
-  readonly failures: Failure[];
-}
+export type CredentialsCheckOutcome = CheckOutcome;
 
 const APP_FIELDS = ["appId", "installationId", "privateKey"] as const;
 
-function authFailures(data: Partial<CredentialsInputs>, known: (f: string) => boolean): Failure[] {
-  if (!["token", ...APP_FIELDS].every(known)) return [];
+function authFailures(data: Partial<CredentialsInputs>, known: Known<CredentialsInputs>): Failure[] {
+  if (!(["token", ...APP_FIELDS] as const).every((f) => known(f))) return [];
   const app = APP_FIELDS.filter((f) => data[f] !== undefined);
   if (data.token !== undefined && app.length > 0) {
     return [fail(app[0]!, `set either token, or appId, installationId and privateKey (a GitHub App), not both; ${app.join(", ")} and token are set`)];
@@ -34,12 +32,14 @@ function authFailures(data: Partial<CredentialsInputs>, known: (f: string) => bo
   return [...failures, ...privateKeyFailures("privateKey", data.privateKey)];
 }
 
+const CREDENTIALS_CHECK: InputCheck<CredentialsInputs> = {
+  schema: credentialsInputSchema,
+  resource: "GarmCredentials",
+  rules: [(data) => [...nameFailures("name", data.name), ...nameFailures("endpoint", data.endpoint)], authFailures],
+  withDefaults: (data) => ({ ...withDefaults(data as CredentialsInputs) }),
+};
+
 /** Validates raw inputs; with no failures, returns them with defaults and the auth type, unknowns kept in place. */
 export function checkCredentialsInputs(news: Record<string, unknown>): CredentialsCheckOutcome {
-  const outcome = parseKnown<CredentialsInputs>(news, credentialsInputSchema, ["name", "endpoint"], SECRET_FIELDS, "GarmCredentials");
-  if (!outcome.ok) return { inputs: news, failures: outcome.failures };
-  const { data, known, unknowns } = outcome.parsed;
-  const failures = [...nameFailures("name", data.name), ...nameFailures("endpoint", data.endpoint), ...authFailures(data, known)];
-  if (failures.length > 0) return { inputs: news, failures };
-  return { inputs: { ...withDefaults(data as CredentialsInputs), ...unknowns }, failures: [] };
+  return checkInputs(CREDENTIALS_CHECK, news);
 }

@@ -1,13 +1,13 @@
 // GarmCredentials' input schema (the documentation source for schema.json and the SDK args) and the state it writes.
-// The token and private key are inputs only: the state keeps a salted digest of them (secret-digest.ts).
+// The token and private key are inputs only: the state keeps a slow salted digest of them (common/secret-digest.ts).
 import { z } from "zod";
+import { digestOfVersion1 } from "../../common/secret-digest";
+import { secretInput } from "../../common/secret-inputs";
 import { readableStateVersion, stateStamp, type StateStamp } from "../../common/state-version";
 import { FORGES } from "../../common/forges";
 
-export const STATE_VERSION = 1;
-
-/** Inputs that hold secrets: never echoed in a message, never written to outputs. */
-export const SECRET_FIELDS = new Set(["token", "privateKey"]);
+/** 2: the secret's digest is scrypt ("scrypt:…"); 1 held a bare salted sha256, read as "sha256:…". */
+export const STATE_VERSION = 2;
 
 export const credentialsInputSchema = z
   .object({
@@ -17,16 +17,17 @@ export const credentialsInputSchema = z
     endpoint: z
       .string()
       .describe('Name of the endpoint the credentials belong to: a GarmEndpoint\'s `name` output, or "github.com" for GARM\'s default endpoint. Changing it replaces the credentials.'),
-    token: z
-      .string()
-      .optional()
-      .describe("Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place."),
+    token: secretInput(
+      z.string().optional().describe("Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place."),
+    ),
     appId: z.number().int().optional().describe("GitHub App id (with installationId and privateKey, instead of token)."),
     installationId: z.number().int().optional().describe("GitHub App installation id."),
-    privateKey: z
-      .string()
-      .optional()
-      .describe('GitHub App private key, PEM text of a PKCS#1 RSA key ("-----BEGIN RSA PRIVATE KEY-----"). Secret: kept out of outputs. Rotating it updates GARM in place.'),
+    privateKey: secretInput(
+      z
+        .string()
+        .optional()
+        .describe('GitHub App private key, PEM text of a PKCS#1 RSA key ("-----BEGIN RSA PRIVATE KEY-----"). Secret: kept out of outputs. Rotating it updates GARM in place.'),
+    ),
     adoptExisting: z.boolean().optional().describe("Manage existing credentials of this name instead of failing; their secret is set from the inputs. Defaults to false."),
   })
   .describe("GARM credentials for a forge endpoint: a token, or a GitHub App.");
@@ -78,8 +79,13 @@ export function withDefaults(i: CredentialsInputs): CheckedCredentialsInputs {
   return checked;
 }
 
+/** The secret as its digest is made: which field holds it, then the secret (so a token and an equal key differ). */
+export function secretMaterial(i: { token?: string; privateKey?: string }): string {
+  return i.token !== undefined ? `token\n${i.token}` : `privateKey\n${i.privateKey ?? ""}`;
+}
+
 export function readCredentialsOutputs(props: Record<string, unknown>): CredentialsOutputs {
-  readableStateVersion("GarmCredentials", props, STATE_VERSION);
+  const version = readableStateVersion("GarmCredentials", props, STATE_VERSION);
   const p = props as Partial<CredentialsOutputs>;
   return {
     credentialsId: Number(p.credentialsId ?? 0),
@@ -91,7 +97,7 @@ export function readCredentialsOutputs(props: Record<string, unknown>): Credenti
     ...(p.appId !== undefined ? { appId: p.appId } : {}),
     ...(p.installationId !== undefined ? { installationId: p.installationId } : {}),
     secretSalt: p.secretSalt ?? "",
-    secretDigest: p.secretDigest ?? "",
+    secretDigest: version < 2 ? digestOfVersion1(p.secretDigest ?? "") : (p.secretDigest ?? ""),
     adoptExisting: p.adoptExisting ?? false,
     ...stateStamp(STATE_VERSION),
   };

@@ -1,7 +1,7 @@
 // GitHub App private keys as GARM reads them: the first PEM block, parsed as a PKCS#1 RSA key (params/requests.go
 // L453-477, GithubApp.Validate). A key that fails there is a plain error, so GARM answers 500 with no details (§1.7).
 import { createPrivateKey } from "node:crypto";
-import { type Failure, fail } from "../../common/forge-inputs";
+import { type Failure, fail } from "../../common/input-check";
 import { pemBlocks } from "../../common/pem";
 
 /** Why GARM could not read the key; never quotes the key. */

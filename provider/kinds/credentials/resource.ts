@@ -2,24 +2,27 @@
 // credentials routes (garm-behaviour.md §2.5). The token or key goes to GARM only; no output, log line or error holds it.
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
-import type { GarmClient } from "../../garm/client";
+import type { CredentialsUpdate, CredentialsView, ForgeCalls } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import { type CredentialsBody, type CredentialsView, type Forge, forgeApi } from "../../garm/forge-api";
+import type { Forge } from "../../garm/client";
 import { credentialsUsers, refuseWhileUsed } from "../../common/dependents";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
+import { digestSecret } from "../../common/secret-digest";
 import { stateStamp } from "../../common/state-version";
 import { withoutProviderKey } from "../../common/unknown";
+import { adoptByName } from "../../common/adopt";
+import { notOurs } from "../../common/holder";
+import { describeCredentialsHolder, isSameCredentials, parseCredentialsId } from "./identity";
 import { checkCredentialsInputs } from "./check";
 import { REPLACE_REASONS, type UpdatableCredentialsField, changedCredentialsFields, diffCredentials } from "./diff";
-import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, readCredentialsOutputs } from "./inputs";
-import { newSalt, secretDigest } from "./secret-digest";
+import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, readCredentialsOutputs, secretMaterial } from "./inputs";
 import { sameCredentialsName, sameEndpointName } from "../../garm/names";
 import { type NameHolder, nameTakenError, nameTakenFailure, renamedTo } from "../../common/name-clash";
 import { readGate } from "../../runners/drained";
 
 export interface CredentialsDeps {
-  readonly client: () => GarmClient;
+  readonly client: () => ForgeCalls;
   readonly log: Logger;
 }
 
@@ -30,12 +33,14 @@ const label = (name: string, id?: number) => `GarmCredentials ${name}${id ? ` (i
 const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
 
 /** The secret part of a request: `pat` or `app` (GithubPAT, GithubApp: params/requests.go L442-451). */
-function secretBody(i: CheckedCredentialsInputs): CredentialsBody {
+function secretBody(i: CheckedCredentialsInputs): Pick<CredentialsUpdate, "pat" | "app"> {
   if (i.authType === "pat") return { pat: { oauth2_token: i.token ?? "" } };
   return { app: { app_id: i.appId ?? 0, installation_id: i.installationId ?? 0, private_key_bytes: base64(i.privateKey ?? "") } };
 }
 
-function toOutputs(id: number, i: CheckedCredentialsInputs, salt: string): CredentialsOutputs {
+/** The outputs after a write; the secret's digest is made afresh, so state of version 1 moves to the current form. */
+async function toOutputs(id: number, i: CheckedCredentialsInputs): Promise<CredentialsOutputs> {
+  const { salt, digest } = await digestSecret(secretMaterial(i));
   const outs: CredentialsOutputs = {
     credentialsId: id,
     forge: i.forge,
@@ -44,7 +49,7 @@ function toOutputs(id: number, i: CheckedCredentialsInputs, salt: string): Crede
     endpoint: i.endpoint,
     authType: i.authType,
     secretSalt: salt,
-    secretDigest: secretDigest(salt, i),
+    secretDigest: digest,
     adoptExisting: i.adoptExisting,
     ...stateStamp(STATE_VERSION),
   };
@@ -53,8 +58,8 @@ function toOutputs(id: number, i: CheckedCredentialsInputs, salt: string): Crede
 }
 
 /** Other credentials of the forge holding this name: the unique index ignores case (models.go L483, L510). */
-async function nameHolder(client: GarmClient, forge: Forge, name: string, selfId?: number): Promise<NameHolder | undefined> {
-  return (await forgeApi(client).listCredentials(forge)).find((c) => sameCredentialsName(c.name, name) && c.id !== selfId);
+async function nameHolder(client: Pick<ForgeCalls, "listCredentials">, forge: Forge, name: string, selfId?: number): Promise<NameHolder | undefined> {
+  return (await client.listCredentials(forge)).find((c) => sameCredentialsName(c.name, name) && c.id !== selfId);
 }
 
 export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.ResourceProvider {
@@ -75,7 +80,7 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
 
     async diff(_id, olds, news) {
       const stored = readCredentialsOutputs(olds);
-      const planned = diffCredentials(stored, news);
+      const planned = await diffCredentials(stored, news);
       logReplacements(deps.log, label(stored.name, stored.credentialsId), replacementsFrom(planned.replaces ?? [], REPLACE_REASONS));
       return planned;
     },
@@ -83,21 +88,25 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
     async create(props) {
       const inputs = inputsOf(props);
       const client = deps.client();
-      const api = forgeApi(client);
-      const salt = newSalt();
       if (inputs.adoptExisting) {
-        const existing = (await api.listCredentials(inputs.forge)).find((c) => sameCredentialsName(c.name, inputs.name));
-        if (existing) {
-          refuseToAdopt(existing, inputs);
-          deps.log.info(`${label(inputs.name, existing.id)}: adopting the existing credentials; their secret is set from the inputs`);
-          // GARM never shows the secret, so an adopted one is always sent.
-          await send(client, existing.id, inputs, ["name", "description", "secret"]);
-          return { id: String(existing.id), outs: toOutputs(existing.id, inputs, salt) };
-        }
+        const adopted = await adoptByName(
+          {
+            find: async () => (await client.listCredentials(inputs.forge)).find((c) => sameCredentialsName(c.name, inputs.name)),
+            refusal: (existing) => adoptRefusal(existing, inputs),
+            announce: (existing) => ({ line: `${label(inputs.name, existing.id)}: adopting the existing credentials; their secret is set from the inputs` }),
+            async bringToInputs(existing) {
+              // GARM never shows the secret, so an adopted one is always sent.
+              await send(client, existing.id, inputs, ["name", "description", "secret"]);
+              return toOutputs(existing.id, inputs);
+            },
+          },
+          deps.log,
+        );
+        if (adopted) return { id: String(adopted.found.id), outs: adopted.outs };
       }
       let created: CredentialsView;
       try {
-        created = await api.createCredentials(inputs.forge, {
+        created = await client.createCredentials(inputs.forge, {
           name: inputs.name,
           description: inputs.description,
           endpoint: inputs.endpoint,
@@ -119,22 +128,30 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
         }
         throw err;
       }
-      return { id: String(created.id), outs: toOutputs(created.id, inputs, salt) };
+      return { id: String(created.id), outs: await toOutputs(created.id, inputs) };
     },
 
     async read(id, props) {
       const olds = readCredentialsOutputs(props ?? {});
-      const credentialsId = olds.credentialsId || Number(id);
+      // GitHub and Gitea credentials are numbered separately, so an id means something only with its forge.
+      const imported = props === undefined;
+      const { forge, credentialsId } = imported ? parseCredentialsId(id) : { forge: olds.forge, credentialsId: olds.credentialsId || Number(id) };
       let view: CredentialsView;
       try {
-        view = await forgeApi(deps.client()).getCredentials(olds.forge, credentialsId);
+        view = await deps.client().getCredentials(forge, credentialsId);
       } catch (err) {
         if (isGarmError(err, "not-found")) return {};
         throw err;
       }
+      // A database restore gives a deleted id to the next credentials made, whoever makes them.
+      if (!isSameCredentials(imported ? { forge } : olds, view, forge)) {
+        deps.log.warn(notOurs.dropped(label(olds.name, credentialsId), describeCredentialsHolder(forge, view)));
+        return {};
+      }
       // The secret cannot be read back; what GARM shows is compared.
       const outs: CredentialsOutputs = {
         ...olds,
+        forge,
         credentialsId: view.id,
         name: view.name,
         description: view.description,
@@ -147,9 +164,13 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
     async update(_id, oldProps, newProps) {
       const olds = readCredentialsOutputs(oldProps);
       const news = inputsOf(newProps);
-      const fields = changedCredentialsFields(olds, news);
-      const outs = toOutputs(olds.credentialsId, news, olds.secretSalt || newSalt());
+      const fields = await changedCredentialsFields(olds, news);
+      const outs = await toOutputs(olds.credentialsId, news);
       if (fields.length === 0) return { outs };
+      const live = await deps.client().getCredentials(olds.forge, olds.credentialsId);
+      if (!isSameCredentials(olds, live, olds.forge)) {
+        throw new Error(notOurs.refused(label(olds.name, olds.credentialsId), describeCredentialsHolder(olds.forge, live)));
+      }
       await send(deps.client(), olds.credentialsId, news, fields);
       deps.log.info(`${label(news.name, olds.credentialsId)}: updated ${fields.map((f) => (f === "secret" ? (news.authType === "pat" ? "token" : "app key") : f)).join(", ")}`);
       return { outs };
@@ -157,10 +178,10 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
 
     async delete(_id, props) {
       const olds = readCredentialsOutputs(props);
-      const api = forgeApi(deps.client());
+      const client = deps.client();
       let view: CredentialsView;
       try {
-        view = await api.getCredentials(olds.forge, olds.credentialsId);
+        view = await client.getCredentials(olds.forge, olds.credentialsId);
       } catch (err) {
         if (isGarmError(err, "not-found")) {
           deps.log.info(`${label(olds.name, olds.credentialsId)}: already gone from GARM`);
@@ -168,25 +189,29 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
         }
         throw err;
       }
+      if (!isSameCredentials(olds, view, olds.forge)) {
+        deps.log.warn(notOurs.leftAlone(label(olds.name, olds.credentialsId), describeCredentialsHolder(olds.forge, view)));
+        return;
+      }
       // One detailed read lists every user (database/sql/github.go L341-372); it answered above, or the delete stopped.
       await refuseWhileUsed([{ what: "entities", list: async () => credentialsUsers(view) }], {
         label: label(olds.name, olds.credentialsId),
         why: "GARM refuses to delete credentials still in use",
         remedy: "Delete those first, or move them to other credentials (remove them from the stack that manages them, or with garm-cli); then run again",
       });
-      await api.deleteCredentials(olds.forge, olds.credentialsId);
+      await client.deleteCredentials(olds.forge, olds.credentialsId);
       deps.log.info(`${label(olds.name, olds.credentialsId)}: deleted from GARM`);
     },
   };
 
   /** PUTs only the changed fields; the secret goes whole (GithubApp.Validate needs all three app fields). */
-  async function send(client: GarmClient, id: number, news: CheckedCredentialsInputs, fields: readonly UpdatableCredentialsField[]) {
-    const body: CredentialsBody = {};
+  async function send(client: ForgeCalls, id: number, news: CheckedCredentialsInputs, fields: readonly UpdatableCredentialsField[]) {
+    const body: CredentialsUpdate = {};
     if (fields.includes("name")) body.name = news.name;
     if (fields.includes("description")) body.description = news.description;
     if (fields.includes("secret")) Object.assign(body, secretBody(news));
     try {
-      await forgeApi(client).updateCredentials(news.forge, id, body);
+      await client.updateCredentials(news.forge, id, body);
     } catch (err) {
       if (fields.includes("name") && isGarmError(err, "server-error")) {
         const holder = await nameHolder(client, news.forge, news.name, id).catch(() => undefined);
@@ -201,14 +226,13 @@ export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.R
     }
   }
 
-  function refuseToAdopt(existing: CredentialsView, inputs: CheckedCredentialsInputs): void {
+  function adoptRefusal(existing: CredentialsView, inputs: CheckedCredentialsInputs): string | undefined {
     const authType = existing.authType === "app" ? "app" : "pat";
-    if (!sameEndpointName(existing.endpoint, inputs.endpoint) || authType !== inputs.authType) {
-      throw new Error(
-        `${label(inputs.name, existing.id)}: cannot adopt them: GARM has them on endpoint ${existing.endpoint} with auth type ${authType}, ` +
-          `and the inputs say endpoint ${inputs.endpoint} with auth type ${inputs.authType}, which GARM cannot change in place; make the inputs match, or choose another name`,
-      );
-    }
+    if (sameEndpointName(existing.endpoint, inputs.endpoint) && authType === inputs.authType) return undefined;
+    return (
+      `${label(inputs.name, existing.id)}: cannot adopt them: GARM has them on endpoint ${existing.endpoint} with auth type ${authType}, ` +
+      `and the inputs say endpoint ${inputs.endpoint} with auth type ${inputs.authType}, which GARM cannot change in place; make the inputs match, or choose another name`
+    );
   }
 }
 

@@ -1,9 +1,8 @@
 // CA bundles as GARM keeps them: PEM certificates, de-duplicated and re-encoded (garm-provider-common v0.1.9
 // util/util.go L334-359, SanitizeCABundle, called by runner/github_endpoints.go L33-40 and L90-97).
 import { X509Certificate } from "node:crypto";
-import { type Failure, fail } from "../../common/forge-inputs";
+import { type Failure, fail } from "../../common/input-check";
 import { pemBlocks } from "../../common/pem";
-
 
 /**
  * What GARM would do wrong with the bundle: text with no PEM block is silently dropped (SanitizeCABundle returns an empty

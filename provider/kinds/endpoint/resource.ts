@@ -2,14 +2,14 @@
 // endpoint routes (garm-behaviour.md §2.5) through the process-wide client.
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
-import type { GarmClient } from "../../garm/client";
+import type { EndpointCreate, EndpointUpdate, EndpointView, Forge, ForgeCalls } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import { type EndpointBody, type EndpointView, type Forge, forgeApi } from "../../garm/forge-api";
 import { endpointUsers, refuseWhileUsed } from "../../common/dependents";
 import { recordedName, sameEndpointName } from "../../garm/names";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
 import { withoutProviderKey } from "../../common/unknown";
+import { adoptByName } from "../../common/adopt";
 import { checkEndpointInputs } from "./check";
 import { REPLACE_REASONS, URL_FIELDS, type UpdatableEndpointField, changedEndpointFields, diffEndpoint } from "./diff";
 import {
@@ -21,7 +21,7 @@ import {
 } from "./inputs";
 
 export interface EndpointDeps {
-  readonly client: () => GarmClient;
+  readonly client: () => ForgeCalls;
   readonly log: Logger;
 }
 
@@ -33,16 +33,16 @@ const label = (name: string) => `GarmEndpoint ${name}`;
 /** GARM stores []byte as base64 on the wire (params/requests.go L321). */
 const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
 
-function createBody(i: CheckedEndpointInputs): EndpointBody {
-  const body: EndpointBody = { name: i.name, description: i.description, api_base_url: i.apiBaseUrl, base_url: i.baseUrl };
+function createBody(i: CheckedEndpointInputs): EndpointCreate {
+  const body: EndpointCreate = { name: i.name, description: i.description, api_base_url: i.apiBaseUrl, base_url: i.baseUrl };
   if (i.forge === "github") body.upload_base_url = i.uploadBaseUrl;
   if (i.caCertBundle) body.ca_cert_bundle = base64(i.caCertBundle);
   return body;
 }
 
 /** Only the changed fields, as UpdateGithubEndpointParams' pointers (params/requests.go L383-389). */
-function updateBody(i: CheckedEndpointInputs, fields: readonly UpdatableEndpointField[]): EndpointBody {
-  const body: EndpointBody = {};
+function updateBody(i: CheckedEndpointInputs, fields: readonly UpdatableEndpointField[]): EndpointUpdate {
+  const body: EndpointUpdate = {};
   for (const f of fields) {
     if (f === "description") body.description = i.description;
     if (f === "apiBaseUrl") body.api_base_url = i.apiBaseUrl;
@@ -68,9 +68,9 @@ function fromView(olds: EndpointOutputs, view: EndpointView): EndpointOutputs {
   });
 }
 
-async function findEndpoint(client: GarmClient, forge: Forge, name: string): Promise<EndpointView | undefined> {
+async function findEndpoint(client: ForgeCalls, forge: Forge, name: string): Promise<EndpointView | undefined> {
   try {
-    return await forgeApi(client).getEndpoint(forge, name);
+    return await client.getEndpoint(forge, name);
   } catch (err) {
     if (isGarmError(err, "not-found")) return undefined;
     throw err;
@@ -95,18 +95,20 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
     async create(props) {
       const inputs = inputsOf(props);
       const client = deps.client();
-      const api = forgeApi(client);
       if (inputs.adoptExisting) {
-        const existing = await findEndpoint(client, inputs.forge, inputs.name);
-        if (existing) {
-          if (existing.caCertBundle && !inputs.caCertBundle) throw bundleCannotGo(inputs.name);
-          deps.log.info(`${label(inputs.name)}: adopting the existing ${inputs.forge} endpoint`);
-          const outs = await bringToInputs(client, fromView(toEndpointOutputs(inputs), existing), inputs);
-          return { id: inputs.name, outs };
-        }
+        const adopted = await adoptByName(
+          {
+            find: () => findEndpoint(client, inputs.forge, inputs.name),
+            refusal: (existing) => (existing.caCertBundle && !inputs.caCertBundle ? bundleCannotGo(inputs.name) : undefined),
+            announce: () => ({ line: `${label(inputs.name)}: adopting the existing ${inputs.forge} endpoint` }),
+            bringToInputs: (existing) => bringToInputs(client, fromView(toEndpointOutputs(inputs), existing), inputs),
+          },
+          deps.log,
+        );
+        if (adopted) return { id: inputs.name, outs: adopted.outs };
       }
       try {
-        await api.createEndpoint(inputs.forge, createBody(inputs));
+        await client.createEndpoint(inputs.forge, createBody(inputs));
       } catch (err) {
         if (isGarmError(err, "conflict")) throw await alreadyExists(client, inputs);
         throw err;
@@ -136,26 +138,24 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
         return;
       }
       const client = deps.client();
-      const api = forgeApi(client);
-      await refuseWhileUsed(endpointUsers(api, olds.forge, olds.name), {
+      await refuseWhileUsed(endpointUsers(client, olds.forge, olds.name), {
         label: label(olds.name),
         why: "GARM refuses to delete an endpoint still in use",
         remedy: "Delete those first (remove them from the stack that manages them, or with garm-cli), or keep the endpoint in this program; then run again",
       });
-      await api.deleteEndpoint(olds.forge, olds.name);
+      await client.deleteEndpoint(olds.forge, olds.name);
       deps.log.info(`${label(olds.name)}: deleted from GARM`);
     },
   };
 
   /** PUTs the fields that differ; URLs cannot change while credentials use the endpoint (database/sql/github.go L129-139). */
-  async function bringToInputs(client: GarmClient, olds: EndpointOutputs, news: CheckedEndpointInputs): Promise<EndpointOutputs> {
+  async function bringToInputs(client: ForgeCalls, olds: EndpointOutputs, news: CheckedEndpointInputs): Promise<EndpointOutputs> {
     const fields = changedEndpointFields(olds, news);
     const outs = toEndpointOutputs(news);
     if (fields.length === 0) return outs;
-    const api = forgeApi(client);
     if (fields.some((f) => URL_FIELDS.includes(f))) {
       await refuseWhileUsed(
-        endpointUsers(api, news.forge, news.name).filter((l) => l.what === "credentials"),
+        endpointUsers(client, news.forge, news.name).filter((l) => l.what === "credentials"),
         {
           label: label(news.name),
           done: "changed",
@@ -165,7 +165,7 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
       );
     }
     try {
-      await api.updateEndpoint(news.forge, news.name, updateBody(news, fields));
+      await client.updateEndpoint(news.forge, news.name, updateBody(news, fields));
     } catch (err) {
       if (isGarmError(err, "not-found")) {
         throw new Error(`${label(news.name)}: GARM no longer has this endpoint; run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again`);
@@ -177,15 +177,15 @@ export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.Resourc
   }
 
   /** GARM refuses an empty bundle (params/requests.go L428-435) and keeps one it is not sent: it cannot remove one in place. */
-  function bundleCannotGo(name: string): Error {
-    return new Error(
+  function bundleCannotGo(name: string): string {
+    return (
       `${label(name)}: not adopted: GARM's endpoint has a CA bundle and the program sets no caCertBundle, but GARM cannot remove a bundle in place; ` +
-        "set caCertBundle to the certificates the forge needs (GARM's bundle stays as it is until then), then run again",
+        "set caCertBundle to the certificates the forge needs (GARM's bundle stays as it is until then), then run again"
     );
   }
 
   /** Why GARM refused the name: one key for both forges (github.go L38, gitea.go L42), while a GET asks one forge. */
-  async function alreadyExists(client: GarmClient, inputs: CheckedEndpointInputs): Promise<Error> {
+  async function alreadyExists(client: ForgeCalls, inputs: CheckedEndpointInputs): Promise<Error> {
     const name = inputs.name;
     const other: Forge = inputs.forge === "github" ? "gitea" : "github";
     const holder = await findEndpoint(client, other, name).catch(() => undefined);

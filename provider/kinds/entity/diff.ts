@@ -3,9 +3,10 @@
 // new name replaces; credentials on another endpoint replace too (database/sql/util.go L1184-1186, "endpoint mismatch").
 import type * as pulumi from "@pulumi/pulumi";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
-import type { UpdateEntityBody } from "./api";
+import type { EntityUpdate } from "../../garm/client";
 import type { CheckedEntityInputs } from "./inputs";
-import { type EntityOutputs, secretHash } from "./state";
+import { secretMatches } from "../../common/secret-digest";
+import { type EntityOutputs, storedSecret } from "./state";
 import { sameCredentialsName, sameEndpointName, sameEntityName } from "../../garm/names";
 
 /** Inputs GARM updates in place, with the key UpdateEntityParams takes. */
@@ -14,7 +15,7 @@ export const UPDATABLE = {
   webhookSecret: "webhook_secret",
   poolBalancerType: "pool_balancer_type",
   agentMode: "agent_mode",
-} as const satisfies Record<string, keyof UpdateEntityBody>;
+} as const satisfies Record<string, keyof EntityUpdate>;
 export type UpdatableField = keyof typeof UPDATABLE;
 
 /** Inputs only this provider reads. */
@@ -27,17 +28,18 @@ function wanted(news: Record<string, unknown>, field: string): unknown {
 }
 
 /** Whether the new webhook secret differs from the one whose hash the state holds. */
-export function secretChanged(olds: EntityOutputs, news: Record<string, unknown>): boolean {
+export async function secretChanged(olds: EntityOutputs, news: Record<string, unknown>): Promise<boolean> {
   const secret = news.webhookSecret;
   if (containsUnknown(secret)) return true;
   if (typeof secret !== "string") return false;
-  return secretHash(olds.webhookSecretSalt ?? "", secret) !== olds.webhookSecretHash;
+  return !(await secretMatches(storedSecret(olds), secret));
 }
 
 /** GARM-side fields whose new input differs from what the state holds. */
-export function changedFields(olds: EntityOutputs, news: Record<string, unknown>): UpdatableField[] {
+export async function changedFields(olds: EntityOutputs, news: Record<string, unknown>): Promise<UpdatableField[]> {
+  const rotated = await secretChanged(olds, news);
   return (Object.keys(UPDATABLE) as UpdatableField[]).filter((field) => {
-    if (field === "webhookSecret") return secretChanged(olds, news);
+    if (field === "webhookSecret") return rotated;
     const value = wanted(news, field);
     if (containsUnknown(value)) return true;
     // GARM answers with its own spelling of credentials it matched ignoring case (database/sql/github.go L302-331).
@@ -59,12 +61,12 @@ export function webhookChange(olds: EntityOutputs, news: Record<string, unknown>
  * The pure part of diff. `newCredentialsEndpoint` is the endpoint of the new credentials when diff could look it up
  * (undefined when unchanged, unknown, or not found): another endpoint than the entity's means a replacement.
  */
-export function diffEntity(olds: EntityOutputs, newsWithProvider: Record<string, unknown>, newCredentialsEndpoint?: string): pulumi.dynamic.DiffResult {
+export async function diffEntity(olds: EntityOutputs, newsWithProvider: Record<string, unknown>, newCredentialsEndpoint?: string): Promise<pulumi.dynamic.DiffResult> {
   const news = withoutProviderKey(newsWithProvider);
   const replaces: string[] = [];
   if (containsUnknown(news.name) || news.name !== olds.name) replaces.push("name");
   if (newCredentialsEndpoint !== undefined && olds.endpointName && !sameEndpointName(newCredentialsEndpoint, olds.endpointName)) replaces.push("credentials");
-  const fields = changedFields(olds, news);
+  const fields = await changedFields(olds, news);
   const options = PROVIDER_OPTIONS.filter((o) => wanted(news, o) !== olds[o]);
   const changes = replaces.length > 0 || fields.length > 0 || options.length > 0 || webhookChange(olds, news) !== undefined;
   // GARM refuses a second entity whose name matches ignoring case under the same endpoint (runner/organizations.go
@@ -75,8 +77,8 @@ export function diffEntity(olds: EntityOutputs, newsWithProvider: Record<string,
 }
 
 /** The update body: only the fields that changed. */
-export function updateBody(inputs: CheckedEntityInputs, fields: readonly UpdatableField[]): UpdateEntityBody {
-  const body: UpdateEntityBody = {};
+export function updateBody(inputs: CheckedEntityInputs, fields: readonly UpdatableField[]): EntityUpdate {
+  const body: EntityUpdate = {};
   for (const field of fields) {
     switch (field) {
       case "credentials":

@@ -2,19 +2,22 @@
 // (runner/organizations.go L138-159, repositories.go L137-158, enterprises.go L129-150) but names only pool ids, so
 // the resource names every user through the shared guard, whichever stack (if any) manages it, and never deletes one.
 import type { DependentList, RefusalWords } from "../../common/dependents";
-import type { EntityKind } from "../../garm/client";
-import type { EntityApi } from "./api";
+import type { EntityCalls, EntityKind } from "../../garm/client";
 
 const provider = (name: string) => (name ? `provider ${name}` : undefined);
 
 /** The entity's scale sets and pools. */
-export function entityUsers(api: Pick<EntityApi, "scaleSets" | "pools">, kind: EntityKind, id: string): DependentList[] {
+export function entityUsers(client: Pick<EntityCalls, "listEntityScaleSets" | "listEntityPools">, kind: EntityKind, id: string): DependentList[] {
   return [
     {
       what: "scale sets",
-      list: async () => (await api.scaleSets(kind, id)).map((s) => ({ kind: "scale set", name: s.name, id: s.id, detail: provider(s.providerName) })),
+      list: async () =>
+        (await client.listEntityScaleSets({ kind, id })).map((s) => ({ kind: "scale set", name: s.name, id: String(s.id), detail: provider(s.providerName) })),
     },
-    { what: "pools", list: async () => (await api.pools(kind, id)).map((p) => ({ kind: "pool", id: p.id, detail: provider(p.providerName) })) },
+    {
+      what: "pools",
+      list: async () => (await client.listEntityPools({ kind, id })).map((p) => ({ kind: "pool", id: p.id, detail: provider(p.providerName) })),
+    },
   ];
 }
 

@@ -2,6 +2,7 @@
 // defaults and schema.json's documentation. The kinds differ only in what `name` holds.
 import { z } from "zod";
 import type { EntityKind } from "../../garm/client";
+import { secretInput } from "../../common/secret-inputs";
 
 /** GARM's pool balancers; "" is stored when none is given and means round-robin (params/params.go L67-78). */
 export const POOL_BALANCERS = ["roundrobin", "pack"] as const;
@@ -13,7 +14,16 @@ const NAME_DOC: Record<EntityKind, string> = {
   enterprise: "GitHub enterprise slug. Changing it replaces the enterprise.",
 };
 
+const schemas = new Map<EntityKind, ReturnType<typeof schemaOf>>();
+
+/** The kind's input schema (one instance per kind). */
 export function entityInputSchema(kind: EntityKind) {
+  let schema = schemas.get(kind);
+  if (!schema) schemas.set(kind, (schema = schemaOf(kind)));
+  return schema;
+}
+
+function schemaOf(kind: EntityKind) {
   return z
     .object({
       name: z.string().describe(NAME_DOC[kind]),
@@ -22,9 +32,11 @@ export function entityInputSchema(kind: EntityKind) {
         .describe(
           "Name of the GARM credentials the entity uses (pass a GarmCredentials' name output so Pulumi orders them). Changing it updates in place when the new credentials are on the same endpoint, and replaces otherwise.",
         ),
-      webhookSecret: z
-        .string()
-        .describe("Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed)."),
+      webhookSecret: secretInput(
+        z
+          .string()
+          .describe("Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed)."),
+      ),
       poolBalancerType: z.enum(POOL_BALANCERS).optional().describe('How GARM spreads jobs over the entity\'s pools: "roundrobin" or "pack". Defaults to "roundrobin".'),
       agentMode: z.boolean().optional().describe("GARM's agent mode for the entity's runners. Defaults to false."),
       ...(kind === "enterprise"

@@ -2,25 +2,28 @@
 // kind it serves. check and diff's decision are pure; create, read, update and delete talk to GARM.
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
-import type { EntityKind, GarmClient } from "../../garm/client";
+import type { EntityCalls, EntityKind, EntityView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import { declareEntity } from "../../garm/lookups";
+import { declareFor } from "../../garm/lookups";
 import { type Logger, consoleLogger } from "../../common/log";
 import { type Replacement, logReplacements } from "../../common/replace-line";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
-import { type EntityDetail, type ForgeCredentials, entityApi } from "./api";
+import { createSettlingLostAnswer, partialCreate } from "../../common/lost-answer";
+import { adoptFound } from "../../common/adopt";
+import { type ForgeCredentials, credentialsNamed } from "./credentials";
 import { checkEntityInputs } from "./check";
-import { changedFields, diffEntity, secretChanged, updateBody, webhookChange } from "./diff";
+import { changedFields, diffEntity, updateBody, webhookChange } from "./diff";
 import { listDependents, refusalOf } from "../../common/dependents";
 import { entityRefusalWords, entityUsers } from "./guard";
 import type { CheckedEntityInputs } from "./inputs";
 import { KIND_SPECS } from "./kinds";
-import { type EntityOutputs, newSalt, readOutputs, secretHash, toOutputs, withObserved } from "./state";
+import { type EntityOutputs, readOutputs, toOutputs, withObserved } from "./state";
+import { digestSecret } from "../../common/secret-digest";
 import { installWebhook, removeWebhook, replaceWebhook, webhookPresent } from "./webhook";
 import { sameCredentialsName, sameEndpointName, sameEntityName } from "../../garm/names";
 
 export interface EntityDeps {
-  readonly client: () => Pick<GarmClient, "transport">;
+  readonly client: () => EntityCalls;
   readonly log: Logger;
   /** Bound on planning's look-ups of credentials (check of a new entity, diff of new credentials). @default 5000 */
   readonly diffReadTimeoutMs?: number;
@@ -42,7 +45,7 @@ function splitName(kind: EntityKind, name: string): { owner?: string; name: stri
 export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
   const spec = KIND_SPECS[kind];
   const labelOf = (name: string, id?: string) => `${spec.resource} ${name}${id ? ` (id ${id})` : ""}`;
-  const api = () => entityApi(deps.client());
+  const api = () => deps.client();
 
   /**
    * The credentials the create names: undefined when GARM has none of the name (the POST then says so,
@@ -50,7 +53,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
    * L21-22), and nothing in the inputs says which one is meant.
    */
   async function credentialsFor(inputs: CheckedEntityInputs): Promise<ForgeCredentials | undefined> {
-    const found = await api().credentialsNamed(kind, inputs.credentials);
+    const found = await credentialsNamed(api(), kind, inputs.credentials);
     if (found.length > 1) throw new Error(`${labelOf(inputs.name)}: ${ambiguity(inputs.credentials, found)}`);
     return found[0];
   }
@@ -69,7 +72,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
     const credentials = inputs.credentials;
     if (Object.keys(withoutProviderKey(olds)).length > 0 || typeof credentials !== "string" || containsUnknown(credentials)) return undefined;
     // Inside the promise: a process without a connection yet throws at api(), which must not fail the check either.
-    const read = Promise.resolve().then(() => api().credentialsNamed(kind, credentials));
+    const read = Promise.resolve().then(() => credentialsNamed(api(), kind, credentials));
     const found = await withTimeout(read, deps.diffReadTimeoutMs ?? 5000).catch(() => []);
     return found.length > 1 ? ambiguity(credentials, found) : undefined;
   }
@@ -78,10 +81,10 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
    * The entity GARM's duplicate check would find: this name, ignoring case, under the endpoint of the given credentials
    * (runner/organizations.go L56-63). GARM's `?name=` filter is exact, so the endpoint's entities are listed instead.
    */
-  async function findByName(inputs: CheckedEntityInputs, known?: ForgeCredentials): Promise<EntityDetail | undefined> {
+  async function findByName(inputs: CheckedEntityInputs, known?: ForgeCredentials): Promise<EntityView | undefined> {
     const endpoint = (known ?? (await credentialsFor(inputs)))?.endpoint;
     if (endpoint === undefined) return undefined;
-    const found = await api().list(kind, { endpoint });
+    const found = await api().listEntities(kind, { endpoint });
     return found.find((e) => sameEntityName(e.name, inputs.name) && sameEndpointName(e.endpoint, endpoint));
   }
 
@@ -96,24 +99,27 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       await installWebhook(api(), kind, outs.entityId, labelOf(inputs.name, outs.entityId));
       return { id: outs.entityId, outs: { ...outs, webhookInstalled: true } };
     } catch (err) {
-      throw Object.assign(new Error((err as Error).message), {
-        id: outs.entityId,
-        properties: { ...outs, webhookInstalled: false, __provider: provider },
-        reasons: [(err as Error).message],
-      });
+      throw partialCreate((err as Error).message, outs.entityId, { ...outs, webhookInstalled: false, __provider: provider });
     }
   }
 
-  async function adopt(existing: EntityDetail, inputs: CheckedEntityInputs): Promise<EntityOutputs> {
+  /** Adopts an entity found under the name: by adoptExisting, or as the one a create whose answer was lost made. */
+  async function adopt(existing: EntityView, inputs: CheckedEntityInputs): Promise<EntityOutputs> {
     const label = labelOf(inputs.name, existing.id);
-    deps.log.info(`${label}: adopting the existing ${kind} ${existing.name} under endpoint ${existing.endpoint}`);
-    const observed = toOutputs(kind, inputs, existing, { hash: "", salt: "" }, false);
+    const flow = {
+      announce: () => ({ line: `${label}: adopting the existing ${kind} ${existing.name} under endpoint ${existing.endpoint}` }),
+      bringToInputs: () => bringToInputs(existing, inputs, label),
+    };
+    return (await adoptFound(flow, existing, deps.log)).outs;
+  }
+
+  async function bringToInputs(existing: EntityView, inputs: CheckedEntityInputs, label: string): Promise<EntityOutputs> {
+    const observed = toOutputs(kind, inputs, existing, { digest: "", salt: "" }, false);
     // GARM never shows the secret it holds, so an adopted entity always gets this program's.
-    const fields = [...new Set([...changedFields(observed, inputs as unknown as Record<string, unknown>), "webhookSecret" as const])];
-    const view = await api().update(kind, existing.id, updateBody(inputs, fields));
-    const salt = newSalt();
+    const fields = [...new Set([...(await changedFields(observed, inputs as unknown as Record<string, unknown>)), "webhookSecret" as const])];
+    const view = await api().updateEntity(kind, existing.id, updateBody(inputs, fields));
     // Its webhook is withWebhook's: a hook already there carries the secret GARM held before, and is made again.
-    return toOutputs(kind, inputs, view, { hash: secretHash(salt, inputs.webhookSecret), salt }, false);
+    return toOutputs(kind, inputs, view, await digestSecret(inputs.webhookSecret), false);
   }
 
   /**
@@ -122,7 +128,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
    * whatever the other forge holds under the same name.
    */
   async function newCredentialsEndpoint(name: string, entityEndpoint: string): Promise<string | undefined> {
-    const found = await api().credentialsNamed(kind, name);
+    const found = await credentialsNamed(api(), kind, name);
     return (found.find((c) => sameEndpointName(c.endpoint, entityEndpoint)) ?? found[0])?.endpoint;
   }
 
@@ -156,7 +162,8 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       }
       // A scale set of this run may name the entity before it exists (scaleset/references.ts).
       if (checked.failures.length === 0 && typeof checked.inputs.name === "string" && !containsUnknown(checked.inputs.name)) {
-        declareEntity(kind, checked.inputs.name);
+        const name = checked.inputs.name;
+        declareFor(deps.client, (d) => d.declareEntity(kind, name));
       }
       return checked;
     },
@@ -168,7 +175,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       if (typeof news.credentials === "string" && !containsUnknown(news.credentials) && !sameCredentialsName(news.credentials, olds.credentials)) {
         endpoint = await withTimeout(newCredentialsEndpoint(news.credentials, olds.endpointName), deps.diffReadTimeoutMs ?? 5000).catch(() => undefined);
       }
-      const planned = diffEntity(olds, news, endpoint);
+      const planned = await diffEntity(olds, news, endpoint);
       const label = labelOf(olds.name, olds.entityId);
       const replacements: Replacement[] = [];
       if (planned.replaces?.includes("name")) {
@@ -194,37 +201,42 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
         );
       }
       const { owner, name } = splitName(kind, inputs.name);
-      let view: EntityDetail;
-      try {
-        view = await api().create(kind, {
-          name,
-          ...(owner === undefined ? {} : { owner }),
-          credentials_name: inputs.credentials,
-          // Named, so that GARM does not resolve the name itself, which fails when both forges hold it.
-          ...(credentials && kind !== "enterprise" ? { forge_type: credentials.forge } : {}),
-          webhook_secret: inputs.webhookSecret,
-          pool_balancer_type: inputs.poolBalancerType,
-          ...(inputs.agentMode ? { agent_mode: true } : {}),
-        });
-      } catch (err) {
-        // A POST whose answer was lost may have been carried out: GARM refused any second entity of this name
-        // (runner/organizations.go L56-63), so one found now under the name is this create's.
-        const landed = isGarmError(err) && err.outcomeUnknown ? await findByName(inputs, credentials).catch(() => undefined) : undefined;
-        if (!landed) throw createFailure(err, inputs);
-        deps.log.warn(`${labelOf(inputs.name, landed.id)}: GARM's answer to the create was lost, but GARM has it; continuing with it`);
-        return withWebhook(await adopt(landed, inputs), inputs, props.__provider);
-      }
-      const salt = newSalt();
-      const secret = { hash: secretHash(salt, inputs.webhookSecret), salt };
+      // A POST whose answer was lost may have been carried out: GARM refuses any second entity of this name
+      // (runner/organizations.go L56-63) and none had it above, so one found now under the name is this create's.
+      const created = await createSettlingLostAnswer(
+        {
+          label: labelOf(inputs.name),
+          post: () =>
+            api().createEntity(kind, {
+              name,
+              ...(owner === undefined ? {} : { owner }),
+              credentials_name: inputs.credentials,
+              // Named, so that GARM does not resolve the name itself, which fails when both forges hold it.
+              ...(credentials && kind !== "enterprise" ? { forge_type: credentials.forge } : {}),
+              webhook_secret: inputs.webhookSecret,
+              pool_balancer_type: inputs.poolBalancerType,
+              ...(inputs.agentMode ? { agent_mode: true } : {}),
+            }),
+          landed: () => findByName(inputs, credentials),
+          describe: (found) => `id ${found.id}`,
+          resend: false,
+          unsettled: (failure) => createFailure(failure.create, inputs),
+          failed: (err) => createFailure(err, inputs),
+        },
+        deps.log,
+      );
+      if (created.found) return withWebhook(await adopt(created.view, inputs), inputs, props.__provider);
+      const view = created.view;
+      const secret = await digestSecret(inputs.webhookSecret);
       deps.log.info(`${labelOf(inputs.name, view.id)}: created under endpoint ${view.endpoint}`);
       return withWebhook(toOutputs(kind, inputs, view, secret, false), inputs, props.__provider);
     },
 
     async read(id, props) {
       const olds = readOutputs(kind, props ?? {});
-      let view: EntityDetail;
+      let view: EntityView;
       try {
-        view = await api().get(kind, id);
+        view = await api().getEntity(kind, id);
       } catch (err) {
         // Gone from GARM: an empty id makes Pulumi drop it from state.
         if (isGarmError(err, "not-found")) return {};
@@ -244,19 +256,19 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
       const inputs = inputsOf(newsWithProvider);
       const news = withoutProviderKey(newsWithProvider);
       const label = labelOf(inputs.name, id);
-      const fields = changedFields(olds, news);
-      let view: EntityDetail;
+      const fields = await changedFields(olds, news);
+      let view: EntityView;
       try {
-        view = fields.length > 0 ? await api().update(kind, id, updateBody(inputs, fields)) : await api().get(kind, id);
+        view = fields.length > 0 ? await api().updateEntity(kind, id, updateBody(inputs, fields)) : await api().getEntity(kind, id);
       } catch (err) {
         if (isGarmError(err, "bad-request") && /endpoint mismatch/.test(err.details)) {
           throw new Error(`${label}: credentials ${JSON.stringify(inputs.credentials)} are on another endpoint than the ${kind} (${olds.endpointName}); GARM cannot move it: run \`pulumi up\` again to replace it, or use credentials of endpoint ${olds.endpointName}`);
         }
         throw new Error(`${label}: updating it in GARM failed: ${(err as Error).message}`);
       }
-      const rotated = secretChanged(olds, news);
-      const salt = rotated ? newSalt() : olds.webhookSecretSalt;
-      const secret = { hash: rotated ? secretHash(salt, inputs.webhookSecret) : olds.webhookSecretHash, salt };
+      const rotated = fields.includes("webhookSecret");
+      // Made afresh on every write, so state of version 1 moves to the current form without counting as a rotation.
+      const secret = await digestSecret(inputs.webhookSecret);
       let installed = olds.webhookInstalled ?? false;
       const hook = webhookChange(olds, news);
       if (hook === "remove") {
@@ -289,7 +301,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulu
         // L138-174), so a delete GARM refuses or never receives leaves the entity with its hook. Removing it here first
         // would strand the entity without one while the state says installed. A hook this resource did not install
         // stays (keepWebhook=true).
-        await api().delete(kind, id, !removeHook);
+        await api().deleteEntity(kind, id, !removeHook);
         // GARM only logs a failure to remove the hook (organizations.go L167-172), so the line cannot promise more.
         deps.log.info(`${label}: deleted from GARM${removeHook ? ", with GARM asked to remove its webhook from GitHub" : ""}`);
       } catch (err) {

@@ -1,9 +1,8 @@
 // Installing and removing the GitHub webhook of an organization or repository through GARM (runner/pool/pool.go
 // L2204-2345): GARM lists the entity's hooks in GitHub, refuses a second hook for its controller (409), creates the hook
 // with the entity's webhook secret, and on removal deletes only the hook pointing at its controller webhook URL.
-import type { EntityKind } from "../../garm/client";
+import type { EntityCalls, EntityKind } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import type { EntityApi } from "./api";
 
 const NO_ROUTE =
   "GARM serves no webhook route, so its webhook management is off: set enable_webhook_management = true in the [default] " +
@@ -11,7 +10,7 @@ const NO_ROUTE =
 
 const NO_URL = "GARM's controller has no webhook URL: set it (a GarmController's webhookUrl, or garm-cli controller update --webhook-url) and run again";
 
-type HookCalls = Pick<EntityApi, "installWebhook" | "uninstallWebhook">;
+type HookCalls = Pick<EntityCalls, "installWebhook" | "uninstallWebhook">;
 
 /**
  * Installs the hook, signed with the secret GARM holds for the entity now. A hook GARM already has for this controller
@@ -41,7 +40,7 @@ export async function replaceWebhook(api: HookCalls, kind: EntityKind, id: strin
 }
 
 /** Removes the hook; one already gone is fine. */
-export async function removeWebhook(api: Pick<EntityApi, "uninstallWebhook">, kind: EntityKind, id: string, label: string): Promise<void> {
+export async function removeWebhook(api: Pick<EntityCalls, "uninstallWebhook">, kind: EntityKind, id: string, label: string): Promise<void> {
   try {
     await api.uninstallWebhook(kind, id);
   } catch (err) {
@@ -52,9 +51,9 @@ export async function removeWebhook(api: Pick<EntityApi, "uninstallWebhook">, ki
 }
 
 /** Whether GARM sees its hook in GitHub; undefined when it cannot tell (no route, GitHub unreachable). */
-export async function webhookPresent(api: Pick<EntityApi, "webhookInfo">, kind: EntityKind, id: string): Promise<boolean | undefined> {
+export async function webhookPresent(api: Pick<EntityCalls, "getWebhook">, kind: EntityKind, id: string): Promise<boolean | undefined> {
   try {
-    const hook = await api.webhookInfo(kind, id);
+    const hook = await api.getWebhook(kind, id);
     return hook.id !== 0;
   } catch (err) {
     // GetWebhookInfo answers NotFound "hook not found" when no hook points at this controller (pool.go L2378).

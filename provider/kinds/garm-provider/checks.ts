@@ -1,134 +1,67 @@
 // check(): validates GarmProvider inputs field by field before anything is touched (it also runs in preview, so it
 // only reads), and applies defaults.
 import * as path from "node:path";
+import { type Failure, type InputCheck, type InputRule, checkInputs } from "../../common/input-check";
 import { handWrittenProviderNames } from "./garm-config";
 import { readBlockOwner } from "./managed-block";
 import { describeOwner, foreignOwner, TAKE_OVER_HINT } from "./ownership";
-import {
-  INTERFACE_VERSIONS,
-  ownerOf,
-  PROVIDER_NAME_PATTERN,
-  UNKNOWN,
-  withDefaults,
-} from "./inputs";
+import { containsUnknown } from "../../common/unknown";
+import { ownerOf, UNKNOWN, garmProviderInputSchema, withDefaults } from "./inputs";
+import type { z } from "zod";
 
-export interface CheckFailure {
-  property: string;
-  reason: string;
-}
+export type CheckFailure = Failure;
 
 export interface CheckContext {
   /** Reads the GARM config file; a rejection makes the collision rule pass (create reports the problem). */
   readConfig(file: string): Promise<string>;
 }
 
+type Inputs = z.input<typeof garmProviderInputSchema>;
+
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
 
-type Rule = (inputs: Record<string, unknown>) => CheckFailure | CheckFailure[] | undefined;
-
-function absolutePath(field: string, required: boolean): Rule {
-  return (inputs) => {
+function absolutePath(field: "executable" | "configFile" | "garmConfigPath"): InputRule<Inputs> {
+  return (inputs, known) => {
     const v = inputs[field];
-    if (v === undefined || v === null) {
-      return required ? { property: field, reason: `${field} is required: expected an absolute path` } : undefined;
-    }
-    if (typeof v !== "string" || !path.posix.isAbsolute(v) || v.includes("\0")) {
-      return { property: field, reason: `${field} ${show(v)} is not an absolute path: expected a path starting with "/"` };
-    }
-    return undefined;
+    if (!known(field) || v === undefined || (path.posix.isAbsolute(v) && !v.includes("\0"))) return [];
+    return [{ property: field, reason: `${field} ${show(v)} is not an absolute path: expected a path starting with "/"` }];
   };
 }
 
-const rules: Record<string, Rule> = {
-  name: ({ name }) => {
-    if (name === undefined || name === null || name === "") {
-      return { property: "name", reason: "name is required: expected a non-empty GARM provider name" };
+const environmentRule: InputRule<Inputs> = ({ environmentVariables: v }, known) => {
+  if (!known("environmentVariables") || v === undefined) return [];
+  const failures: Failure[] = [];
+  v.forEach((item, i) => {
+    if (item.trim() === "") {
+      failures.push({ property: `environmentVariables[${i}]`, reason: `environmentVariables[${i}] ${show(item)} is not a non-empty string: expected a variable name prefix such as "OS_"` });
+    } else if (item.startsWith("GARM")) {
+      failures.push({
+        property: `environmentVariables[${i}]`,
+        reason: `environmentVariables[${i}] ${show(item)} starts with GARM: GARM never forwards its own variables, expected another prefix`,
+      });
     }
-    if (typeof name !== "string" || !PROVIDER_NAME_PATTERN.test(name)) {
-      return {
-        property: "name",
-        reason: `name ${show(name)} is not a valid GARM provider name: expected letters, digits, "_", "." or "-", starting with a letter or digit, at most 64 characters`,
-      };
-    }
-    return undefined;
-  },
-  description: ({ description }) =>
-    typeof description === "string"
-      ? undefined
-      : { property: "description", reason: `description ${show(description)} is not a string: expected text` },
-  executable: absolutePath("executable", true),
-  configFile: absolutePath("configFile", false),
-  environmentVariables: ({ environmentVariables: v }) => {
-    if (!Array.isArray(v)) {
-      return {
-        property: "environmentVariables",
-        reason: `environmentVariables ${show(v)} is not a list: expected an array of variable name prefixes such as ["PATH", "OS_"]`,
-      };
-    }
-    const failures: CheckFailure[] = [];
-    v.forEach((item, i) => {
-      if (item === UNKNOWN) return;
-      if (typeof item !== "string" || item.trim() === "") {
-        failures.push({
-          property: `environmentVariables[${i}]`,
-          reason: `environmentVariables[${i}] ${show(item)} is not a non-empty string: expected a variable name prefix such as "OS_"`,
-        });
-      } else if (item.startsWith("GARM")) {
-        failures.push({
-          property: `environmentVariables[${i}]`,
-          reason: `environmentVariables[${i}] ${show(item)} starts with GARM: GARM never forwards its own variables, expected another prefix`,
-        });
-      }
-    });
-    return failures;
-  },
-  interfaceVersion: ({ interfaceVersion: v }) =>
-    (INTERFACE_VERSIONS as readonly unknown[]).includes(v)
-      ? undefined
-      : {
-          property: "interfaceVersion",
-          reason: `interfaceVersion ${show(v)} is not supported: expected one of ${INTERFACE_VERSIONS.map((x) => `"${x}"`).join(", ")}`,
-        },
-  garmConfigPath: absolutePath("garmConfigPath", true),
-  restartCommand: ({ restartCommand: v }) =>
-    typeof v === "string" && v.trim() !== ""
-      ? undefined
-      : {
-          property: "restartCommand",
-          reason: `restartCommand ${show(v)} is empty: expected a shell command that restarts GARM, e.g. "systemctl restart garm"`,
-        },
-  owner: ({ owner: v }) =>
-    v === undefined || v === null || ownerOf(v) || containsUnknownValue(v)
-      ? undefined
-      : {
-          property: "owner",
-          reason: `owner ${show(v)} is not an owner: expected {project, stack, resource} as strings (the SDK sets it)`,
-        },
-  restartTimeoutSeconds: ({ restartTimeoutSeconds: v }) =>
-    typeof v === "number" && Number.isInteger(v) && v > 0
-      ? undefined
-      : {
-          property: "restartTimeoutSeconds",
-          reason: `restartTimeoutSeconds ${show(v)} is not a positive whole number of seconds: expected e.g. 60`,
-        },
+  });
+  return failures;
 };
 
-function containsUnknownValue(v: unknown): boolean {
-  return typeof v === "object" && v !== null && Object.values(v).some((x) => x === UNKNOWN);
-}
+const restartCommandRule: InputRule<Inputs> = ({ restartCommand: v }, known) =>
+  known("restartCommand") && v !== undefined && v.trim() === ""
+    ? [{ property: "restartCommand", reason: `restartCommand ${show(v)} is empty: expected a shell command that restarts GARM, e.g. "systemctl restart garm"` }]
+    : [];
 
-/** Runs every field rule on `news` (defaults applied), skipping fields whose value is not known yet. */
-export function fieldFailures(inputs: Record<string, unknown>): CheckFailure[] {
-  const failures: CheckFailure[] = [];
-  for (const [field, rule] of Object.entries(rules)) {
-    const v = inputs[field];
-    // A list with some unknown elements is still checked element by element.
-    if (v === UNKNOWN) continue;
-    const r = rule(inputs);
-    if (r) failures.push(...(Array.isArray(r) ? r : [r]));
-  }
-  return failures;
-}
+/** Types from the input schema (worded below where the schema's own words say too little), then the rules. */
+const GARM_PROVIDER_CHECK: InputCheck<Inputs> = {
+  schema: garmProviderInputSchema,
+  resource: "GarmProvider",
+  expected: {
+    name: 'a GARM provider name: letters, digits, "_", "." or "-", starting with a letter or digit, at most 64 characters',
+    environmentVariables: 'a list of variable name prefixes such as ["PATH", "OS_"]',
+    restartTimeoutSeconds: "a positive whole number of seconds, e.g. 60",
+    owner: "{project, stack, resource} as strings (the SDK sets it)",
+  },
+  rules: [absolutePath("executable"), absolutePath("configFile"), absolutePath("garmConfigPath"), environmentRule, restartCommandRule],
+  withDefaults: (inputs) => withDefaults(inputs),
+};
 
 /**
  * Refuses a name already defined by a hand-written `[[provider]]` entry (GARM would refuse to start with the
@@ -164,7 +97,7 @@ function ownerFailure(
   inputs: Record<string, unknown>,
   olds: Record<string, unknown>,
 ): CheckFailure | undefined {
-  if (inputs.owner === UNKNOWN || containsUnknownValue(inputs.owner)) return undefined;
+  if (containsUnknown(inputs.owner)) return undefined;
   let recorded;
   try {
     recorded = readBlockOwner(text, name, file);
@@ -180,7 +113,7 @@ function ownerFailure(
 }
 
 /**
- * check(): field rules, then the collision rules when the fields they need are valid. `olds` are the resource's
+ * check(): the input pipeline's types and field rules, then the collision rules when the fields they need are valid. `olds` are the resource's
  * previous inputs: the block may still record their owner.
  */
 export async function checkGarmProvider(
@@ -188,11 +121,10 @@ export async function checkGarmProvider(
   ctx: CheckContext,
   olds: Record<string, unknown> = {},
 ): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
-  const inputs = withDefaults(news);
-  const failures = fieldFailures(inputs);
-  if (!failures.some((f) => f.property === "name" || f.property === "garmConfigPath" || f.property === "owner")) {
+  const { inputs, failures } = checkInputs(GARM_PROVIDER_CHECK, news);
+  if (!failures.some((f) => ["name", "garmConfigPath", "owner"].includes(f.property.split(/[.[]/)[0]!))) {
     const collision = await collisionFailure(inputs, olds, ctx);
-    if (collision) failures.push(collision);
+    if (collision) return { inputs: news, failures: [...failures, collision] };
   }
   return { inputs, failures };
 }

@@ -2,6 +2,7 @@
 // restart, and the GARM reads that confirm a change or guard a delete.
 import { promises as fs } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
+import { partialCreate } from "../../common/lost-answer";
 import { checkGarmProvider, type CheckFailure } from "./checks";
 import { describeCommand } from "./command-text";
 import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
@@ -21,7 +22,7 @@ import {
   type ProviderBlockSpec,
 } from "./inputs";
 import { waitForProviders, type ProviderExpectation, type ProviderListing } from "./wait";
-import { declareProvider } from "../../garm/lookups";
+import { declareFor } from "../../garm/lookups";
 
 /** The GARM reads GarmProvider needs. */
 export interface GarmReader extends RunnerGroupSource {
@@ -157,7 +158,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       const properties: Record<string, unknown> = { ...outputsOf(inputs), confirmed: false };
       // The serialized provider must stay with the outputs, or Pulumi cannot call delete or read on them.
       if (raw[PROVIDER_KEY] !== undefined) properties[PROVIDER_KEY] = raw[PROVIDER_KEY];
-      throw Object.assign(new Error(message), { id, properties, reasons: [message] });
+      throw partialCreate(message, id, properties);
     }
   }
 
@@ -185,7 +186,10 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
   return {
     async check(olds, news) {
       // A scale set's preview check must not call this provider unknown to GARM before `up` adds it.
-      if (typeof news.name === "string") declareProvider(news.name);
+      if (typeof news.name === "string") {
+        const name = news.name;
+        declareFor(() => deps.garm(), (d) => d.declareProvider(name));
+      }
       return checkGarmProvider(news, { readConfig: readConfigText }, olds);
     },
 

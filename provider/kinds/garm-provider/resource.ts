@@ -6,14 +6,16 @@ import { markingGarmRestarts } from "../../garm/restart-window";
 import { makeGarmProviderImpl } from "./lifecycle";
 import { RestartCoordinator, runShellCommand } from "./restart";
 
-const log = (line: string) => console.log(line);
+const consoleLine = (line: string) => console.log(line);
 
 // One coordinator per provider process: Pulumi runs every operation of an update in this one process, so changes
-// made together share one restart.
-const restarts = new RestartCoordinator({ run: markingGarmRestarts(runShellCommand), log });
+// made together share one restart. Its line goes to whoever asked for the restart that started the batch.
+let restartLog: (line: string) => void = consoleLine;
+const restarts = new RestartCoordinator({ run: markingGarmRestarts(runShellCommand), log: (line) => restartLog(line) });
 
-/** The GarmProvider methods (without configure) over the given GARM client source. */
-export function garmProviderWith(garm: () => GarmClient): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+/** The GarmProvider methods (without configure) over the given GARM client source; `log` takes the lines users see. */
+export function garmProviderWith(garm: () => GarmClient, log: (line: string) => void = consoleLine): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+  restartLog = log;
   const impl = makeGarmProviderImpl({
     garm,
     restarts,

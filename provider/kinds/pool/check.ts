@@ -1,11 +1,10 @@
 // GarmPool input rules, run by `check` during preview before anything is touched: the rules scale sets and pools share
 // (../../runners/check.ts), and GARM's pool create rules (params/requests.go L227-253) said before GARM says them.
-import { inputIssueWords } from "../../common/input-words";
+import { type InputRule, checkInputs } from "../../common/input-check";
 import {
   type CheckOutcome,
   RUNNER_EXPECTED,
   type Rule,
-  checkRunnerInputs,
   entityRule,
   extraSpecsRule,
   fail,
@@ -16,8 +15,6 @@ import {
 } from "../../runners/check";
 import { type PoolInputs, poolDefaults, poolInputSchema } from "./inputs";
 
-const issueToFailure = inputIssueWords(poolInputSchema, "GarmPoolArgs", RUNNER_EXPECTED);
-const knownFieldsSchema = poolInputSchema.partial();
 
 /** A pool needs a tag: GARM refuses one without ("missing tags", params/requests.go L240-242). */
 const poolLabelsRule: Rule<PoolInputs> = (inputs, known) => {
@@ -42,11 +39,8 @@ const RULES: Rule<PoolInputs>[] = [
 
 /** Validates raw inputs. With no failures, returns them with defaults filled in; unknown values pass through as is. */
 export function checkPoolInputs(news: Record<string, unknown>): CheckOutcome {
-  return checkRunnerInputs(news, {
-    knownFieldsSchema,
-    issueToFailure,
-    required: ["providerName", "image", "flavor", "labels", "maxRunners"],
-    rules: RULES,
-    withDefaults: (parsed) => poolDefaults(parsed as PoolInputs),
-  });
+  return checkInputs(
+    { schema: poolInputSchema, resource: "GarmPool", expected: RUNNER_EXPECTED, rules: RULES as readonly InputRule<PoolInputs>[], withDefaults: (parsed) => ({ ...poolDefaults(parsed as PoolInputs) }) },
+    news,
+  );
 }

@@ -17,11 +17,21 @@ import { withReferenceChecks } from "../../runners/references";
 import { forgeOf, systemTemplateId } from "../../runners/templates";
 import { type ResolvedEntity, dropUndefined, storedEntity } from "../../runners/state";
 import { withoutProviderKey } from "../../common/unknown";
+import { notOurs } from "../../common/holder";
+import { adoptFound } from "../../common/adopt";
+import { createSettlingLostAnswer, partialCreate, unconfirmedId } from "../../common/lost-answer";
+import { briefly } from "../../runners/brief-error";
 import { checkPoolInputs } from "./check";
 import { type PoolUpdatableField, changedPoolFields, diffPool, poolUpdateBody } from "./diff";
 import { poolToRetire } from "./drain";
 import type { CheckedPoolInputs } from "./inputs";
-import { type PoolOutputs, isSamePool, readPoolOutputs, toPoolOutputs } from "./state";
+import { type PoolOutputs, describePoolHolder, isSamePool, poolLabel, readPoolOutputs, toPoolOutputs, unconfirmedPoolOutputs } from "./state";
+import { type UnconfirmedPool, ambiguityLine, poolIdOf, poolIdsUnder, settlePool } from "./unconfirmed";
+
+/** An unconfirmed create's id names no GARM object; one stack's pools are told apart by their Pulumi names. */
+const POOL_KEY = "pool";
+
+const unconfirmedOf = (olds: PoolOutputs): UnconfirmedPool => ({ poolsBeforeCreate: (olds as Partial<UnconfirmedPool>).poolsBeforeCreate ?? [] });
 
 export type PoolDeps = RunnerDeps;
 
@@ -58,8 +68,10 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
         logReplacements(deps.log, `GarmPool ${id}`, replacements, "the new pool comes up before this one is drained");
         return planned;
       }
+      const poolId = poolIdOf(id, stored);
+      if (poolId === undefined) return planned;
       // A delete that stopped part-way left GARM disabled at 0 runners while the state still holds the old values.
-      const live = await gate(() => deps.client().getPool(id));
+      const live = await gate(() => deps.client().getPool(poolId));
       const restore = live.ok ? fieldsToRestore(live.value, withoutProviderKey(news)) : [];
       if (restore.length > 0) {
         deps.log.info(restoreLine(`GarmPool ${id}`, restore));
@@ -83,29 +95,41 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
         const outs = await adopt(client, inputs, inputs.adoptPoolId, entity);
         return { id: outs.poolId, outs };
       }
-      const created = await client.createPool(entity, createBody(inputs));
-      deps.log.info(`GarmPool ${created.id}: created under ${entityLabel(entity)}`);
+      const created = await postPool(client, inputs, entity, props);
       try {
         return { id: created.id, outs: toPoolOutputs(inputs, await client.getPool(created.id), entity) };
       } catch (err) {
         // The pool exists: record it (a partial create) so Pulumi tracks it instead of orphaning it.
-        throw Object.assign(new Error(`GarmPool ${created.id}: created but reading it back failed: ${(err as Error).message}`), {
-          id: created.id,
-          properties: { ...props, ...toPoolOutputs(inputs, created, entity) },
-          reasons: [(err as Error).message],
-        });
+        throw partialCreate(`GarmPool ${created.id}: created but reading it back failed: ${(err as Error).message}`, created.id, {
+          ...props,
+          ...toPoolOutputs(inputs, created, entity),
+        }, (err as Error).message);
       }
     },
 
     async read(id, props) {
       const olds = readPoolOutputs(props ?? {});
+      const client = deps.client();
+      let poolId = poolIdOf(id, olds);
+      if (poolId === undefined) {
+        // An unconfirmed create (unconfirmed.ts) stays in state only if GARM has the pool it made.
+        const found = await settlePool(client, storedEntity(olds), olds, unconfirmedOf(olds).poolsBeforeCreate);
+        if (found.kind === "absent") return {};
+        if (found.kind === "ambiguous") {
+          deps.log.warn(`${poolLabel(olds)}: its create was never confirmed and ${ambiguityLine(found.views)}; keeping it as it is until \`pulumi up\` with adoptPoolId settles it`);
+          return { id, props: { ...olds, __provider: props?.__provider } };
+        }
+        poolId = found.view.id;
+      }
       try {
-        const view = await deps.client().getPool(id);
+        const view = await client.getPool(poolId);
         if (!isSamePool(olds, view)) {
-          deps.log.warn(`GarmPool ${id}: GARM's pool of that id is under ${view.entityName || "another entity"} with provider ${view.providerName}, not this one; dropping this one from the stack as gone`);
+          deps.log.warn(notOurs.dropped(`GarmPool ${poolId}`, describePoolHolder(view)));
           return {};
         }
-        return { id, props: { ...olds, ...toPoolOutputs(olds, view, storedEntity(olds)), __provider: props?.__provider } };
+        const { poolsBeforeCreate: _settled, ...kept } = olds as PoolOutputs & Partial<UnconfirmedPool>;
+        // GARM's id becomes the resource id again where an unconfirmed create had left its marker.
+        return { id: view.id, props: { ...kept, ...toPoolOutputs(olds, view, storedEntity(olds)), __provider: props?.__provider } };
       } catch (err) {
         if (isGarmError(err, "not-found")) return {};
         throw err;
@@ -114,26 +138,41 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
 
     async update(id, oldProps, newProps) {
       const stored = readPoolOutputs(oldProps);
+      const poolId = poolIdOf(id, stored);
+      if (poolId === undefined) return { outs: await settleCreate(stored, newProps) };
       const news = inputsOf(newProps);
       const client = deps.client();
-      const live = await client.getPool(id);
+      const live = await client.getPool(poolId);
       // A delete that stopped part-way left GARM disabled at 0 runners; the state does not know (../../runners/drained.ts).
       const olds = isSamePool(stored, live) ? withDrainedFields(stored, live) : stored;
       const fields = changedPoolFields(olds, news as unknown as Record<string, unknown>);
       if (fields.length === 0) return { outs: dropUndefined({ ...olds, drain: news.drain, adoptPoolId: news.adoptPoolId }) };
-      if (!isSamePool(stored, live)) {
-        throw new Error(`GarmPool ${id}: GARM's pool of that id is not this one; nothing was changed. Run \`pulumi refresh\` to drop it, then \`pulumi up\` creates it again`);
-      }
+      if (!isSamePool(stored, live)) throw new Error(notOurs.refused(`GarmPool ${poolId}`, describePoolHolder(live)));
       await sendUpdate(client, live, news, fields);
-      return { outs: toPoolOutputs(news, await client.getPool(id), storedEntity(stored)) };
+      return { outs: toPoolOutputs(news, await client.getPool(poolId), storedEntity(stored)) };
     },
 
     async delete(id, props) {
       const olds = readPoolOutputs(props);
       const client = deps.client();
-      const target = poolToRetire(id, (view) => isSamePool(olds, view), client);
+      let poolId = poolIdOf(id, olds);
+      if (poolId === undefined) {
+        const found = await settlePool(client, storedEntity(olds), olds, unconfirmedOf(olds).poolsBeforeCreate);
+        if (found.kind === "absent") {
+          deps.log.info(`${poolLabel(olds)}: its create was never confirmed and GARM has no pool it made; nothing to delete`);
+          return;
+        }
+        if (found.kind === "ambiguous") {
+          throw new Error(
+            `${poolLabel(olds)}: not deleted: its create was never confirmed and ${ambiguityLine(found.views)}, so which one is this stack's ` +
+              "is unknown; run `pulumi up` with adoptPoolId set to this stack's pool, then destroy again, or `pulumi state delete` this resource",
+          );
+        }
+        poolId = found.view.id;
+      }
+      const target = poolToRetire(poolId, (view) => isSamePool(olds, view), client);
       const events = deps.events?.(client);
-      const waiter = events && changeWaiter(events, poolConcern(id), deps.waiter);
+      const waiter = events && changeWaiter(events, poolConcern(poolId), deps.waiter);
       const outcome = await retireScaleSetOrPool(target, drainOptionsFor(olds.drain), {
         log: deps.log,
         now: deps.now,
@@ -150,7 +189,7 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
           deps.log.info(`${target.label}: already gone from GARM`);
           break;
         case "not-ours":
-          deps.log.warn(`${target.label}: GARM's pool of that id is not this one; treating this one as already deleted and leaving that one alone`);
+          deps.log.warn(notOurs.leftAlone(target.label, describePoolHolder(outcome.holder)));
           break;
       }
     },
@@ -163,6 +202,68 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
     await client.updatePool(live.id, poolUpdateBody(news, fields, systemTemplate));
   }
 
+  /**
+   * POSTs the pool. A POST whose answer is lost is looked for among the entity's pools made since (unconfirmed.ts)
+   * before it is sent again; when that look-up fails too, it throws a partial create with an unconfirmed id, which
+   * update, read and delete settle later.
+   */
+  async function postPool(client: GarmClient, inputs: CheckedPoolInputs, entity: ResolvedEntity, props: Record<string, unknown>): Promise<PoolView> {
+    const before = await poolIdsUnder(client, entity);
+    const label = `GarmPool (under ${entityLabel(entity)})`;
+    const outcome = await createSettlingLostAnswer(
+      {
+        label,
+        post: () => client.createPool(entity, createBody(inputs)),
+        async landed() {
+          const found = await settlePool(client, entity, inputs, before);
+          if (found.kind === "ambiguous") throw new Error(ambiguityLine(found.views));
+          return found.kind === "ours" ? found.view : undefined;
+        },
+        describe: (found) => `id ${found.id}`,
+        resend: true,
+        unsettled(failure, confirming) {
+          const message =
+            `${label}: the connection to GARM broke after the create request was sent, so GARM may or may not have created the pool, ` +
+            `and ${confirming} (${briefly(failure.lookup ?? failure.create)}). Pulumi records it as ${unconfirmedId(POOL_KEY)}: the next ` +
+            "`pulumi up` looks for the pool this create made and uses it, or creates it if it is absent; `pulumi destroy` deletes it if this create made it";
+          const unconfirmed: UnconfirmedPool = { poolsBeforeCreate: before };
+          return partialCreate(message, unconfirmedId(POOL_KEY), { ...props, ...unconfirmedPoolOutputs(inputs, entity), ...unconfirmed });
+        },
+      },
+      deps.log,
+    );
+    if (!outcome.found) deps.log.info(`GarmPool ${outcome.view.id}: created under ${entityLabel(entity)}`);
+    return outcome.view;
+  }
+
+  /**
+   * Settles an unconfirmed create (unconfirmed.ts) on the next `up`: binds the pool it made, creates it when it is
+   * absent, and takes the pool adoptPoolId names when several could be it.
+   */
+  async function settleCreate(olds: PoolOutputs, newProps: Record<string, unknown>): Promise<PoolOutputs> {
+    const inputs = inputsOf(newProps);
+    const client = deps.client();
+    const entity = storedEntity(olds);
+    if (inputs.adoptPoolId) return adopt(client, inputs, inputs.adoptPoolId, entity);
+    const found = await settlePool(client, entity, olds, unconfirmedOf(olds).poolsBeforeCreate);
+    if (found.kind === "ambiguous") {
+      throw new Error(
+        `${poolLabel(olds)}: nothing was changed: its create was never confirmed and ${ambiguityLine(found.views)}; set adoptPoolId to ` +
+          "the one this stack made (the others belong to someone else), then run `pulumi up` again",
+      );
+    }
+    if (found.kind === "ours") {
+      const flow = {
+        announce: () => ({ line: `GarmPool ${found.view.id}: GARM has the pool the earlier create made under ${entityLabel(entity)}; this resource manages it from now on` }),
+        bringToInputs: (view: PoolView) => bringToInputs(client, inputs, view, entity),
+      };
+      return (await adoptFound(flow, found.view, deps.log)).outs;
+    }
+    deps.log.info(`${poolLabel(olds)}: the earlier create never reached GARM; creating it now`);
+    const created = await postPool(client, inputs, entity, newProps);
+    return toPoolOutputs(inputs, await client.getPool(created.id), entity);
+  }
+
   /** Takes over an existing pool: it must be under the entity and use the provider, which GARM cannot change. */
   async function adopt(client: GarmClient, inputs: CheckedPoolInputs, poolId: string, entity: ResolvedEntity): Promise<PoolOutputs> {
     let view: PoolView;
@@ -172,18 +273,25 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
       if (isGarmError(err, "not-found")) throw new Error(`adoptPoolId ${poolId}: GARM has no pool of that id; remove adoptPoolId to create a new pool`);
       throw err;
     }
-    if (view.entity?.id.toLowerCase() !== entity.id.toLowerCase() || view.providerName !== inputs.providerName) {
-      throw new Error(
-        `cannot adopt pool ${poolId}: it is under ${view.entityName || "another entity"} with provider ${view.providerName}, not ${entityLabel(entity)} ` +
-          `with provider ${inputs.providerName}, and GARM cannot change either in place`,
-      );
-    }
-    deps.log.info(`GarmPool ${poolId}: adopting the existing pool under ${entityLabel(entity)}`);
+    const flow = {
+      refusal: (found: PoolView) =>
+        found.entity?.id.toLowerCase() !== entity.id.toLowerCase() || found.providerName !== inputs.providerName
+          ? `cannot adopt pool ${poolId}: it is under ${found.entityName || "another entity"} with provider ${found.providerName}, not ${entityLabel(entity)} ` +
+            `with provider ${inputs.providerName}, and GARM cannot change either in place`
+          : undefined,
+      announce: () => ({ line: `GarmPool ${poolId}: adopting the existing pool under ${entityLabel(entity)}` }),
+      bringToInputs: (found: PoolView) => bringToInputs(client, inputs, found, entity),
+    };
+    return (await adoptFound(flow, view, deps.log)).outs;
+  }
+
+  /** PUTs the fields in which GARM's pool differs from the inputs. */
+  async function bringToInputs(client: GarmClient, inputs: CheckedPoolInputs, view: PoolView, entity: ResolvedEntity): Promise<PoolOutputs> {
     const current = toPoolOutputs(inputs, view, entity);
     const fields = changedPoolFields(current, inputs as unknown as Record<string, unknown>);
     if (fields.length === 0) return current;
     await sendUpdate(client, view, inputs, fields);
-    return toPoolOutputs(inputs, await client.getPool(poolId), entity);
+    return toPoolOutputs(inputs, await client.getPool(view.id), entity);
   }
 }
 

@@ -1,11 +1,10 @@
 // GarmScaleSet input rules, run by `check` during preview before anything is touched: the rules scale sets and pools
 // share (../../runners/check.ts), and the scale set's own (its name, labels with hashed naming).
-import { inputIssueWords } from "../../common/input-words";
+import { type InputRule, checkInputs } from "../../common/input-check";
 import {
   type CheckOutcome,
   RUNNER_EXPECTED,
   type Rule,
-  checkRunnerInputs,
   entityRule,
   extraSpecsRule,
   fail,
@@ -20,9 +19,6 @@ import { type ScaleSetInputs, scaleSetInputSchema, withDefaults } from "./inputs
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** Parsing checks types only of the fields present and known; required ones are checked separately. */
-const knownFieldsSchema = scaleSetInputSchema.partial();
-const issueToFailure = inputIssueWords(scaleSetInputSchema, "GarmScaleSetArgs", RUNNER_EXPECTED);
 
 const nameRule: Rule<ScaleSetInputs> = ({ name, naming }, known) => {
   if (!known("name") || name === undefined) return [];
@@ -72,11 +68,8 @@ const RULES: Rule<ScaleSetInputs>[] = [
 
 /** Validates raw inputs. With no failures, returns them with defaults filled in; unknown values pass through as is. */
 export function checkScaleSetInputs(news: Record<string, unknown>): CheckOutcome {
-  return checkRunnerInputs(news, {
-    knownFieldsSchema,
-    issueToFailure,
-    required: ["name", "providerName", "image", "flavor", "labels", "maxRunners"],
-    rules: RULES,
-    withDefaults: (parsed) => withDefaults(parsed as ScaleSetInputs),
-  });
+  return checkInputs(
+    { schema: scaleSetInputSchema, resource: "GarmScaleSet", expected: RUNNER_EXPECTED, rules: RULES as readonly InputRule<ScaleSetInputs>[], withDefaults: (parsed) => ({ ...withDefaults(parsed as ScaleSetInputs) }) },
+    news,
+  );
 }

@@ -9,6 +9,9 @@ import { type ChangeWaiter, changeWaiter, scaleSetConcern } from "../../common/e
 import { lookupsFor } from "../../garm/lookups";
 import { logReplacements } from "../../common/replace-line";
 import { withoutProviderKey } from "../../common/unknown";
+import { createSettlingLostAnswer, partialCreate } from "../../common/lost-answer";
+import { notOurs } from "../../common/holder";
+import { adoptByName, adoptFound } from "../../common/adopt";
 import { briefly } from "../../runners/brief-error";
 import { checkScaleSetInputs } from "./check";
 import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
@@ -116,19 +119,24 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
       }
 
       if (inputs.adoptExisting) {
-        const existing = await findByName(client, entity, name);
-        if (existing) {
-          if (makerOf(existing) === "pulumi-garm") {
-            deps.log.warn(
-              `GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}, which a pulumi-garm stack made and this ` +
-                "stack has no record of: if another stack still manages it, both now do and either stack's `pulumi destroy` deletes it; " +
-                "hand it over by removing it from that stack (`pulumi state delete <urn>` there)",
-            );
-          } else {
-            deps.log.info(`GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}`);
-          }
-          return { id: String(existing.id), outs: await updateToMatch(client, inputs, existing, entity) };
-        }
+        const adopted = await adoptByName(
+          {
+            find: () => findByName(client, entity, name),
+            announce: (existing) =>
+              makerOf(existing) === "pulumi-garm"
+                ? {
+                    warn: true,
+                    line:
+                      `GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}, which a pulumi-garm stack made and this ` +
+                      "stack has no record of: if another stack still manages it, both now do and either stack's `pulumi destroy` deletes it; " +
+                      "hand it over by removing it from that stack (`pulumi state delete <urn>` there)",
+                  }
+                : { line: `GarmScaleSet ${name}: adopting the existing scale set ${existing.id} under ${where}` },
+            bringToInputs: (existing) => updateToMatch(client, inputs, existing, entity),
+          },
+          deps.log,
+        );
+        if (adopted) return { id: String(adopted.found.id), outs: adopted.outs };
       }
 
       const created = await postScaleSet(client, inputs, entity, name, props);
@@ -138,11 +146,10 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
         return { id: String(created.id), outs };
       } catch (err) {
         // The scale set exists: record it (a partial create) so Pulumi tracks it instead of orphaning it.
-        throw Object.assign(new Error(`GarmScaleSet ${name}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`), {
-          id: String(created.id),
-          properties: { ...props, ...toOutputs(inputs, created, entity) },
-          reasons: [(err as Error).message],
-        });
+        throw partialCreate(`GarmScaleSet ${name}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`, String(created.id), {
+          ...props,
+          ...toOutputs(inputs, created, entity),
+        }, (err as Error).message);
       }
     },
 
@@ -159,7 +166,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
       try {
         const view = await client.getScaleSet(garmId);
         if (!isSameScaleSet(olds, view)) {
-          deps.log.warn(`GarmScaleSet ${olds.liveName} (id ${garmId}): ${describeHolder(view)}, not this one; dropping this one from the stack as gone`);
+          deps.log.warn(notOurs.dropped(`GarmScaleSet ${olds.liveName} (id ${garmId})`, describeHolder(view)));
           return {};
         }
         const { nameHeldBeforeCreate: _settled, ...kept } = olds as ScaleSetOutputs & { nameHeldBeforeCreate?: boolean };
@@ -219,9 +226,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
           deps.log.info(`${label}: already gone from GARM`);
           break;
         case "not-ours":
-          deps.log.warn(
-            `${label}: ${describeHolder(outcome.holder)}, not this one; treating this one as already deleted and leaving that one alone`,
-          );
+          deps.log.warn(notOurs.leftAlone(label, describeHolder(outcome.holder)));
           break;
       }
     },
@@ -245,31 +250,26 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     // From here on the name was free at the start of the run, so a scale set found under it later is this create's,
     // unless another run took the name in between (GitHub then refuses this create, handled below).
     const heldBefore = false;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await client.createScaleSet(entity, createBody(inputs, name));
-      } catch (err) {
-        // GitHub refuses a second scale set with this name in the runner group (§8); say which one holds it.
-        if (isGarmError(err, "bad-request") || isGarmError(err, "conflict")) {
+    const outcome = await createSettlingLostAnswer(
+      {
+        label: `GarmScaleSet ${name}`,
+        post: () => client.createScaleSet(entity, createBody(inputs, name)),
+        landed: () => findByName(client, entity, name),
+        describe: (found) => `id ${found.id}`,
+        resend: true,
+        async refused(err) {
+          // GitHub refuses a second scale set with this name in the runner group (§8); say which one holds it.
+          if (!isGarmError(err, "bad-request") && !isGarmError(err, "conflict")) return undefined;
           const holder = await findByName(client, entity, name).catch(() => undefined);
-          if (holder) throw isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder, false);
-        }
-        if (!isGarmError(err) || !err.outcomeUnknown) throw err;
-        // The POST may have gone through without its answer reaching us: look before creating again (a failed create
-        // leaves no state behind, pulumi-behaviour.md §2.8, so a duplicate would be orphaned).
-        let landed: ScaleSetView | undefined;
-        try {
-          landed = await findByName(client, entity, name);
-        } catch (lookupErr) {
-          throw unconfirmedCreate(inputs, entity, name, heldBefore, props, lookupErr);
-        }
-        if (landed) {
-          deps.log.warn(`GarmScaleSet ${name}: the create's answer was lost, but GARM has the scale set (id ${landed.id}); using it`);
-          return landed;
-        }
-        if (attempt === 2) throw unconfirmedCreate(inputs, entity, name, heldBefore, props, err, "so did sending it again after it was not found");
-      }
-    }
+          if (!holder) return undefined;
+          return isDrained(holder) ? nameHeldByRetiring(name, where, holder.id) : alreadyExists(name, where, holder, false);
+        },
+        unsettled: (failure, confirming) =>
+          unconfirmedCreate(inputs, entity, name, heldBefore, props, failure.lookup ?? failure.create, confirming),
+      },
+      deps.log,
+    );
+    return outcome.view;
   }
 
   /**
@@ -310,18 +310,14 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     heldBefore: boolean,
     props: Record<string, unknown>,
     cause: unknown,
-    confirming = "looking it up failed too",
+    confirming: string,
   ): Error {
     const message =
       `GarmScaleSet ${name}: the connection to GARM broke after the create request was sent, so GARM may or may not have ` +
       `created it, and ${confirming} (${briefly(cause)}). Pulumi records it as ${unconfirmedId(name)}: the next \`pulumi up\` looks ` +
       `it up by name under ${entityLabel(entity)} and uses it if this create made it, or creates it if it is absent; ` +
       "`pulumi destroy` deletes it if this create made it";
-    return Object.assign(new Error(message), {
-      id: unconfirmedId(name),
-      properties: { ...props, ...unconfirmedOutputs(inputs, entity, name, heldBefore) },
-      reasons: [message],
-    });
+    return partialCreate(message, unconfirmedId(name), { ...props, ...unconfirmedOutputs(inputs, entity, name, heldBefore) });
   }
 
   /**
@@ -336,19 +332,21 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
     const found = await settle(client, olds);
     if (found.kind === "foreign" && !inputs.adoptExisting) throw alreadyExists(olds.liveName, where, found.view, true);
     if (found.kind !== "absent") {
-      deps.log.info(`GarmScaleSet ${olds.liveName}: GARM has it (id ${found.view.id}) under ${where}; this resource manages it from now on`);
-      return updateToMatch(client, inputs, found.view, entity);
+      const flow = {
+        announce: () => ({ line: `GarmScaleSet ${olds.liveName}: GARM has it (id ${found.view.id}) under ${where}; this resource manages it from now on` }),
+        bringToInputs: (view: ScaleSetView) => updateToMatch(client, inputs, view, entity),
+      };
+      return (await adoptFound(flow, found.view, deps.log)).outs;
     }
     deps.log.info(`GarmScaleSet ${olds.liveName}: the earlier create never reached GARM; creating it now under ${where}`);
     const created = await postScaleSet(client, inputs, entity, olds.liveName, newProps);
     try {
       return await readBack(client, inputs, created.id, entity);
     } catch (err) {
-      throw Object.assign(new Error(`GarmScaleSet ${olds.liveName}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`), {
-        id,
-        properties: { ...newProps, ...toOutputs(inputs, created, entity) },
-        reasons: [(err as Error).message],
-      });
+      throw partialCreate(`GarmScaleSet ${olds.liveName}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`, id, {
+        ...newProps,
+        ...toOutputs(inputs, created, entity),
+      }, (err as Error).message);
     }
   }
 
@@ -387,10 +385,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
   /** Throws, before anything is changed, when the id now names another scale set (a database restore reuses ids). */
   function refuseIfNotOurs(olds: ScaleSetOutputs, view: ScaleSetView): void {
     if (isSameScaleSet(olds, view)) return;
-    throw new Error(
-      `GarmScaleSet ${olds.liveName} (id ${view.id}): ${describeHolder(view)}, not this one; nothing was changed. ` +
-        "Run `pulumi refresh` to drop this one from the stack, then `pulumi up` creates it again",
-    );
+    throw new Error(notOurs.refused(`GarmScaleSet ${olds.liveName} (id ${view.id})`, describeHolder(view)));
   }
 
   /** Brings an adopted scale set's updatable fields to the inputs. Labels cannot change (§4.2): refuse a mismatch. */

@@ -2,6 +2,7 @@
 // shape it ever wrote, since Pulumi calls it with stored outputs for refresh, pending deletes and destroy.
 import type { EntityKind, ScaleSetView } from "../../garm/client";
 import { type StateStamp, stateStamp } from "../../common/state-version";
+import { type Identity, isOurHolder } from "../../common/holder";
 import type { CheckedInputs } from "./inputs";
 import type { TemplateForge } from "../../runners/templates";
 import { canonicalLabels } from "../../runners/naming";
@@ -58,10 +59,11 @@ export function readOutputs(props: Record<string, unknown>): ScaleSetOutputs {
  */
 export function isSameScaleSet(outputs: ScaleSetOutputs, view: ScaleSetView): boolean {
   // Every state version wrote liveName; without it nothing says which name to expect (`name` lacks the hash).
-  const sameName = !outputs.liveName || view.name === outputs.liveName;
-  const sameEntity = !outputs.entityId || view.entity?.id.toLowerCase() === outputs.entityId.toLowerCase();
-  const sameProvider = !outputs.providerName || view.providerName === outputs.providerName;
-  return sameName && sameEntity && sameProvider;
+  return isOurHolder(scaleSetIdentity(outputs), scaleSetIdentity({ liveName: view.name, entityId: view.entity?.id, providerName: view.providerName }));
+}
+
+function scaleSetIdentity(o: { liveName?: string; entityId?: string; providerName?: string }): Identity {
+  return { name: o.liveName, entity: o.entityId?.toLowerCase(), provider: o.providerName };
 }
 
 /** "GARM id 4 now holds scale set team-b under repository acme/app": how messages name the scale set that took an id. */

@@ -9,15 +9,9 @@ import { canonicalLabels } from "../../runners/naming";
 import { type ResolvedEntity, storedEntity } from "../../runners/state";
 import { STATE_VERSION, type ScaleSetOutputs } from "./state";
 
-const PREFIX = "unconfirmed:";
+import { isUnconfirmedId } from "../../common/lost-answer";
 
-export function unconfirmedId(liveName: string): string {
-  return `${PREFIX}${liveName}`;
-}
-
-export function isUnconfirmedId(id: string): boolean {
-  return id.startsWith(PREFIX);
-}
+export { isUnconfirmedId, unconfirmedId } from "../../common/lost-answer";
 
 /** What an unconfirmed create keeps in state beyond its inputs. */
 export interface UnconfirmedOutputs extends ScaleSetOutputs {

@@ -2,16 +2,29 @@
 // delete talk to GARM through the process-wide client. GARM's own system templates are never managed.
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
-import type { GarmClient, TemplateDetailView } from "../../garm/client";
+import type { GarmClient, TemplateDetailView, TemplateView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
 import { type RefusalWords, refuseWhileUsed, refusalOf, runnerGroupsWhere } from "../../common/dependents";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
 import { withoutProviderKey } from "../../common/unknown";
+import { adoptFound } from "../../common/adopt";
+import { notOurs } from "../../common/holder";
+import { createSettlingLostAnswer, partialCreate, unconfirmedId } from "../../common/lost-answer";
+import { briefly } from "../../runners/brief-error";
 import { type ReadBody, checkTemplateInputs, readBodyFile } from "./check";
 import { REPLACE_REASONS, changedTemplateFields, diffTemplate, templateUpdateBody } from "./diff";
 import type { CheckedTemplateInputs } from "./inputs";
-import { SYSTEM_OWNER, type TemplateOutputs, readTemplateOutputs, toTemplateOutputs } from "./state";
+import {
+  SYSTEM_OWNER,
+  type TemplateOutputs,
+  describeTemplateHolder,
+  isSameTemplate,
+  readTemplateOutputs,
+  templateIdOf,
+  toTemplateOutputs,
+  unconfirmedTemplateOutputs,
+} from "./state";
 import { sameTemplateName } from "../../garm/names";
 import { type NameHolder, nameTakenError, nameTakenFailure, renamedTo } from "../../common/name-clash";
 import { readGate } from "../../runners/drained";
@@ -55,66 +68,62 @@ export function templateMethodsWith(deps: TemplateDeps): Omit<pulumi.dynamic.Res
     async create(props) {
       const inputs = inputsOf(props);
       const client = deps.client();
-      if (inputs.adoptExisting) {
-        const existing = await findOwnByName(client, inputs.name);
-        if (existing) {
-          deps.log.info(`${label(inputs.name, existing.id)}: adopting the existing template`);
-          return { id: String(existing.id), outs: await updateToMatch(client, inputs, existing) };
-        }
+      // Asked first: the name is unique per user (database/sql/models.go L96-97), so a template found under it after a
+      // lost answer can only be this create's.
+      const holder = await ownByName(client, inputs.name);
+      if (holder && inputs.adoptExisting) {
+        const adopted = await adoptFound(adoptFlow(client, inputs), holder, deps.log);
+        return { id: String(holder.id), outs: adopted.outs };
       }
-      let created: TemplateDetailView;
-      try {
-        created = await client.createTemplate({
-          name: inputs.name,
-          description: inputs.description,
-          os_type: inputs.osType,
-          forge_type: inputs.forgeType,
-          data: base64(inputs.body),
-        });
-      } catch (err) {
-        // The name is unique per user (database/sql/models.go L96-97, templates.go L180-183).
-        if (isGarmError(err, "conflict")) {
-          const held = await findOwnByName(client, inputs.name).catch(() => undefined);
-          const id = held ? ` (id ${held.id})` : "";
-          throw new Error(
-            `${label(inputs.name)}: GARM already has a template named ${JSON.stringify(inputs.name)}${id}; nothing was created. ` +
-              "Set adoptExisting: true to manage it from this stack, or choose another name",
-          );
-        }
-        throw err;
-      }
+      if (inputs.adoptExisting) refuseSystemTemplate(await client.listTemplates(undefined, undefined, inputs.name), inputs.name);
+      if (holder) throw nameTaken(inputs.name, holder.id);
+      const created = await postTemplate(client, inputs, props);
       return { id: String(created.id), outs: toTemplateOutputs(inputs, created) };
     },
 
     async read(id, props) {
       const olds = readTemplateOutputs(props ?? {});
       const client = deps.client();
+      let templateId = templateIdOf(id, olds);
+      if (templateId === undefined) {
+        // An unconfirmed create stays in state only if GARM has the template it made.
+        const found = await ownByName(client, olds.name);
+        if (!found) return {};
+        templateId = found.id;
+      }
+      let view: TemplateDetailView;
       try {
-        const view = await client.getTemplate(Number(id));
-        // A database restore can give the id to a system template; this resource never manages one.
-        if (view.owner === SYSTEM_OWNER) {
-          deps.log.warn(`${label(olds.name, view.id)}: GARM id ${view.id} now holds its system template ${view.name}; dropping this one from the stack as gone`);
-          return {};
-        }
-        return { id: String(view.id), props: { ...olds, ...toTemplateOutputs(olds, view), __provider: props?.__provider } };
+        view = await client.getTemplate(templateId);
       } catch (err) {
         if (isGarmError(err, "not-found")) return {};
         throw err;
       }
+      // A database restore gives a deleted template's id to the next template made, whoever makes it.
+      if (!isSameTemplate(olds, view)) {
+        deps.log.warn(notOurs.dropped(label(olds.name, templateId), describeTemplateHolder(view)));
+        return {};
+      }
+      const { nameHeldBeforeCreate: _settled, ...kept } = olds as TemplateOutputs & { nameHeldBeforeCreate?: boolean };
+      return { id: String(view.id), props: { ...kept, ...toTemplateOutputs(olds, view), __provider: props?.__provider } };
     },
 
     async update(id, oldProps, newProps) {
       const olds = readTemplateOutputs(oldProps);
       const news = inputsOf(newProps);
+      const client = deps.client();
+      const templateId = templateIdOf(id, olds);
+      if (templateId === undefined) return { outs: await settleCreate(client, olds, news, newProps) };
       const fields = changedTemplateFields(olds, news as unknown as Record<string, unknown>);
       if (fields.length === 0) return { outs: { ...olds, bodyFile: news.bodyFile, adoptExisting: news.adoptExisting } };
+      const live = await client.getTemplate(templateId);
+      if (!isSameTemplate(olds, live)) throw new Error(notOurs.refused(label(olds.name, templateId), describeTemplateHolder(live)));
       let view: TemplateDetailView;
       try {
-        view = await deps.client().updateTemplate(Number(id), templateUpdateBody(news, fields));
+        view = await client.updateTemplate(templateId, templateUpdateBody(news, fields));
       } catch (err) {
         if (fields.includes("name") && isGarmError(err, "server-error")) {
-          const holder = await nameHolder(deps.client(), news.name, Number(id)).catch(() => undefined);
-          if (holder) throw nameTakenError(label(olds.name, Number(id)), "a template named", news.name, holder);
+          const holder = await nameHolder(client, news.name, templateId).catch(() => undefined);
+          if (holder) throw nameTakenError(label(olds.name, templateId), "a template named", news.name, holder);
         }
         throw err;
       }
@@ -124,7 +133,12 @@ export function templateMethodsWith(deps: TemplateDeps): Omit<pulumi.dynamic.Res
     async delete(id, props) {
       const olds = readTemplateOutputs(props);
       const client = deps.client();
-      const templateId = Number(id);
+      let templateId = templateIdOf(id, olds);
+      if (templateId === undefined) {
+        const found = await ownByName(client, olds.name);
+        if (!found) return deps.log.info(`${label(olds.name)}: its create was never confirmed and GARM has no template of that name; nothing to delete`);
+        templateId = found.id;
+      }
       const name = label(olds.name, templateId);
       let view: TemplateDetailView;
       try {
@@ -133,10 +147,7 @@ export function templateMethodsWith(deps: TemplateDeps): Omit<pulumi.dynamic.Res
         if (isGarmError(err, "not-found")) return deps.log.info(`${name}: already gone from GARM`);
         throw err;
       }
-      if (view.owner === SYSTEM_OWNER) {
-        deps.log.warn(`${name}: GARM id ${templateId} now holds its system template ${view.name}, which is left alone; treating this one as deleted`);
-        return;
-      }
+      if (!isSameTemplate(olds, view)) return deps.log.warn(notOurs.leftAlone(name, describeTemplateHolder(view)));
       // Name every user before GARM refuses with a message that names none (database/sql/templates.go L265-267).
       await refuseWhileUsed(runnerGroupsWhere(client, (ref) => ref.templateId === templateId), inUseWords(name));
       try {
@@ -150,6 +161,77 @@ export function templateMethodsWith(deps: TemplateDeps): Omit<pulumi.dynamic.Res
       deps.log.info(`${name}: deleted from GARM`);
     },
   };
+
+  /**
+   * POSTs the template, whose name was free just before. A lost answer is looked up by name before sending it again;
+   * when that fails too, it throws a partial create with an unconfirmed id, which read, update and delete settle.
+   */
+  async function postTemplate(client: GarmClient, inputs: CheckedTemplateInputs, props: Record<string, unknown>): Promise<TemplateDetailView> {
+    const outcome = await createSettlingLostAnswer(
+      {
+        label: label(inputs.name),
+        post: () =>
+          client.createTemplate({
+            name: inputs.name,
+            description: inputs.description,
+            os_type: inputs.osType,
+            forge_type: inputs.forgeType,
+            data: base64(inputs.body),
+          }),
+        landed: () => ownByName(client, inputs.name),
+        describe: (found) => `id ${found.id}`,
+        resend: true,
+        async refused(err) {
+          // Taken between the look-up above and the POST (database/sql/templates.go L180-183).
+          if (!isGarmError(err, "conflict")) return undefined;
+          return nameTaken(inputs.name, (await ownByName(client, inputs.name).catch(() => undefined))?.id);
+        },
+        unsettled(failure, confirming) {
+          const message =
+            `${label(inputs.name)}: the connection to GARM broke after the create request was sent, so GARM may or may not have created it, ` +
+            `and ${confirming} (${briefly(failure.lookup ?? failure.create)}). Pulumi records it as ${unconfirmedId(inputs.name)}: the next ` +
+            "`pulumi up` looks it up by name and uses it if this create made it, or creates it if it is absent; `pulumi destroy` deletes it if this create made it";
+          return partialCreate(message, unconfirmedId(inputs.name), { ...props, ...unconfirmedTemplateOutputs(inputs) });
+        },
+      },
+      deps.log,
+    );
+    return outcome.view;
+  }
+
+  /** Settles an unconfirmed create on the next `up`: binds the template it made, or creates it when it is absent. */
+  async function settleCreate(client: GarmClient, olds: TemplateOutputs, news: CheckedTemplateInputs, newProps: Record<string, unknown>): Promise<TemplateOutputs> {
+    // The name was free when the create was sent (unconfirmedTemplateOutputs), so the template of that name is its.
+    const found = await ownByName(client, olds.name);
+    if (found) return (await adoptFound({ ...adoptFlow(client, news), announce: () => ({ line: `${label(olds.name, found.id)}: GARM has the template the earlier create made; this resource manages it from now on` }) }, found, deps.log)).outs;
+    deps.log.info(`${label(olds.name)}: the earlier create never reached GARM; creating it now`);
+    return toTemplateOutputs(news, await postTemplate(client, news, newProps));
+  }
+
+  /** Adopting a template: its OS and forge type cannot change (params/requests.go L910-914); the rest is updated. */
+  function adoptFlow(client: GarmClient, inputs: CheckedTemplateInputs) {
+    return {
+      refusal: (existing: TemplateDetailView) =>
+        existing.osType !== inputs.osType || existing.forgeType !== inputs.forgeType
+          ? `cannot adopt template ${existing.name} (id ${existing.id}): it is for ${existing.forgeType} ${existing.osType}, not ` +
+            `${inputs.forgeType} ${inputs.osType}, and GARM cannot change that in place; set osType and forgeType to match it, or choose another name`
+          : undefined,
+      announce: (existing: TemplateDetailView) => ({ line: `${label(inputs.name, existing.id)}: adopting the existing template` }),
+      async bringToInputs(existing: TemplateDetailView): Promise<TemplateOutputs> {
+        const current = toTemplateOutputs(inputs, existing);
+        const fields = changedTemplateFields(current, inputs as unknown as Record<string, unknown>);
+        if (fields.length === 0) return current;
+        return toTemplateOutputs(inputs, await client.updateTemplate(existing.id, templateUpdateBody(inputs, fields)));
+      },
+    };
+  }
+}
+
+function nameTaken(name: string, id: number | undefined): Error {
+  return new Error(
+    `${label(name)}: GARM already has a template named ${JSON.stringify(name)}${id === undefined ? "" : ` (id ${id})`}; nothing was created. ` +
+      "Set adoptExisting: true to manage it from this stack, or choose another name",
+  );
 }
 
 function inUseWords(label: string): RefusalWords {
@@ -166,34 +248,19 @@ async function nameHolder(client: GarmClient, name: string, selfId?: number): Pr
   return all.find((t) => sameTemplateName(t.name, name) && t.owner !== SYSTEM_OWNER && t.id !== selfId);
 }
 
-/** The caller's own template of that name; GARM's system templates are never adopted. */
-async function findOwnByName(client: GarmClient, name: string): Promise<TemplateDetailView | undefined> {
-  const all = await client.listTemplates(undefined, undefined, name);
-  const own = all.filter((t) => sameTemplateName(t.name, name) && t.owner !== SYSTEM_OWNER);
-  if (own.length === 0) {
-    if (all.some((t) => sameTemplateName(t.name, name))) {
-      throw new Error(
-        `template ${JSON.stringify(name)} is a GARM system template, which a stack never manages or deletes; reference it by ` +
-          "id in templateId instead, or give this GarmTemplate another name",
-      );
-    }
-    return undefined;
-  }
-  return client.getTemplate(own[0]!.id);
+/** The caller's own template of that name (GARM's system templates are never anyone's), with its body. */
+async function ownByName(client: GarmClient, name: string): Promise<TemplateDetailView | undefined> {
+  const own = (await client.listTemplates(undefined, undefined, name)).filter((t) => sameTemplateName(t.name, name) && t.owner !== SYSTEM_OWNER);
+  return own.length === 0 ? undefined : client.getTemplate(own[0]!.id);
 }
 
-/** Brings an adopted template to the inputs; its OS and forge type cannot change (params/requests.go L910-914). */
-async function updateToMatch(client: GarmClient, inputs: CheckedTemplateInputs, existing: TemplateDetailView): Promise<TemplateOutputs> {
-  if (existing.osType !== inputs.osType || existing.forgeType !== inputs.forgeType) {
-    throw new Error(
-      `cannot adopt template ${existing.name} (id ${existing.id}): it is for ${existing.forgeType} ${existing.osType}, not ` +
-        `${inputs.forgeType} ${inputs.osType}, and GARM cannot change that in place; set osType and forgeType to match it, or choose another name`,
-    );
-  }
-  const current = toTemplateOutputs(inputs, existing);
-  const fields = changedTemplateFields(current, inputs as unknown as Record<string, unknown>);
-  if (fields.length === 0) return current;
-  return toTemplateOutputs(inputs, await client.updateTemplate(existing.id, templateUpdateBody(inputs, fields)));
+/** adoptExisting with a system template's name: say that it is never adopted. */
+function refuseSystemTemplate(all: readonly TemplateView[], name: string): void {
+  if (!all.some((t) => sameTemplateName(t.name, name) && t.owner === SYSTEM_OWNER)) return;
+  throw new Error(
+    `template ${JSON.stringify(name)} is a GARM system template, which a stack never manages or deletes; reference it by ` +
+      "id in templateId instead, or give this GarmTemplate another name",
+  );
 }
 
 export const template = templateProviderWith(defaultDeps);

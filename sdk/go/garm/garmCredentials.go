@@ -36,8 +36,10 @@ type GarmCredentials struct {
 	Name pulumi.StringOutput `pulumi:"name"`
 	// GitHub App private key, PEM text of a PKCS#1 RSA key ("-----BEGIN RSA PRIVATE KEY-----"). Secret: kept out of outputs. Rotating it updates GARM in place.
 	PrivateKey pulumi.StringPtrOutput `pulumi:"privateKey"`
-	// Salted SHA-256 of the token or private key, so a rotation is seen as a change; the secret itself is never an output.
+	// Slow salted digest (scrypt) of the token or private key, so a rotation is seen as a change; a secret output. The secret itself is never an output.
 	SecretDigest pulumi.StringOutput `pulumi:"secretDigest"`
+	// Salt of secretDigest; a secret output.
+	SecretSalt pulumi.StringOutput `pulumi:"secretSalt"`
 	// Version of the state shape this resource wrote.
 	StateVersion pulumi.IntOutput `pulumi:"stateVersion"`
 	// Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place.
@@ -66,6 +68,7 @@ func NewGarmCredentials(ctx *pulumi.Context,
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"privateKey",
 		"secretDigest",
+		"secretSalt",
 		"token",
 	})
 	opts = append(opts, secrets)
@@ -231,9 +234,14 @@ func (o GarmCredentialsOutput) PrivateKey() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *GarmCredentials) pulumi.StringPtrOutput { return v.PrivateKey }).(pulumi.StringPtrOutput)
 }
 
-// Salted SHA-256 of the token or private key, so a rotation is seen as a change; the secret itself is never an output.
+// Slow salted digest (scrypt) of the token or private key, so a rotation is seen as a change; a secret output. The secret itself is never an output.
 func (o GarmCredentialsOutput) SecretDigest() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmCredentials) pulumi.StringOutput { return v.SecretDigest }).(pulumi.StringOutput)
+}
+
+// Salt of secretDigest; a secret output.
+func (o GarmCredentialsOutput) SecretSalt() pulumi.StringOutput {
+	return o.ApplyT(func(v *GarmCredentials) pulumi.StringOutput { return v.SecretSalt }).(pulumi.StringOutput)
 }
 
 // Version of the state shape this resource wrote.

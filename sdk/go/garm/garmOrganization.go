@@ -42,9 +42,9 @@ type GarmOrganization struct {
 	WebhookInstalled pulumi.BoolOutput `pulumi:"webhookInstalled"`
 	// Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
 	WebhookSecret pulumi.StringOutput `pulumi:"webhookSecret"`
-	// Salted sha256 of the webhook secret, to detect a rotation; never the secret.
+	// Slow salted digest (scrypt) of the webhook secret, to detect a rotation; a secret output, never the secret.
 	WebhookSecretHash pulumi.StringOutput `pulumi:"webhookSecretHash"`
-	// Salt of webhookSecretHash.
+	// Salt of webhookSecretHash; a secret output.
 	WebhookSecretSalt pulumi.StringOutput `pulumi:"webhookSecretSalt"`
 }
 
@@ -69,6 +69,8 @@ func NewGarmOrganization(ctx *pulumi.Context,
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"webhookSecret",
+		"webhookSecretHash",
+		"webhookSecretSalt",
 	})
 	opts = append(opts, secrets)
 	opts = internal.PkgResourceDefaultOpts(opts)
@@ -244,12 +246,12 @@ func (o GarmOrganizationOutput) WebhookSecret() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmOrganization) pulumi.StringOutput { return v.WebhookSecret }).(pulumi.StringOutput)
 }
 
-// Salted sha256 of the webhook secret, to detect a rotation; never the secret.
+// Slow salted digest (scrypt) of the webhook secret, to detect a rotation; a secret output, never the secret.
 func (o GarmOrganizationOutput) WebhookSecretHash() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmOrganization) pulumi.StringOutput { return v.WebhookSecretHash }).(pulumi.StringOutput)
 }
 
-// Salt of webhookSecretHash.
+// Salt of webhookSecretHash; a secret output.
 func (o GarmOrganizationOutput) WebhookSecretSalt() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmOrganization) pulumi.StringOutput { return v.WebhookSecretSalt }).(pulumi.StringOutput)
 }

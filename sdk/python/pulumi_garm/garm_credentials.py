@@ -256,8 +256,9 @@ class GarmCredentials(pulumi.CustomResource):
             __props__.__dict__["auth_type"] = None
             __props__.__dict__["credentials_id"] = None
             __props__.__dict__["secret_digest"] = None
+            __props__.__dict__["secret_salt"] = None
             __props__.__dict__["state_version"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["privateKey", "secretDigest", "token"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["privateKey", "secretDigest", "secretSalt", "token"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(GarmCredentials, __self__).__init__(
             'garm:index:GarmCredentials',
@@ -292,6 +293,7 @@ class GarmCredentials(pulumi.CustomResource):
         __props__.__dict__["name"] = None
         __props__.__dict__["private_key"] = None
         __props__.__dict__["secret_digest"] = None
+        __props__.__dict__["secret_salt"] = None
         __props__.__dict__["state_version"] = None
         __props__.__dict__["token"] = None
         return GarmCredentials(resource_name, opts=opts, __props__=__props__)
@@ -380,9 +382,17 @@ class GarmCredentials(pulumi.CustomResource):
     @pulumi.getter(name="secretDigest")
     def secret_digest(self) -> pulumi.Output[_builtins.str]:
         """
-        Salted SHA-256 of the token or private key, so a rotation is seen as a change; the secret itself is never an output.
+        Slow salted digest (scrypt) of the token or private key, so a rotation is seen as a change; a secret output. The secret itself is never an output.
         """
         return pulumi.get(self, "secret_digest")
+
+    @_builtins.property
+    @pulumi.getter(name="secretSalt")
+    def secret_salt(self) -> pulumi.Output[_builtins.str]:
+        """
+        Salt of secretDigest; a secret output.
+        """
+        return pulumi.get(self, "secret_salt")
 
     @_builtins.property
     @pulumi.getter(name="stateVersion")

@@ -241,7 +241,7 @@ class GarmOrganization(pulumi.CustomResource):
             __props__.__dict__["webhook_installed"] = None
             __props__.__dict__["webhook_secret_hash"] = None
             __props__.__dict__["webhook_secret_salt"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["webhookSecret"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["webhookSecret", "webhookSecretHash", "webhookSecretSalt"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(GarmOrganization, __self__).__init__(
             'garm:index:GarmOrganization',
@@ -390,7 +390,7 @@ class GarmOrganization(pulumi.CustomResource):
     @pulumi.getter(name="webhookSecretHash")
     def webhook_secret_hash(self) -> pulumi.Output[_builtins.str]:
         """
-        Salted sha256 of the webhook secret, to detect a rotation; never the secret.
+        Slow salted digest (scrypt) of the webhook secret, to detect a rotation; a secret output, never the secret.
         """
         return pulumi.get(self, "webhook_secret_hash")
 
@@ -398,7 +398,7 @@ class GarmOrganization(pulumi.CustomResource):
     @pulumi.getter(name="webhookSecretSalt")
     def webhook_secret_salt(self) -> pulumi.Output[_builtins.str]:
         """
-        Salt of webhookSecretHash.
+        Salt of webhookSecretHash; a secret output.
         """
         return pulumi.get(self, "webhook_secret_salt")
 

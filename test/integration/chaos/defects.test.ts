@@ -2,7 +2,7 @@
 // simulator: a stopped delete that left a dead fleet, `labels: []`, and a lost create answer that stranded the user.
 import { strict as assert } from "node:assert";
 import { engineForGarm } from "../../../harness/engine-for-garm";
-import { type Fixture, mutatingCalls, sleep, startFixture } from "../scaleset/fixture";
+import { type Fixture, mutatingCalls, sleep, startFixture, startFixtureGoneAfterLostAnswer } from "../scaleset/fixture";
 
 const drainFast = { timeoutSeconds: 2, pollSeconds: 1 };
 
@@ -115,14 +115,8 @@ describe("issue 11: faults a fleet meets", function () {
   describe("a lost create answer whose follow-up lookups also fail", () => {
     /** A fixture whose GARM goes away right after carrying out a create whose answer it then loses. */
     async function withLostCreates(): Promise<Fixture & { loseNextCreate(): void }> {
-      const box: { fx?: Fixture } = {};
-      box.fx = await startFixture({
-        log: (line) => {
-          if (/lost the answer to POST/.test(line)) box.fx?.sim.stopServing("drop");
-        },
-      });
-      const sim = box.fx.sim;
-      return { ...box.fx, loseNextCreate: () => sim.loseNextResponse("POST", /\/scalesets$/) };
+      const fx = await startFixtureGoneAfterLostAnswer();
+      return { ...fx, loseNextCreate: () => fx.sim.loseNextResponse("POST", /\/scalesets$/) };
     }
 
     /** Removes a scale set the way an operator would, through GARM's API. */

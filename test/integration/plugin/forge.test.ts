@@ -2,6 +2,7 @@
 // provider/ code as the dynamic provider, a secret token that stays a secret, and no import (adoptExisting instead).
 import { strict as assert } from "node:assert";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { SECRET_SIG, SIG_KEY } from "../../../provider-plugin/protocol";
 import { CREDENTIALS, ENDPOINT } from "../../../provider-plugin/resources";
 import { type PluginOnSimulator, secret, startPluginOnSimulator } from "../../../harness/plugin-process";
 
@@ -38,5 +39,33 @@ describe("pulumi-resource-garm: GarmEndpoint and GarmCredentials", function () {
     await p.delete(CREDENTIALS, "creds", made.id, updated);
     await p.delete(ENDPOINT, "ep", epMade.id, epMade.outs);
     assert.deepEqual(sim.credentials().map((c) => c.name), ["acme-pat"]);
+  });
+
+  it("marks every output derived from a secret secret, in creates, updates and refreshes of older clear state", async () => {
+    fx = await startPluginOnSimulator({ tickMs: 0 });
+    const { plugin: p } = fx;
+    const isSecret = (v: unknown) => typeof v === "object" && v !== null && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
+    const assertSecret = (outs: Record<string, unknown>, keys: string[], when: string) => {
+      for (const k of keys) assert.ok(outs[k] !== undefined && isSecret(outs[k]), `${when}: ${k} is in clear: ${JSON.stringify(outs[k])}`);
+    };
+
+    // A token given in clear (a plain YAML value) is a secret input all the same.
+    const creds = await p.check(CREDENTIALS, "creds", { name: "plain-pat", endpoint: "github.com", token: "plain-yaml-token" });
+    assert.ok(isSecret(creds.inputs.token), JSON.stringify(creds.inputs.token));
+    const made = await p.create(CREDENTIALS, "creds", creds.inputs);
+    assertSecret(made.outs, ["secretDigest", "secretSalt"], "create");
+    const rotated = (await p.check(CREDENTIALS, "creds", { name: "plain-pat", endpoint: "github.com", token: "plain-yaml-token-2" })).inputs;
+    assertSecret(await p.update(CREDENTIALS, "creds", made.id, made.outs, rotated), ["secretDigest", "secretSalt"], "update");
+
+    const REPOSITORY = "garm:index:GarmRepository";
+    const repo = await p.check(REPOSITORY, "repo", { name: "acme/plugin-secrets", credentials: "acme-pat", webhookSecret: "plain-hook-secret" });
+    assert.deepEqual(repo.failures, []);
+    const repoMade = await p.create(REPOSITORY, "repo", repo.inputs);
+    assertSecret(repoMade.outs, ["webhookSecretHash", "webhookSecretSalt"], "create");
+    // State the plugin wrote before: the digest in clear. A refresh stores it back as a secret.
+    const clear = Object.fromEntries(Object.entries(repoMade.outs).map(([k, v]) => [k, isSecret(v) ? (v as { value: unknown }).value : v]));
+    const refreshed = await p.read(REPOSITORY, "repo", repoMade.id, { ...clear, stateVersion: 1 }, {});
+    assertSecret(refreshed.props ?? {}, ["webhookSecretHash", "webhookSecretSalt"], "refresh");
+    assert.ok(!p.output.join("\n").includes("plain-hook-secret") && !p.output.join("\n").includes("plain-yaml-token"), "no secret in the plugin's output");
   });
 });

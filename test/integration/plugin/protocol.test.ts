@@ -8,7 +8,7 @@ import { GetSchemaRequest } from "@pulumi/pulumi/proto/provider_pb";
 import { GarmClient } from "../../../provider/garm/client";
 import { SECRET_SIG, SIG_KEY } from "../../../provider-plugin/protocol";
 import { type Simulator, startSimulator } from "../../../simulator";
-import { type PluginProcess, secret, settingsOf, startPlugin } from "../../../harness/plugin-process";
+import { type PluginProcess, secret, servePluginInProcess, settingsOf, startPlugin } from "../../../harness/plugin-process";
 
 const SCALE_SET = "garm:index:GarmScaleSet";
 const inputs = {
@@ -143,6 +143,23 @@ describe("pulumi-resource-garm protocol (plugin process against the GARM simulat
     await Promise.all([pa.create(SCALE_SET, "a", ia), pb.create(SCALE_SET, "b", ib)]);
     assert.deepEqual(a.scaleSets().map((s) => s.name.replace(/-[0-9a-f]{8}$/, "")), ["in-a"]);
     assert.deepEqual(b.scaleSets().map((s) => s.name.replace(/-[0-9a-f]{8}$/, "")), ["in-b"]);
+  });
+
+  it("a name a GarmProvider or organization declares for one GARM does not pass the other GARM's preview check", async () => {
+    const [a, b] = [await simulator(), await simulator()];
+    // Two provider instances in one process: what one keeps process-wide, the other would see.
+    const [pa, pb] = [await servePluginInProcess(), await servePluginInProcess()];
+    plugins.push(pa, pb);
+    await pa.configure(settingsOf(a));
+    await pb.configure(settingsOf(b));
+    await pa.check("garm:index:GarmProvider", "lxd", { name: "lxd" });
+    const org = await pa.check("garm:index:GarmOrganization", "newco", { name: "newco", credentials: "acme-pat", webhookSecret: "s3cret-s3cret" });
+    assert.deepEqual(org.failures, []);
+    const declared = { ...inputs, providerName: "lxd", organization: "newco" };
+    assert.deepEqual((await pa.check(SCALE_SET, "in-a", declared)).failures, [], "declared for GARM a: its preview trusts them");
+    const other = (await pb.check(SCALE_SET, "in-b", declared)).failures.join("\n");
+    assert.match(other, /providerName: providerName "lxd" is not a provider GARM has loaded/);
+    assert.match(other, /organization: organization "newco" under endpoint .* is not known to GARM|organization: organization "newco" is not known to GARM/);
   });
 
   it("falls back to GARM_* variables when the provider config is empty, and keeps secret inputs secret", async () => {

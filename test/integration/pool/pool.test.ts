@@ -1,24 +1,10 @@
 // GarmPool scenarios through the engine harness against the GARM simulator (issue 16).
 import { strict as assert } from "node:assert";
 import { listDependents, runnerGroupsWhere } from "../../../provider/common/dependents";
-import { poolProvider } from "../../../sdk/nodejs/shim";
-import type { ResourceDecl } from "../../../harness/engine";
-import { type Fixture, mutatingCalls, sleep, startFixture } from "../scaleset/fixture";
+import { type Fixture, mutatingCalls, poolDecl, sleep, startFixture } from "../scaleset/fixture";
 import { Client } from "../simulator/helpers";
 
-const baseInputs = {
-  organization: "acme",
-  providerName: "fake",
-  image: "ubuntu-24.04",
-  flavor: "small",
-  labels: ["linux", "x64"],
-  maxRunners: 3,
-  drain: { timeoutSeconds: 20, pollSeconds: 1 },
-};
-
-function pool(name: string, inputs: Record<string, unknown> = {}): ResourceDecl {
-  return { name, type: "GarmPool", module: "garm", provider: poolProvider, inputs: { ...baseInputs, ...inputs } };
-}
+const pool = poolDecl;
 
 describe("GarmPool against the GARM simulator", function () {
   this.timeout(90_000);

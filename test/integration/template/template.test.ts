@@ -3,16 +3,12 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { templateProvider } from "../../../sdk/nodejs/shim";
 import { templateMethodsWith } from "../../../provider/kinds/template/resource";
-import { type ResourceDecl, ref } from "../../../harness/engine";
-import { type Fixture, mutatingCalls, startFixture } from "../scaleset/fixture";
+import { ref } from "../../../harness/engine";
+import { type Fixture, TEMPLATE_BODY, mutatingCalls, startFixture, templateDecl } from "../scaleset/fixture";
 
-const BODY = "#!/bin/bash\necho install {{ .RunnerName }}\n";
-
-function template(name: string, inputs: Record<string, unknown> = {}): ResourceDecl {
-  return { name, type: "GarmTemplate", module: "garm", provider: templateProvider, inputs: { name: "ci-linux", body: BODY, ...inputs } };
-}
+const BODY = TEMPLATE_BODY;
+const template = templateDecl;
 
 const decoded = (data: string | undefined) => Buffer.from(data ?? "", "base64").toString("utf8");
 

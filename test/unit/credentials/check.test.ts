@@ -45,7 +45,7 @@ describe("GarmCredentials check", () => {
 
   it("never shows a secret's value in a type failure", () => {
     const r = reasons({ ...base, token: 12345678 });
-    assert.equal(r.token, "token is not valid; it must be a string");
+    assert.equal(r.token, "token is a number (the value is secret, so it is not shown); it must be a string");
   });
 
   it("names bad names, and passes unknown values through", () => {

@@ -3,12 +3,15 @@
 // compared through its salted digest, never stored in plain text.
 import { strict as assert } from "node:assert";
 import { diffCredentials } from "../../../provider/kinds/credentials/diff";
-import type { CheckedCredentialsInputs, CredentialsOutputs } from "../../../provider/kinds/credentials/inputs";
-import { secretDigest } from "../../../provider/kinds/credentials/secret-digest";
+import { type CheckedCredentialsInputs, type CredentialsOutputs, secretMaterial } from "../../../provider/kinds/credentials/inputs";
+import { digestSecret } from "../../../provider/common/secret-digest";
+import { UNKNOWN } from "../../../provider/common/unknown";
 import { APP_KEY_1, APP_KEY_2 } from "../../support/forge-pem";
 
 const pat: CheckedCredentialsInputs = { forge: "github", name: "c", description: "", endpoint: "ghe", authType: "pat", token: "t1", adoptExisting: false };
-const stored = (i: CheckedCredentialsInputs): CredentialsOutputs => ({
+const stored = async (i: CheckedCredentialsInputs): Promise<CredentialsOutputs> => {
+  const { salt, digest } = await digestSecret(secretMaterial(i));
+  return {
   credentialsId: 3,
   forge: i.forge,
   name: i.name,
@@ -16,19 +19,20 @@ const stored = (i: CheckedCredentialsInputs): CredentialsOutputs => ({
   endpoint: i.endpoint,
   authType: i.authType,
   ...(i.authType === "app" ? { appId: i.appId, installationId: i.installationId } : {}),
-  secretSalt: "salt",
-  secretDigest: secretDigest("salt", i),
+  secretSalt: salt,
+  secretDigest: digest,
   adoptExisting: i.adoptExisting,
-  stateVersion: 1,
-});
+  stateVersion: 2,
+  };
+};
 
 describe("GarmCredentials diff", () => {
-  it("sees no change for the same token, and keeps no plain secret in the state it compares with", () => {
-    assert.deepEqual(diffCredentials(stored(pat), pat), { changes: false, replaces: [], deleteBeforeReplace: false });
-    assert.ok(!JSON.stringify(stored(pat)).includes('"t1"'));
+  it("sees no change for the same token, and keeps no plain secret in the state it compares with", async () => {
+    assert.deepEqual((await diffCredentials(await stored(pat), pat)), { changes: false, replaces: [], deleteBeforeReplace: false });
+    assert.ok(!JSON.stringify((await stored(pat))).includes('"t1"'));
   });
 
-  it("updates a rotated token, a rotated app key or app ids, a rename and a description in place", () => {
+  it("updates a rotated token, a rotated app key or app ids, a rename and a description in place", async () => {
     const app: CheckedCredentialsInputs = { ...pat, authType: "app", token: undefined, appId: 1, installationId: 2, privateKey: APP_KEY_1 };
     for (const [olds, news] of [
       [pat, { ...pat, token: "t2" }],
@@ -37,23 +41,25 @@ describe("GarmCredentials diff", () => {
       [pat, { ...pat, name: "c2" }],
       [pat, { ...pat, description: "d" }],
     ] as const) {
-      assert.deepEqual(diffCredentials(stored(olds), news), { changes: true, replaces: [], deleteBeforeReplace: false }, JSON.stringify(news));
+      assert.deepEqual((await diffCredentials(await stored(olds), news)), { changes: true, replaces: [], deleteBeforeReplace: false }, JSON.stringify(news));
     }
   });
 
-  it("replaces on another endpoint, forge or auth type; old ones first while the names collide in GARM", () => {
-    assert.deepEqual(diffCredentials(stored(pat), { ...pat, endpoint: "other" }), { changes: true, replaces: ["endpoint"], deleteBeforeReplace: true });
-    // GitHub and Gitea credentials are two tables, each with its own names (database/sql/models.go L483, L510).
-    assert.deepEqual(diffCredentials(stored(pat), { ...pat, forge: "gitea" }), { changes: true, replaces: ["forge"], deleteBeforeReplace: false });
+  it("replaces on another endpoint, forge or auth type; old ones first unless renamed or moved to the other forge", async () => {
+    assert.deepEqual(await diffCredentials(await stored(pat), { ...pat, endpoint: "other" }), { changes: true, replaces: ["endpoint"], deleteBeforeReplace: true });
+    // GitHub and Gitea credentials live in separate tables (database/sql/models.go L480, L507): one name on each never collides.
+    assert.deepEqual(await diffCredentials(await stored(pat), { ...pat, forge: "gitea" }), { changes: true, replaces: ["forge"], deleteBeforeReplace: false });
+    assert.deepEqual(await diffCredentials(await stored(pat), { ...pat, endpoint: "gitea.example", forge: "gitea" }), { changes: true, replaces: ["endpoint", "forge"], deleteBeforeReplace: false });
+    assert.deepEqual(await diffCredentials(await stored(pat), { ...pat, forge: UNKNOWN }), { changes: true, replaces: ["forge"], deleteBeforeReplace: true }, "a forge not yet known may be the same one");
     const toApp = { ...pat, name: "c-app", authType: "app" as const, token: undefined, appId: 1, installationId: 2, privateKey: APP_KEY_1 };
-    assert.deepEqual(diffCredentials(stored(pat), toApp), { changes: true, replaces: ["authType"], deleteBeforeReplace: false });
+    assert.deepEqual((await diffCredentials(await stored(pat), toApp)), { changes: true, replaces: ["authType"], deleteBeforeReplace: false });
   });
 
-  it("deletes first when renamed only in case: GARM's credentials names ignore case", () => {
-    assert.deepEqual(diffCredentials(stored(pat), { ...pat, name: "C", endpoint: "other" }), { changes: true, replaces: ["endpoint"], deleteBeforeReplace: true });
+  it("deletes first when renamed only in case: GARM's credentials names ignore case", async () => {
+    assert.deepEqual(await diffCredentials(await stored(pat), { ...pat, name: "C", endpoint: "other" }), { changes: true, replaces: ["endpoint"], deleteBeforeReplace: true });
   });
 
-  it("sees no replacement for the endpoint written in another case: it is GARM's same endpoint", () => {
-    assert.deepEqual(diffCredentials(stored(pat), { ...pat, endpoint: "GHE" }), { changes: false, replaces: [], deleteBeforeReplace: false });
+  it("sees no replacement for the endpoint written in another case: it is GARM's same endpoint", async () => {
+    assert.deepEqual(await diffCredentials(await stored(pat), { ...pat, endpoint: "GHE" }), { changes: false, replaces: [], deleteBeforeReplace: false });
   });
 });

@@ -1,7 +1,8 @@
-// The entity resource over a fake GARM transport: a webhook GARM cannot install leaves a recorded partial create
+// The entity resource over a GarmClient answered in process: a webhook GARM cannot install leaves a recorded partial create
 // (the entity exists, so the next `up` installs the webhook instead of creating a second entity), and the secret
 // reaches neither the recorded outputs nor the message.
 import { strict as assert } from "node:assert";
+import { GarmClient } from "../../../provider/garm/client";
 import { entityMethodsWith } from "../../../provider/kinds/entity/resource";
 
 type Handler = (method: string, path: string) => { status: number; body?: unknown };
@@ -10,7 +11,7 @@ function fakeClient(handler: Handler) {
   const calls: string[] = [];
   const transport = {
     baseUrl: "http://garm.test/api/v1",
-    fetch: async (req: Request) => {
+    fetch: async (req: { method: string; url: string }) => {
       const url = new URL(req.url);
       const path = url.pathname.replace("/api/v1", "");
       calls.push(`${req.method} ${path}${req.method === "DELETE" ? url.search : ""}`);
@@ -18,7 +19,7 @@ function fakeClient(handler: Handler) {
       return new Response(body === undefined ? null : JSON.stringify(body), { status });
     },
   };
-  return { client: { transport } as never, calls };
+  return { client: GarmClient.inProcess(transport), calls };
 }
 
 const org = { id: "6c1b2f6e-0000-4000-8000-000000000001", name: "acme", credentials_name: "acme-pat", endpoint: { name: "github.com" }, pool_balancing_type: "roundrobin", agent_mode: false };
@@ -27,7 +28,7 @@ const inputs = { name: "acme", credentials: "acme-pat", webhookSecret: "top-secr
 describe("entity resource", () => {
   it("records a partial create when the webhook cannot be installed, without the secret", async () => {
     const { client, calls } = fakeClient((method, path) => {
-      if (method === "GET" && path === "/github/credentials") return { status: 200, body: [{ name: "acme-pat", endpoint: { name: "github.com" } }] };
+      if (method === "GET" && path === "/github/credentials") return { status: 200, body: [{ id: 1, name: "acme-pat", endpoint: { name: "github.com" } }] };
       if (method === "GET" && path === "/gitea/credentials") return { status: 200, body: null };
       if (method === "GET" && path === "/organizations") return { status: 200, body: [] };
       if (method === "POST" && path === "/organizations") return { status: 200, body: org };
@@ -91,7 +92,7 @@ describe("entity resource", () => {
 
   it("an adopt whose webhook cannot be installed (GitHub unreachable) records the entity with webhookInstalled false", async () => {
     const { client, calls } = fakeClient((method, path) => {
-      if (method === "GET" && path === "/github/credentials") return { status: 200, body: [{ name: "acme-pat", endpoint: { name: "github.com" } }] };
+      if (method === "GET" && path === "/github/credentials") return { status: 200, body: [{ id: 1, name: "acme-pat", endpoint: { name: "github.com" } }] };
       if (method === "GET" && path === "/gitea/credentials") return { status: 200, body: null };
       if (method === "GET" && path === "/organizations") return { status: 200, body: [org] };
       if (method === "PUT" && path === `/organizations/${org.id}`) return { status: 200, body: org };

@@ -54,8 +54,8 @@ describe("entity webhook", () => {
 
   it("reads hook not found as absent and other failures as unknown", async () => {
     const absent = new GarmApiError("not-found", "GET /organizations/x/webhook", 404, "Not Found", "error fetching webhook info: hook not found");
-    assert.equal(await webhookPresent({ webhookInfo: failing(absent) as never }, "organization", "x"), false);
+    assert.equal(await webhookPresent({ getWebhook: failing(absent) as never }, "organization", "x"), false);
     const down = new GarmApiError("connection", "GET /organizations/x/webhook", undefined, "connection refused", "");
-    assert.equal(await webhookPresent({ webhookInfo: failing(down) as never }, "organization", "x"), undefined);
+    assert.equal(await webhookPresent({ getWebhook: failing(down) as never }, "organization", "x"), undefined);
   });
 });

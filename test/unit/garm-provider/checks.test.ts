@@ -36,21 +36,21 @@ describe("garm-provider check", () => {
   });
 
   const cases: Array<[string, Record<string, unknown>, string, RegExp]> = [
-    ["empty name", { name: "" }, "name", /name is required/],
-    ["name with spaces", { name: "open stack" }, "name", /name "open stack" is not a valid GARM provider name: expected letters/],
-    ["name with a quote", { name: 'a"b' }, "name", /not a valid GARM provider name/],
+    ["empty name", { name: "" }, "name", /^name is ""; it must be a GARM provider name: letters/],
+    ["name with spaces", { name: "open stack" }, "name", /^name is "open stack"; it must be a GARM provider name: letters, digits/],
+    ["name with a quote", { name: 'a"b' }, "name", /it must be a GARM provider name/],
     ["relative executable", { executable: "bin/x" }, "executable", /executable "bin\/x" is not an absolute path: expected/],
     ["missing executable", { executable: undefined }, "executable", /executable is required/],
     ["relative configFile", { configFile: "x.toml" }, "configFile", /configFile "x.toml" is not an absolute path/],
-    ["env not a list", { environmentVariables: "PATH" }, "environmentVariables", /environmentVariables "PATH" is not a list/],
+    ["env not a list", { environmentVariables: "PATH" }, "environmentVariables", /^environmentVariables is "PATH"; it must be a list of variable name prefixes/],
     ["empty env prefix", { environmentVariables: ["PATH", ""] }, "environmentVariables[1]", /environmentVariables\[1\] "" is not a non-empty string/],
     ["GARM env prefix", { environmentVariables: ["GARM_X"] }, "environmentVariables[0]", /starts with GARM/],
-    ["interface version", { interfaceVersion: "v0.2.0" }, "interfaceVersion", /interfaceVersion "v0.2.0" is not supported: expected one of "v0.1.0", "v0.1.1"/],
+    ["interface version", { interfaceVersion: "v0.2.0" }, "interfaceVersion", /^interfaceVersion is "v0.2.0"; it must be one of "v0.1.0", "v0.1.1"$/],
     ["relative garmConfigPath", { garmConfigPath: "config.toml" }, "garmConfigPath", /garmConfigPath "config.toml" is not an absolute path/],
     ["blank restartCommand", { restartCommand: "  " }, "restartCommand", /restartCommand "  " is empty: expected a shell command/],
-    ["zero timeout", { restartTimeoutSeconds: 0 }, "restartTimeoutSeconds", /restartTimeoutSeconds 0 is not a positive whole number/],
-    ["fractional timeout", { restartTimeoutSeconds: 1.5 }, "restartTimeoutSeconds", /1.5 is not a positive whole number/],
-    ["description not text", { description: 3 }, "description", /description 3 is not a string/],
+    ["zero timeout", { restartTimeoutSeconds: 0 }, "restartTimeoutSeconds", /^restartTimeoutSeconds is 0; it must be a positive whole number of seconds/],
+    ["fractional timeout", { restartTimeoutSeconds: 1.5 }, "restartTimeoutSeconds", /is 1.5; it must be a positive whole number/],
+    ["description not text", { description: 3 }, "description", /^description is 3; it must be a string$/],
   ];
   for (const [title, change, property, reason] of cases) {
     it(`fails on ${title}`, async () => {

@@ -235,6 +235,31 @@ describe("GarmClient", () => {
     assert.equal(del?.path, "/api/v1/instances/garm-abc?forceRemove=true&bypassGHUnauthorized=true");
   });
 
+  it("reads the controller at GET /controller, which the swagger lacks, and sends entity filters only when given", async () => {
+    ({ stub, client } = await clientWith((req, res) => {
+      if (req.path === "/api/v1/controller") return sendJson(res, 200, { controller_id: "c-1", webhook_url: "https://garm.test/webhooks" });
+      sendJson(res, 200, null);
+    }));
+    assert.equal((await client.getController()).webhookUrl, "https://garm.test/webhooks");
+    assert.deepEqual(await client.listEntities("repository", { owner: "acme", name: "app", endpoint: "github.com" }), []);
+    // GARM's ?name= compares exactly while its own look-ups ignore case (garm/names.ts): findEntities lists and matches.
+    assert.deepEqual(await client.findEntities("repository", "acme/app", "github.com"), []);
+    await client.findEntities("organization", "acme");
+    await client.listEntities("enterprise", { endpoint: "" });
+    await client.deleteEntity("organization", "o-1", true);
+    await client.deleteEntity("enterprise", "e-1", true);
+    const sent = stub.requests.filter((r) => r.path !== "/api/v1/auth/login").map((r) => `${r.method} ${r.path}`);
+    assert.deepEqual(sent, [
+      "GET /api/v1/controller",
+      "GET /api/v1/repositories?owner=acme&name=app&endpoint=github.com",
+      "GET /api/v1/repositories?endpoint=github.com",
+      "GET /api/v1/organizations",
+      "GET /api/v1/enterprises",
+      "DELETE /api/v1/organizations/o-1?keepWebhook=true",
+      "DELETE /api/v1/enterprises/e-1",
+    ]);
+  });
+
   describe("over the transport's WireRequest and WireResponse, not WHATWG's Request/Response", () => {
     it("sends a typed call's JSON body, content type and token", async () => {
       ({ stub, client } = await clientWith((req, res) => sendJson(res, 200, { id: 7 })));

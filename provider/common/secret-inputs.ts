@@ -1,0 +1,25 @@
+// Which inputs hold secrets, declared next to the field in its kind's zod schema, so every consumer (the check
+// pipeline, the package schema) reads one declaration and a new secret field cannot be forgotten by one of them.
+import { z } from "zod";
+
+const secretInputs = z.registry<{ secret: true }>();
+
+/** Marks `schema` (a field of an input schema) as holding a secret. Apply it outermost: `secretInput(z.string()...)`. */
+export function secretInput<T extends z.ZodType>(schema: T): T {
+  secretInputs.add(schema, { secret: true });
+  return schema;
+}
+
+/** True when `schema`, or what it wraps (optional, nullable, default), was declared with secretInput. */
+export function isSecretSchema(schema: z.ZodType | undefined): boolean {
+  for (let s: unknown = schema; s instanceof z.ZodType; ) {
+    if (secretInputs.has(s)) return true;
+    s = s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault ? s.unwrap() : undefined;
+  }
+  return false;
+}
+
+/** The top-level fields of `schema` that hold secrets. */
+export function secretFieldsOf(schema: z.ZodObject): string[] {
+  return Object.entries(schema.shape).filter(([, field]) => isSecretSchema(field as z.ZodType)).map(([key]) => key);
+}

@@ -1,0 +1,170 @@
+// The garm plugin as a Pulumi user meets it in the CLI, through the real CLI and the real YAML host against the GARM
+// simulator: bad connection settings fail preview naming the setting, a refused login is warned about at preview, the
+// plugin's progress lines show under their resource, and outputs that follow from the inputs are known at preview.
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { type Simulator, startSimulator } from "../../../simulator";
+import { liveName } from "../../../provider/runners/naming";
+import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
+import { writes } from "./quickstart-scenario";
+
+/** One scale set through the default provider; `drain` keeps destroys short. */
+const PROGRAM = `name: garm-cli-behaviour
+runtime: yaml
+resources:
+  small:
+    type: garm:index:GarmScaleSet
+    properties:
+      name: ci-small
+      organization: acme
+      providerName: fake
+      image: ubuntu-24.04
+      flavor: small
+      labels: [linux, x64]
+      maxRunners: 2
+      drain:
+        timeoutSeconds: 60
+        pollSeconds: 1
+outputs:
+  liveName: \${small.liveName}
+`;
+
+/** The lines the CLI's Diagnostics section shows under one resource (`garm:index:GarmScaleSet (small)`). */
+function diagnosticsOf(stdout: string, resource: string): string {
+  const section = stdout.split("\nDiagnostics:\n")[1] ?? "";
+  const start = section.indexOf(`  ${resource}:\n`);
+  if (start < 0) return "";
+  const lines: string[] = [];
+  for (const line of section.slice(start).split("\n").slice(1)) {
+    if (!line.startsWith("    ")) break;
+    lines.push(line.trim());
+  }
+  return lines.join("\n");
+}
+
+async function waitForRunners(sim: Simulator, count: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (sim.instances().length < count) {
+    if (Date.now() > deadline) throw new Error(`GARM never had ${count} runner(s)`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("the garm plugin in the CLI (real CLI, YAML host, simulator)", function () {
+  this.timeout(300_000);
+  let tarball: string;
+  let home: string;
+  const cleanup: (() => unknown)[] = [];
+
+  before(function () {
+    if (!fs.existsSync(path.join(YAML_HOST_DIR, "pulumi-language-yaml"))) {
+      throw new Error(`the YAML language host is not built at ${YAML_HOST_DIR}: run \`scripts/tools.sh yaml\``);
+    }
+    tarball = buildPluginOnce();
+    home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-plugin-home-"));
+  });
+
+  after(() => fs.rmSync(home, { recursive: true, force: true }));
+
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+  });
+
+  async function simulator(): Promise<Simulator> {
+    const sim = await startSimulator({ tickMs: 25 });
+    cleanup.push(() => sim.stop());
+    return sim;
+  }
+
+  async function project(program = PROGRAM): Promise<PluginProject> {
+    const source = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-cli-src-"));
+    cleanup.push(() => fs.rmSync(source, { recursive: true, force: true }));
+    fs.writeFileSync(path.join(source, "Pulumi.yaml"), program);
+    const p = new PluginProject(source, home, [YAML_HOST_DIR]);
+    cleanup.push(() => p.close());
+    await p.installPlugin(tarball);
+    return p;
+  }
+
+  const login = (sim: Simulator) => ({ "garm:url": sim.url, "garm:username": sim.username, "garm:password": { value: sim.password, secret: true } });
+
+  it("fails preview on bad connection settings, naming each setting", async () => {
+    const sim = await simulator();
+    const p = await project();
+    await p.initStack("dev", { "garm:username": sim.username, "garm:password": { value: sim.password, secret: true } });
+    const noUrl = await p.cli(["preview"], { expectOk: false });
+    assert.notEqual(noUrl.code, 0, `preview without garm:url fails:\n${noUrl.stdout}`);
+    assert.match(noUrl.stdout + noUrl.stderr, /garm:url is not set: run `pulumi config set garm:url/);
+
+    await p.cli(["config", "set", "garm:url", `${sim.url}/api/v1`]);
+    const apiV1 = await p.cli(["preview"], { expectOk: false });
+    assert.notEqual(apiV1.code, 0);
+    assert.match(apiV1.stdout + apiV1.stderr, /garm:url ".*\/api\/v1" ends in \/api\/v1, which pulumi-garm adds itself/);
+
+    await p.cli(["config", "set", "garm:url", "ftp://x/api/v1"]);
+    await p.cli(["config", "set", "garm:insecure", "maybe"]);
+    const both = await p.cli(["preview"], { expectOk: false });
+    assert.notEqual(both.code, 0);
+    assert.match(both.stdout + both.stderr, /garm:url "ftp:\/\/x\/api\/v1" must start with https:\/\/ or http:\/\//);
+    assert.match(both.stdout + both.stderr, /garm:insecure "maybe" must be true or false/);
+    assert.deepEqual(sim.scaleSets(), []);
+  });
+
+  it("warns at preview when GARM refuses the login, and the preview still shows the plan", async () => {
+    const sim = await simulator();
+    const p = await project();
+    await p.initStack("dev", { ...login(sim), "garm:password": { value: "not-the-password", secret: true } });
+    const r = await p.cli(["preview"]);
+    assert.match(r.stdout, /warning: GARM refused the login; preview goes on, but `pulumi up` will fail until it is fixed/);
+    assert.match(r.stdout, /\+ 2 to create/);
+    assert.ok(!r.stdout.includes("not-the-password"), "the password is not shown");
+  });
+
+  it("shows the plugin's lines in the CLI, under the resource they are about", async () => {
+    const sim = await simulator();
+    const p = await project();
+    await p.initStack("dev", login(sim));
+    await p.cli(["up", "--yes"]);
+    fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), PROGRAM.replace("maxRunners: 2", "maxRunners: 3\n      minIdleRunners: 1"));
+    const preview = await p.cli(["preview"]);
+    assert.match(diagnosticsOf(preview.stdout, "garm:index:GarmScaleSet (small)"), /GarmScaleSet ci-small-\w+ \(id \d+\): will update maxRunners 2 → 3, minIdleRunners 0 → 1/, preview.stdout);
+    await p.cli(["up", "--yes"]);
+    await waitForRunners(sim, 1);
+    const down = await p.cli(["destroy", "--yes"]);
+    const lines = diagnosticsOf(down.stdout, "garm:index:GarmScaleSet (small)");
+    assert.match(lines, /GarmScaleSet ci-small-\w+ \(id \d+\): draining: .*1.*; checking every 1s/, down.stdout);
+    assert.match(lines, /GarmScaleSet ci-small-\w+ \(id \d+\): drained and deleted from GARM/, down.stdout);
+  });
+
+  it("knows liveName at preview, before GARM has the scale set, and asks GARM nothing to know it", async () => {
+    const sim = await simulator();
+    const p = await project();
+    await p.initStack("dev", login(sim));
+    sim.clearRequests();
+    const preview = await p.cli(["preview"]);
+    const expected = liveName("ci-small", ["linux", "x64"], "fake", "hashed");
+    assert.match(preview.stdout, new RegExp(`liveName: "${expected}"`), preview.stdout);
+    assert.deepEqual(writes(sim), [], "preview changes nothing in GARM");
+    await p.cli(["up", "--yes"]);
+    assert.equal((await p.outputs()).liveName, expected, "what preview showed is what up made");
+    await p.cli(["destroy", "--yes"]);
+  });
+
+  it("says in one warning line when GARM's version is not one this release was tested against", async () => {
+    const sim = await startSimulator({ tickMs: 25, behaviour: "head" });
+    cleanup.push(() => sim.stop());
+    const p = await project();
+    await p.initStack("dev", login(sim));
+    const r = await p.cli(["preview"]);
+    // The CLI shows a diagnostic as it comes and again in the summary: one line there, under the provider.
+    const lines = diagnosticsOf(r.stdout, "pulumi:providers:garm (default)").split("\n").filter((l) => l.includes("GARM reports version"));
+    assert.equal(lines.length, 1, r.stdout);
+    assert.match(lines[0]!, /warning: GARM reports version "v0.2.1-96-gafda4e76", but this pulumi-garm release was tested against v0.2.1 only/);
+    const tested = await simulator();
+    const q = await project();
+    await q.initStack("dev", login(tested));
+    assert.ok(!(await q.cli(["preview"])).stdout.includes("GARM reports version"), "a tested GARM gets no warning");
+  });
+});
