@@ -65,7 +65,8 @@ describe("GarmPool against the GARM simulator", function () {
   });
 
   it("labels that fold into tags another pool made, read back in tag-creation order: refresh and up plan nothing", async () => {
-    const program = [pool("first", { labels: ["x64", "linux"] }), pool("second", { labels: ["GPU", "X64", "Linux"], extraSpecs: { disk: 50 } })];
+    // "second" waits for "first": the folding below needs first's tags to exist before second's create.
+    const program = [pool("first", { labels: ["x64", "linux"] }), { ...pool("second", { labels: ["GPU", "X64", "Linux"], extraSpecs: { disk: 50 } }), dependsOn: ["first"] }];
     const up = await fx.engine.up(program);
     assert.ok(up.ok, JSON.stringify(up.errors));
     const rest = new Client(fx.sim);
