@@ -8,7 +8,7 @@ import { describeCommand } from "./command-text";
 import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
 import { diffGarmProvider, sameFile, type GarmProviderDiff } from "./diff";
 import { handWrittenProviderNames, verifyEdit } from "./garm-config";
-import { describeUsers, providerUsers, type UsageSource } from "./guard";
+import { describeUsers, providerUsers, type UsageSource } from "../../common/provider-users";
 import { readBlock, readBlockOwner, removeBlock, upsertBlock } from "./managed-block";
 import { describeOwner, foreignOwner, TAKE_OVER_HINT } from "./ownership";
 import {

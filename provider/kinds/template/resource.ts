@@ -4,7 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
 import type { GarmClient, TemplateDetailView, TemplateView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import { describeUsers, usersWhere } from "../garm-provider/guard";
+import { describeUsers, usersWhere } from "../../common/provider-users";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
 import { withoutProviderKey } from "../../common/unknown";

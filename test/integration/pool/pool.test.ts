@@ -1,6 +1,6 @@
 // GarmPool scenarios through the engine harness against the GARM simulator (issue 16).
 import { strict as assert } from "node:assert";
-import { providerUsers } from "../../../provider/kinds/garm-provider/guard";
+import { providerUsers } from "../../../provider/common/provider-users";
 import { type Fixture, mutatingCalls, poolDecl, sleep, startFixture } from "../scaleset/fixture";
 import { Client } from "../simulator/helpers";
 

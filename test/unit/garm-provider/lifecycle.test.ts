@@ -5,7 +5,7 @@ import * as toml from "smol-toml";
 import { makeGarmProviderImpl, type GarmProviderDeps } from "../../../provider/kinds/garm-provider/lifecycle";
 import { readBlock, renderBlock, upsertBlock } from "../../../provider/kinds/garm-provider/managed-block";
 import { RestartCoordinator, type CommandResult } from "../../../provider/kinds/garm-provider/restart";
-import type { PoolRef, ScaleSetRef } from "../../../provider/kinds/garm-provider/guard";
+import type { PoolRef, ScaleSetRef } from "../../../provider/common/provider-users";
 import { HAND_WRITTEN, removeDir, tempConfig } from "./helpers";
 
 /**

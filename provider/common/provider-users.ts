@@ -1,5 +1,5 @@
-// Finds the GARM scale sets and pools that still name a provider: removing it would leave them undrainable
-// (garm-behaviour.md §9.3).
+// Finds the GARM scale sets and pools that use something being deleted (a provider, a template); removing a provider
+// they still name would leave them undrainable (garm-behaviour.md §9.3).
 
 /** The scale-set fields the guard reads (a subset of the client's ScaleSetView). */
 export interface ScaleSetRef {
