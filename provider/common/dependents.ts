@@ -132,7 +132,7 @@ export interface PoolRef {
   entity?: { kind?: string; name?: string; id?: string };
 }
 
-export interface RunnerGroupSource {
+export interface ScaleSetAndPoolSource {
   listScaleSets(): Promise<ScaleSetRef[]>;
   listPools(): Promise<PoolRef[]>;
 }
@@ -143,7 +143,7 @@ function entityOf(ref: { entityName?: string; entity?: { kind?: string; name?: s
 }
 
 /** Every scale set and every pool, across all entities (not only this stack's), that `uses` says uses the object. */
-export function runnerGroupsWhere(source: RunnerGroupSource, uses: (ref: ScaleSetRef | PoolRef) => boolean): DependentList[] {
+export function scaleSetsAndPoolsWhere(source: ScaleSetAndPoolSource, uses: (ref: ScaleSetRef | PoolRef) => boolean): DependentList[] {
   return [
     {
       what: "scale sets",

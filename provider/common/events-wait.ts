@@ -58,15 +58,15 @@ const sleepFor = (ms: number, signal?: AbortSignal) => delay(ms, undefined, { si
  * scale_set_id (garm database/sql/instances.go:193-195); job rows only name their runner (params/params.go Job).
  */
 export function scaleSetConcern(scaleSetId: number): Concern {
-  return runnerGroupConcern("scaleset", "scale_set_id", scaleSetId);
+  return scaleSetOrPoolConcern("scaleset", "scale_set_id", scaleSetId);
 }
 
 /** The same for a pool: its runners carry pool_id (params/params.go Instance). */
 export function poolConcern(poolId: string): Concern {
-  return runnerGroupConcern("pool", "pool_id", poolId);
+  return scaleSetOrPoolConcern("pool", "pool_id", poolId);
 }
 
-function runnerGroupConcern(groupType: string, runnerKey: string, id: number | string): Concern {
+function scaleSetOrPoolConcern(groupType: string, runnerKey: string, id: number | string): Concern {
   return (event, runners) => {
     const p = event.payload;
     switch (event.entityType) {

@@ -8,7 +8,7 @@ import { describeCommand } from "./command-text";
 import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
 import { diffGarmProvider, sameFile, type GarmProviderDiff } from "./diff";
 import { handWrittenProviderNames, verifyEdit } from "./garm-config";
-import { type RunnerGroupSource, listDependents, refusalOf, runnerGroupsWhere } from "../../common/dependents";
+import { type ScaleSetAndPoolSource, listDependents, refusalOf, scaleSetsAndPoolsWhere } from "../../common/dependents";
 import { readBlock, readBlockOwner, removeBlock, upsertBlock } from "./managed-block";
 import { describeOwner, foreignOwner, TAKE_OVER_HINT } from "./ownership";
 import {
@@ -25,7 +25,7 @@ import { waitForProviders, type ProviderExpectation, type ProviderListing } from
 import { declareFor } from "../../garm/lookups";
 
 /** The GARM reads GarmProvider needs. */
-export interface GarmReader extends RunnerGroupSource {
+export interface GarmReader extends ScaleSetAndPoolSource {
   listProviders(): Promise<ProviderListing[]>;
 }
 
@@ -167,7 +167,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
    * (`unconfirmed`) may be removed while GARM cannot be asked: GARM may be down because of that very block.
    */
   async function refuseWhileUsed(name: string, unconfirmed = false): Promise<void> {
-    const users = await listDependents(runnerGroupsWhere(deps.garm(), (ref) => ref.providerName === name));
+    const users = await listDependents(scaleSetsAndPoolsWhere(deps.garm(), (ref) => ref.providerName === name));
     if (unconfirmed && users.found.length === 0 && users.unlisted.length > 0) {
       const why = users.unlisted.map((u) => one(u.error)).join("; ");
       say(name, `GARM cannot be asked which scale sets use the provider (${why}); removing its block anyway, because GARM never confirmed loading it and may be down because of it`);

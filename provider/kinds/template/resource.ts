@@ -4,7 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
 import type { GarmClient, TemplateDetailView, TemplateView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import { type RefusalWords, refuseWhileUsed, refusalOf, runnerGroupsWhere } from "../../common/dependents";
+import { type RefusalWords, refuseWhileUsed, refusalOf, scaleSetsAndPoolsWhere } from "../../common/dependents";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
 import { withoutProviderKey } from "../../common/unknown";
@@ -149,7 +149,7 @@ export function templateMethodsWith(deps: TemplateDeps): Omit<pulumi.dynamic.Res
       }
       if (!isSameTemplate(olds, view)) return deps.log.warn(notOurs.leftAlone(name, describeTemplateHolder(view)));
       // Name every user before GARM refuses with a message that names none (database/sql/templates.go L265-267).
-      await refuseWhileUsed(runnerGroupsWhere(client, (ref) => ref.templateId === templateId), inUseWords(name));
+      await refuseWhileUsed(scaleSetsAndPoolsWhere(client, (ref) => ref.templateId === templateId), inUseWords(name));
       try {
         await client.deleteTemplate(templateId);
       } catch (err) {

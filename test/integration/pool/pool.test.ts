@@ -1,6 +1,6 @@
 // GarmPool scenarios through the engine harness against the GARM simulator (issue 16).
 import { strict as assert } from "node:assert";
-import { listDependents, runnerGroupsWhere } from "../../../provider/common/dependents";
+import { listDependents, scaleSetsAndPoolsWhere } from "../../../provider/common/dependents";
 import { type Fixture, mutatingCalls, poolDecl, sleep, startFixture } from "../scaleset/fixture";
 import { Client } from "../simulator/helpers";
 
@@ -189,7 +189,7 @@ describe("GarmPool against the GARM simulator", function () {
 
   it("GarmProvider's delete guard counts a GarmPool's pool", async () => {
     await fx.engine.up([pool("p")]);
-    const users = await listDependents(runnerGroupsWhere(fx.garm(), (ref) => ref.providerName === "fake"));
+    const users = await listDependents(scaleSetsAndPoolsWhere(fx.garm(), (ref) => ref.providerName === "fake"));
     assert.deepEqual(users.found.map((u) => `${u.kind} ${u.id}`), [`pool ${poolIdOf("p")}`]);
   });
 
