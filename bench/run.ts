@@ -16,6 +16,7 @@ import { wholeCliRun } from "./cli";
 import { previewReferenceCost } from "./preview";
 import { drainLatency as eventsDrainLatency, forcedDeletesForStuckRunner, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
 import { simulatorScaleSetInputs } from "../harness/scaleset-inputs";
+import { resourceCalls } from "../harness/garm-calls";
 
 const silent = { info: () => {}, warn: () => {} };
 
@@ -66,7 +67,7 @@ async function emptyDelete(): Promise<Result> {
     await engine.up([decl("s", inputsFor(0))]);
     sim.clearRequests();
     await engine.destroy();
-    const calls = sim.requests().filter((r) => !r.path.endsWith("/auth/login"));
+    const calls = resourceCalls(sim.requests());
     return {
       target: "deleting an empty scale set takes at most 4 GARM calls",
       measured: `${calls.length} calls: ${calls.map((c) => `${c.method} ${c.path}`).join(", ")}`,

@@ -5,6 +5,7 @@ import type { ResourceDecl } from "../../../harness/engine";
 import { REPO_ROOT } from "../../../harness/engine-for-garm";
 import { type SimulatedGarm, mutatingCalls, startSimulatedGarm } from "../../support/fixtures";
 import type { Simulator, SimulatorOptions } from "../../../simulator";
+import { resourceCalls } from "../../../harness/garm-calls";
 
 export { REPO_ROOT, mutatingCalls };
 
@@ -75,9 +76,9 @@ export function templateDecl(name: string, inputs: Record<string, unknown> = {})
   return { name, type: "GarmTemplate", module: "garm", provider: templateProvider, inputs: { name: "ci-linux", body: TEMPLATE_BODY, ...inputs } };
 }
 
-/** API calls other than logins. */
+/** API calls other than logins and the provider process's one version read (harness/garm-calls.ts). */
 export function apiCalls(sim: Simulator) {
-  return sim.requests().filter((r) => !r.path.endsWith("/auth/login"));
+  return resourceCalls(sim.requests());
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,6 +2,7 @@
 import { strict as assert } from "node:assert";
 import { engineForGarm } from "../../../harness/engine-for-garm";
 import { type Fixture, apiCalls, mutatingCalls, sleep, startFixture } from "./fixture";
+import { isVersionRead } from "../../../harness/garm-calls";
 
 describe("GarmScaleSet against the GARM simulator", function () {
   this.timeout(90_000);
@@ -215,6 +216,8 @@ describe("GarmScaleSet against the GARM simulator", function () {
     assert.ok(destroy.ok, JSON.stringify(destroy.errors));
     const calls = apiCalls(fx.sim).map((r) => `${r.method} ${r.path}`);
     assert.ok(calls.length <= 4, calls.join("\n"));
+    // The destroy's provider process reads GARM's version once, whatever it deletes.
+    assert.ok(fx.sim.requests().filter(isVersionRead).length <= 1, fx.sim.requests().map((r) => `${r.method} ${r.path}`).join("\n"));
     assert.deepEqual(fx.sim.scaleSets(), []);
   });
 
