@@ -3,6 +3,8 @@
 // URNs, import, and the per-instance connection.
 import type * as pulumi from "@pulumi/pulumi";
 import type { Connection } from "../provider/common/connection";
+import type { GarmClient } from "../provider/garm/client";
+import { keptInItsGarm, reachedGarm, withGarmIdentity } from "../provider/common/garm-identity";
 import { type Logger, consoleLogger } from "../provider/common/log";
 import { userFacing } from "../provider/common/user-facing";
 import { BOUND_KINDS, type KindImplementation, type KindMethods } from "../provider/registry/implementations";
@@ -33,8 +35,8 @@ export const GARM_PROVIDER = tokenOfKind("garmProvider");
 export const ENDPOINT = tokenOfKind("endpoint");
 export const CREDENTIALS = tokenOfKind("credentials");
 
-function adapt(methods: KindMethods, secrets: readonly string[]): PluginResource {
-  const m = userFacing(methods as pulumi.dynamic.ResourceProvider, secrets);
+function adapt(methods: KindMethods, connection: Connection, secrets: readonly string[]): PluginResource {
+  const m = userFacing(keptInItsGarm(methods as pulumi.dynamic.ResourceProvider, () => connection.client()), secrets);
   return {
     check: async (_urn, olds, news) => (await m.check!(olds, news)) as { inputs?: Props },
     diff: (id, olds, news) => m.diff!(id, olds, news),
@@ -49,7 +51,7 @@ function adapt(methods: KindMethods, secrets: readonly string[]): PluginResource
 function served(row: KindRow & { impl: KindImplementation }, connection: Connection, log: Logger): PluginResource {
   const client = () => connection.client();
   const secrets = row.secrets;
-  const resource = adapt(row.impl.methods({ client, log }), secrets);
+  const resource = adapt(row.impl.methods({ client, log }), connection, secrets);
   const { importable } = row;
   const importer = row.impl.importer;
   const fromUrn = row.impl.inputsFromUrn;
@@ -61,10 +63,17 @@ function served(row: KindRow & { impl: KindImplementation }, connection: Connect
     read: (id, props) => {
       if (Object.keys(props).length > 0) return resource.read(id, props);
       // A row marked importable has an importer (test/unit/registry.test.ts).
-      if (importable === true) return importer!(client(), id);
+      if (importable === true) return imported(importer!(client(), id), client, id);
       throw new Error(`${row.sdkClass} cannot be imported: ${importable.instead}`);
     },
   };
+}
+
+/** An import's answer, recording the GARM the object was read from as every read does. */
+async function imported(answer: Promise<{ id: string; props: Props; inputs: Props }>, client: () => GarmClient, id: string) {
+  const reached = await reachedGarm(client, id, undefined);
+  const found = await answer;
+  return { ...found, props: withGarmIdentity(found.props, reached) };
 }
 
 /**

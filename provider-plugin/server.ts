@@ -10,6 +10,7 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { checkConnectionSettings } from "../provider/common/config";
 import { Connection } from "../provider/common/connection";
+import { type GarmMove, garmMove } from "../provider/common/garm-identity";
 import { probeGarm } from "../provider/common/garm-probe";
 import { UNKNOWN } from "../provider/common/unknown";
 import { EngineLog, engineSink } from "./engine-log";
@@ -36,6 +37,9 @@ export interface PluginOptions {
   /** The engine's address, the plugin's first argument: where the lines users see go. */
   readonly engineAddress?: string;
 }
+
+/** The provider settings that decide which GARM it reaches. */
+const CONNECTION_KEYS: ReadonlySet<string> = new Set(["url", "username", "password", "caCertFile", "insecure"]);
 
 const toJs = (s: Struct | undefined): Props => (s ? (s.toJavaScript() as Props) : {});
 const toStruct = (p: Props | undefined): Struct => Struct.fromJavaScript(defined(p ?? {}) as never);
@@ -81,6 +85,7 @@ function unary<Req, Res>(log: EngineLog, work: (req: Req) => Promise<Res>): Hand
 export class GarmPluginServer {
   private readonly connection = new Connection();
   private readonly resources: ReadonlyMap<string, PluginResource>;
+  private readonly garmMoves = new Map<string, Promise<GarmMove>>();
   private schemaKeys: Map<string, { outputs: string[]; inputs: ReadonlySet<string> }> | undefined;
 
   constructor(
@@ -106,6 +111,18 @@ export class GarmPluginServer {
     // An input the update drops is gone from the outputs too.
     const kept = Object.fromEntries(Object.entries(current).filter(([key]) => !keys.inputs.has(key) || key in inputs));
     return { ...unknowns, ...kept, ...inputs, ...this.resource(type, urn).preview?.(inputs) };
+  }
+
+  /** The engine asks once per resource of a changed provider; the GARMs are compared once per pair of settings. */
+  private garmMoveOf(olds: Props, news: Props): Promise<GarmMove> {
+    const key = JSON.stringify([olds, news]);
+    let move = this.garmMoves.get(key);
+    if (!move) {
+      const settings = (config: Props) => checkConnectionSettings(configSource(config, new Map()), this.options.env).settings;
+      move = garmMove(settings(olds), settings(news));
+      this.garmMoves.set(key, move);
+    }
+    return move;
   }
 
   private resource(type: string, urn: string): PluginResource {
@@ -153,6 +170,16 @@ export class GarmPluginServer {
         const resp = new proto.DiffResponse();
         resp.setChanges(changed.length > 0 ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
         resp.setDiffsList(changed);
+        // A provider that now reaches another GARM is replaced, and so is every resource of it (pulumi-behaviour.md
+        // §8): each is created in the new GARM and deleted from the old one through the old provider, never left behind.
+        const move = changed.some((key) => CONNECTION_KEYS.has(key)) ? await this.garmMoveOf(olds, news) : undefined;
+        if (move?.kind === "other") {
+          resp.setReplacesList(changed.filter((key) => CONNECTION_KEYS.has(key)));
+          this.log.warn(
+            `garm:url ${String(news.url ?? "")} reaches another GARM (controller ${move.to}) than the one this provider's resources live in ` +
+              `(controller ${move.from}, ${String(olds.url ?? "")}): every resource of this provider is replaced, created in the new GARM and then deleted from the old one`,
+          );
+        }
         return resp;
       }),
 

@@ -1,11 +1,13 @@
 // The implementation the serialized shim requires at run time (`pulumi-garm/provider`): one ResourceProvider per kind
 // of the registry, under the kind's key (`scaleSet`, `garmProvider`, ...), which state written by every version names.
 import type * as pulumi from "@pulumi/pulumi";
+import { garmClient } from "./common/connection";
+import { keptInItsGarm } from "./common/garm-identity";
 import { userFacing } from "./common/user-facing";
 import { BOUND_KINDS } from "./registry/implementations";
 import type { KindKey } from "./registry/kinds";
 
-// No error leaves with the value of one of the kind's secrets in it.
-const providers = Object.fromEntries(BOUND_KINDS.map((kind) => [kind.key, userFacing(kind.impl.dynamic, kind.secrets)])) as Record<KindKey, pulumi.dynamic.ResourceProvider>;
+// Each resource is acted on only in the GARM it lives in; no error leaves with the value of one of the kind's secrets in it.
+const providers = Object.fromEntries(BOUND_KINDS.map((kind) => [kind.key, userFacing(keptInItsGarm(kind.impl.dynamic, garmClient), kind.secrets)])) as Record<KindKey, pulumi.dynamic.ResourceProvider>;
 
 export = providers;

@@ -385,6 +385,10 @@ class SimulatorImpl implements Simulator {
     this.say(`database restored from snapshot ${snapshot}`);
   }
 
+  controllerId(): string {
+    return this.store.controller.controllerId;
+  }
+
   requests(): RequestLogEntry[] {
     return clone(this.log);
   }

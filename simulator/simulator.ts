@@ -128,6 +128,8 @@ export interface Simulator {
   /** GARM down: "refuse" closes the listener (connection refused), "drop" destroys API connections. Ticks pause. */
   stopServing(mode?: "refuse" | "drop"): void;
   resumeServing(): Promise<void>;
+  /** The id GARM made on its first start and keeps for good (garm-behaviour.md §1.8). */
+  controllerId(): string;
   requests(): RequestLogEntry[];
   clearRequests(): void;
   /** One worker pass now: autoscale, provider create/teardown, row cleanup, consolidation when due. */

@@ -3,6 +3,7 @@
 // a GARM of a version this release was not tested against is named before a behaviour difference bites.
 import type { GarmClient } from "../garm/client";
 import { isGarmError } from "../garm/errors";
+import { controllerInfoOf } from "./garm-identity";
 import type { Logger } from "./log";
 
 /** Bound on the probe, so an unreachable GARM delays the run by this much at most; the operations then say why. */
@@ -18,7 +19,7 @@ export async function probeGarm(client: GarmClient, log: Logger, timeoutMs = PRO
     timer = setTimeout(() => resolve("timeout"), timeoutMs);
   });
   try {
-    const answer = await Promise.race([client.getController(), timedOut]);
+    const answer = await Promise.race([controllerInfoOf(client), timedOut]);
     if (answer === "timeout") return;
     if (!TESTED_GARM_VERSIONS.includes(answer.version)) {
       log.warn(

@@ -75,6 +75,11 @@ export class GarmClient {
     return Object.assign(client, { transport: wire as unknown as GarmTransport, api });
   }
 
+  /** The GARM URL this client reaches, as garm:url gives it (without /api/v1): for messages. */
+  get garmUrl(): string {
+    return this.transport.baseUrl.replace(/\/api\/v1$/, "");
+  }
+
   // Controller
 
   /** GET /controller, not the swagger's /controller-info: it answers before the controller's URLs are set (spec.ts). */

@@ -4,6 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { GarmClient } from "../garm/client";
+import { GARM_IDENTITY_OUTPUT } from "../common/garm-identity";
 import type { Logger } from "../common/log";
 import { controller, controllerMethodsWith } from "../kinds/controller/resource";
 import { controllerInputSchema } from "../kinds/controller/inputs";
@@ -179,5 +180,13 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
   },
 };
 
+/** The output every kind records (common/garm-identity.ts). */
+const GARM_IDENTITY = z.object({
+  [GARM_IDENTITY_OUTPUT]: z.string().describe("Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM."),
+});
+
 /** The rows with their implementations, in the table's order. */
-export const BOUND_KINDS: readonly (KindRow<KindKey> & { readonly impl: KindImplementation })[] = KINDS.map((row) => ({ ...row, impl: IMPLEMENTATIONS[row.key] }));
+export const BOUND_KINDS: readonly (KindRow<KindKey> & { readonly impl: KindImplementation })[] = KINDS.map((row) => {
+  const impl = IMPLEMENTATIONS[row.key];
+  return { ...row, impl: { ...impl, computed: impl.computed.extend(GARM_IDENTITY.shape) } };
+});

@@ -33,6 +33,8 @@ export class GarmController extends pulumi.dynamic.Resource {
   /** The settings this resource manages (the inputs given). */
   declare readonly managed: pulumi.Output<string[]>;
   declare readonly stateVersion: pulumi.Output<number>;
+  /** Controller id of the GARM the object lives in. */
+  declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmControllerArgs, opts?: pulumi.CustomResourceOptions) {
     super(controllerProvider, name, resourceInputs("controller", args), opts, "garm", "GarmController");

@@ -44,6 +44,8 @@ export class GarmCredentials extends pulumi.dynamic.Resource {
   declare readonly secretSalt: pulumi.Output<string>;
   /** Version of the state shape this resource wrote. */
   declare readonly stateVersion: pulumi.Output<number>;
+  /** Controller id of the GARM the object lives in. */
+  declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmCredentialsArgs, opts?: pulumi.CustomResourceOptions) {
     // The secrets go in as Pulumi secrets, so the state keeps its copy of the inputs encrypted.

@@ -37,6 +37,8 @@ export class GarmEndpoint extends pulumi.dynamic.Resource {
   declare readonly caCertBundle: pulumi.Output<string>;
   /** Version of the state shape this resource wrote. */
   declare readonly stateVersion: pulumi.Output<number>;
+  /** Controller id of the GARM the object lives in. */
+  declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmEndpointArgs, opts?: pulumi.CustomResourceOptions) {
     super(endpointProvider, name, resourceInputs("endpoint", args), opts, "garm", "GarmEndpoint");

@@ -59,6 +59,8 @@ abstract class GarmEntity extends pulumi.dynamic.Resource {
   declare readonly webhookInstalled: pulumi.Output<boolean>;
   /** Version of the state shape this resource wrote. */
   declare readonly stateVersion: pulumi.Output<number>;
+  /** Controller id of the GARM the object lives in. */
+  declare readonly garmControllerId: pulumi.Output<string>;
 
   protected constructor(
     provider: pulumi.dynamic.ResourceProvider,

@@ -37,6 +37,8 @@ export class GarmProvider extends pulumi.dynamic.Resource {
   declare readonly owner: pulumi.Output<{ project: string; stack: string; resource: string }>;
   /** Version of the state shape this resource wrote. */
   declare readonly stateVersion: pulumi.Output<number>;
+  /** Controller id of the GARM the object lives in. */
+  declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmProviderArgs, opts?: pulumi.CustomResourceOptions) {
     // Recorded in the block, so another stack or resource cannot take over a GARM provider of the same name.

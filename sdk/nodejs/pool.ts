@@ -29,6 +29,8 @@ export class GarmPool extends pulumi.dynamic.Resource {
   declare readonly templateId: pulumi.Output<number>;
   /** Version of the state shape this resource wrote. */
   declare readonly stateVersion: pulumi.Output<number>;
+  /** Controller id of the GARM the object lives in. */
+  declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmPoolArgs, opts?: pulumi.CustomResourceOptions) {
     super(poolProvider, name, resourceInputs("pool", args), opts, "garm", "GarmPool");

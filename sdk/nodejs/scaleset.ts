@@ -36,6 +36,8 @@ export class GarmScaleSet extends pulumi.dynamic.Resource {
   declare readonly githubScaleSetId: pulumi.Output<number>;
   /** Version of the state shape this resource wrote. */
   declare readonly stateVersion: pulumi.Output<number>;
+  /** Controller id of the GARM the object lives in. */
+  declare readonly garmControllerId: pulumi.Output<string>;
   declare readonly providerName: pulumi.Output<string>;
   declare readonly entityKind: pulumi.Output<"organization" | "repository" | "enterprise">;
   declare readonly entityId: pulumi.Output<string>;

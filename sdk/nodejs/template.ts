@@ -37,6 +37,8 @@ export class GarmTemplate extends pulumi.dynamic.Resource {
   declare readonly owner: pulumi.Output<string>;
   /** Version of the state shape this resource wrote. */
   declare readonly stateVersion: pulumi.Output<number>;
+  /** Controller id of the GARM the object lives in. */
+  declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmTemplateArgs, opts?: pulumi.CustomResourceOptions) {
     super(templateProvider, name, resourceInputs("template", args), opts, "garm", "GarmTemplate");

@@ -21,6 +21,8 @@ type GarmController struct {
 	ControllerId pulumi.StringOutput `pulumi:"controllerId"`
 	// The URL GitHub delivers this controller's webhooks to: webhookUrl plus the controller id.
 	ControllerWebhookUrl pulumi.StringOutput `pulumi:"controllerWebhookUrl"`
+	// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+	GarmControllerId pulumi.StringOutput `pulumi:"garmControllerId"`
 	// The settings this resource manages (the inputs given).
 	Managed pulumi.StringArrayOutput `pulumi:"managed"`
 	// URL runners fetch their metadata from, e.g. https://garm.example.com/api/v1/metadata. Left as GARM holds it when omitted.
@@ -147,6 +149,11 @@ func (o GarmControllerOutput) ControllerId() pulumi.StringOutput {
 // The URL GitHub delivers this controller's webhooks to: webhookUrl plus the controller id.
 func (o GarmControllerOutput) ControllerWebhookUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmController) pulumi.StringOutput { return v.ControllerWebhookUrl }).(pulumi.StringOutput)
+}
+
+// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+func (o GarmControllerOutput) GarmControllerId() pulumi.StringOutput {
+	return o.ApplyT(func(v *GarmController) pulumi.StringOutput { return v.GarmControllerId }).(pulumi.StringOutput)
 }
 
 // The settings this resource manages (the inputs given).

@@ -30,6 +30,8 @@ type GarmCredentials struct {
 	Endpoint pulumi.StringOutput `pulumi:"endpoint"`
 	// The endpoint's forge: "github" or "gitea". Defaults to "github". Changing it replaces the credentials.
 	Forge pulumi.StringPtrOutput `pulumi:"forge"`
+	// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+	GarmControllerId pulumi.StringOutput `pulumi:"garmControllerId"`
 	// GitHub App installation id.
 	InstallationId pulumi.IntPtrOutput `pulumi:"installationId"`
 	// Credentials name; organizations, repositories and enterprises refer to it. At most 64 characters. Changed in place.
@@ -217,6 +219,11 @@ func (o GarmCredentialsOutput) Endpoint() pulumi.StringOutput {
 // The endpoint's forge: "github" or "gitea". Defaults to "github". Changing it replaces the credentials.
 func (o GarmCredentialsOutput) Forge() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *GarmCredentials) pulumi.StringPtrOutput { return v.Forge }).(pulumi.StringPtrOutput)
+}
+
+// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+func (o GarmCredentialsOutput) GarmControllerId() pulumi.StringOutput {
+	return o.ApplyT(func(v *GarmCredentials) pulumi.StringOutput { return v.GarmControllerId }).(pulumi.StringOutput)
 }
 
 // GitHub App installation id.

@@ -28,6 +28,8 @@ type GarmEndpoint struct {
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// The forge: "github" (GitHub or GitHub Enterprise Server) or "gitea". Defaults to "github". Changing it replaces the endpoint.
 	Forge pulumi.StringPtrOutput `pulumi:"forge"`
+	// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+	GarmControllerId pulumi.StringOutput `pulumi:"garmControllerId"`
 	// Endpoint name; credentials and entities refer to it. At most 64 characters. Changing it replaces the endpoint.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Version of the state shape this resource wrote.
@@ -188,6 +190,11 @@ func (o GarmEndpointOutput) Description() pulumi.StringPtrOutput {
 // The forge: "github" (GitHub or GitHub Enterprise Server) or "gitea". Defaults to "github". Changing it replaces the endpoint.
 func (o GarmEndpointOutput) Forge() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *GarmEndpoint) pulumi.StringPtrOutput { return v.Forge }).(pulumi.StringPtrOutput)
+}
+
+// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+func (o GarmEndpointOutput) GarmControllerId() pulumi.StringOutput {
+	return o.ApplyT(func(v *GarmEndpoint) pulumi.StringOutput { return v.GarmControllerId }).(pulumi.StringOutput)
 }
 
 // Endpoint name; credentials and entities refer to it. At most 64 characters. Changing it replaces the endpoint.

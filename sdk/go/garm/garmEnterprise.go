@@ -28,6 +28,8 @@ type GarmEnterprise struct {
 	EntityId pulumi.StringOutput `pulumi:"entityId"`
 	// Kind of the GARM entity.
 	EntityKind pulumi.StringOutput `pulumi:"entityKind"`
+	// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+	GarmControllerId pulumi.StringOutput `pulumi:"garmControllerId"`
 	// GitHub enterprise slug. Changing it replaces the enterprise.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
@@ -197,6 +199,11 @@ func (o GarmEnterpriseOutput) EntityId() pulumi.StringOutput {
 // Kind of the GARM entity.
 func (o GarmEnterpriseOutput) EntityKind() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmEnterprise) pulumi.StringOutput { return v.EntityKind }).(pulumi.StringOutput)
+}
+
+// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+func (o GarmEnterpriseOutput) GarmControllerId() pulumi.StringOutput {
+	return o.ApplyT(func(v *GarmEnterprise) pulumi.StringOutput { return v.GarmControllerId }).(pulumi.StringOutput)
 }
 
 // GitHub enterprise slug. Changing it replaces the enterprise.

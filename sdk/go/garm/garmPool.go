@@ -38,6 +38,8 @@ type GarmPool struct {
 	ExtraSpecs pulumi.AnyOutput `pulumi:"extraSpecs"`
 	// Provider flavor (size) for the runners.
 	Flavor pulumi.StringOutput `pulumi:"flavor"`
+	// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+	GarmControllerId pulumi.StringOutput `pulumi:"garmControllerId"`
 	// Provider image for the runners.
 	Image pulumi.StringOutput `pulumi:"image"`
 	// Labels as GARM holds them: trimmed, lower-cased, sorted.
@@ -315,6 +317,11 @@ func (o GarmPoolOutput) ExtraSpecs() pulumi.AnyOutput {
 // Provider flavor (size) for the runners.
 func (o GarmPoolOutput) Flavor() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmPool) pulumi.StringOutput { return v.Flavor }).(pulumi.StringOutput)
+}
+
+// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+func (o GarmPoolOutput) GarmControllerId() pulumi.StringOutput {
+	return o.ApplyT(func(v *GarmPool) pulumi.StringOutput { return v.GarmControllerId }).(pulumi.StringOutput)
 }
 
 // Provider image for the runners.

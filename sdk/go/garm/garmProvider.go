@@ -26,6 +26,8 @@ type GarmProvider struct {
 	Executable pulumi.StringOutput `pulumi:"executable"`
 	// Absolute path of the GARM config file this resource edits, e.g. /etc/garm/config.toml. Changing it replaces the resource.
 	GarmConfigPath pulumi.StringOutput `pulumi:"garmConfigPath"`
+	// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+	GarmControllerId pulumi.StringOutput `pulumi:"garmControllerId"`
 	// External provider interface version: "v0.1.0" or "v0.1.1". Defaults to "v0.1.0".
 	InterfaceVersion pulumi.StringPtrOutput `pulumi:"interfaceVersion"`
 	// GARM provider name, as scale sets reference it in `providerName`. Letters, digits, `_`, `.`, `-`; at most 64 characters. Changing it replaces the resource.
@@ -198,6 +200,11 @@ func (o GarmProviderOutput) Executable() pulumi.StringOutput {
 // Absolute path of the GARM config file this resource edits, e.g. /etc/garm/config.toml. Changing it replaces the resource.
 func (o GarmProviderOutput) GarmConfigPath() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmProvider) pulumi.StringOutput { return v.GarmConfigPath }).(pulumi.StringOutput)
+}
+
+// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+func (o GarmProviderOutput) GarmControllerId() pulumi.StringOutput {
+	return o.ApplyT(func(v *GarmProvider) pulumi.StringOutput { return v.GarmControllerId }).(pulumi.StringOutput)
 }
 
 // External provider interface version: "v0.1.0" or "v0.1.1". Defaults to "v0.1.0".

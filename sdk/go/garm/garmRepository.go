@@ -28,6 +28,8 @@ type GarmRepository struct {
 	EntityId pulumi.StringOutput `pulumi:"entityId"`
 	// Kind of the GARM entity.
 	EntityKind pulumi.StringOutput `pulumi:"entityKind"`
+	// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+	GarmControllerId pulumi.StringOutput `pulumi:"garmControllerId"`
 	// Install GARM's webhook in GitHub through GARM (needs enable_webhook_management in GARM's config), and remove it on delete. Defaults to false.
 	InstallWebhook pulumi.BoolPtrOutput `pulumi:"installWebhook"`
 	// Leave the installed webhook in GitHub when the entity is deleted. Defaults to false.
@@ -209,6 +211,11 @@ func (o GarmRepositoryOutput) EntityId() pulumi.StringOutput {
 // Kind of the GARM entity.
 func (o GarmRepositoryOutput) EntityKind() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmRepository) pulumi.StringOutput { return v.EntityKind }).(pulumi.StringOutput)
+}
+
+// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+func (o GarmRepositoryOutput) GarmControllerId() pulumi.StringOutput {
+	return o.ApplyT(func(v *GarmRepository) pulumi.StringOutput { return v.GarmControllerId }).(pulumi.StringOutput)
 }
 
 // Install GARM's webhook in GitHub through GARM (needs enable_webhook_management in GARM's config), and remove it on delete. Defaults to false.

@@ -26,6 +26,8 @@ type GarmTemplate struct {
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// Forge the runners register with: github or gitea. Defaults to github. Changing it replaces the template.
 	ForgeType pulumi.StringPtrOutput `pulumi:"forgeType"`
+	// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+	GarmControllerId pulumi.StringOutput `pulumi:"garmControllerId"`
 	// Template name, unique among your templates in GARM. Changes in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Runner OS the template installs: linux or windows. Defaults to linux. Changing it replaces the template.
@@ -175,6 +177,11 @@ func (o GarmTemplateOutput) Description() pulumi.StringPtrOutput {
 // Forge the runners register with: github or gitea. Defaults to github. Changing it replaces the template.
 func (o GarmTemplateOutput) ForgeType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *GarmTemplate) pulumi.StringPtrOutput { return v.ForgeType }).(pulumi.StringPtrOutput)
+}
+
+// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+func (o GarmTemplateOutput) GarmControllerId() pulumi.StringOutput {
+	return o.ApplyT(func(v *GarmTemplate) pulumi.StringOutput { return v.GarmControllerId }).(pulumi.StringOutput)
 }
 
 // Template name, unique among your templates in GARM. Changes in place.

@@ -42,6 +42,8 @@ type ScaleSet struct {
 	ExtraSpecs pulumi.AnyOutput `pulumi:"extraSpecs"`
 	// Provider flavor (size) for the runners.
 	Flavor pulumi.StringOutput `pulumi:"flavor"`
+	// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+	GarmControllerId pulumi.StringOutput `pulumi:"garmControllerId"`
 	// GitHub's id of the scale set; GARM may change it when it re-creates the GitHub side.
 	GithubScaleSetId pulumi.IntOutput `pulumi:"githubScaleSetId"`
 	// Provider image for the runners.
@@ -337,6 +339,11 @@ func (o ScaleSetOutput) ExtraSpecs() pulumi.AnyOutput {
 // Provider flavor (size) for the runners.
 func (o ScaleSetOutput) Flavor() pulumi.StringOutput {
 	return o.ApplyT(func(v *ScaleSet) pulumi.StringOutput { return v.Flavor }).(pulumi.StringOutput)
+}
+
+// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+func (o ScaleSetOutput) GarmControllerId() pulumi.StringOutput {
+	return o.ApplyT(func(v *ScaleSet) pulumi.StringOutput { return v.GarmControllerId }).(pulumi.StringOutput)
 }
 
 // GitHub's id of the scale set; GARM may change it when it re-creates the GitHub side.

@@ -153,6 +153,7 @@ class GarmController(pulumi.CustomResource):
             __props__.__dict__["webhook_url"] = webhook_url
             __props__.__dict__["controller_id"] = None
             __props__.__dict__["controller_webhook_url"] = None
+            __props__.__dict__["garm_controller_id"] = None
             __props__.__dict__["managed"] = None
             __props__.__dict__["state_version"] = None
             __props__.__dict__["version"] = None
@@ -181,6 +182,7 @@ class GarmController(pulumi.CustomResource):
         __props__.__dict__["callback_url"] = None
         __props__.__dict__["controller_id"] = None
         __props__.__dict__["controller_webhook_url"] = None
+        __props__.__dict__["garm_controller_id"] = None
         __props__.__dict__["managed"] = None
         __props__.__dict__["metadata_url"] = None
         __props__.__dict__["minimum_job_age_backoff"] = None
@@ -212,6 +214,14 @@ class GarmController(pulumi.CustomResource):
         The URL GitHub delivers this controller's webhooks to: webhookUrl plus the controller id.
         """
         return pulumi.get(self, "controller_webhook_url")
+
+    @_builtins.property
+    @pulumi.getter(name="garmControllerId")
+    def garm_controller_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+        """
+        return pulumi.get(self, "garm_controller_id")
 
     @_builtins.property
     @pulumi.getter

@@ -255,6 +255,7 @@ class GarmCredentials(pulumi.CustomResource):
             __props__.__dict__["token"] = None if token is None else pulumi.Output.secret(token)
             __props__.__dict__["auth_type"] = None
             __props__.__dict__["credentials_id"] = None
+            __props__.__dict__["garm_controller_id"] = None
             __props__.__dict__["secret_digest"] = None
             __props__.__dict__["secret_salt"] = None
             __props__.__dict__["state_version"] = None
@@ -289,6 +290,7 @@ class GarmCredentials(pulumi.CustomResource):
         __props__.__dict__["description"] = None
         __props__.__dict__["endpoint"] = None
         __props__.__dict__["forge"] = None
+        __props__.__dict__["garm_controller_id"] = None
         __props__.__dict__["installation_id"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["private_key"] = None
@@ -353,6 +355,14 @@ class GarmCredentials(pulumi.CustomResource):
         The endpoint's forge: "github" or "gitea". Defaults to "github". Changing it replaces the credentials.
         """
         return pulumi.get(self, "forge")
+
+    @_builtins.property
+    @pulumi.getter(name="garmControllerId")
+    def garm_controller_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+        """
+        return pulumi.get(self, "garm_controller_id")
 
     @_builtins.property
     @pulumi.getter(name="installationId")

@@ -234,6 +234,7 @@ class GarmEndpoint(pulumi.CustomResource):
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["upload_base_url"] = upload_base_url
+            __props__.__dict__["garm_controller_id"] = None
             __props__.__dict__["state_version"] = None
         super(GarmEndpoint, __self__).__init__(
             'garm:index:GarmEndpoint',
@@ -263,6 +264,7 @@ class GarmEndpoint(pulumi.CustomResource):
         __props__.__dict__["ca_cert_bundle"] = None
         __props__.__dict__["description"] = None
         __props__.__dict__["forge"] = None
+        __props__.__dict__["garm_controller_id"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["state_version"] = None
         __props__.__dict__["upload_base_url"] = None
@@ -315,6 +317,14 @@ class GarmEndpoint(pulumi.CustomResource):
         The forge: "github" (GitHub or GitHub Enterprise Server) or "gitea". Defaults to "github". Changing it replaces the endpoint.
         """
         return pulumi.get(self, "forge")
+
+    @_builtins.property
+    @pulumi.getter(name="garmControllerId")
+    def garm_controller_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+        """
+        return pulumi.get(self, "garm_controller_id")
 
     @_builtins.property
     @pulumi.getter

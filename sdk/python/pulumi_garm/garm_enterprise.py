@@ -197,6 +197,7 @@ class GarmEnterprise(pulumi.CustomResource):
             __props__.__dict__["endpoint_name"] = None
             __props__.__dict__["entity_id"] = None
             __props__.__dict__["entity_kind"] = None
+            __props__.__dict__["garm_controller_id"] = None
             __props__.__dict__["state_version"] = None
             __props__.__dict__["webhook_installed"] = None
             __props__.__dict__["webhook_secret_hash"] = None
@@ -231,6 +232,7 @@ class GarmEnterprise(pulumi.CustomResource):
         __props__.__dict__["endpoint_name"] = None
         __props__.__dict__["entity_id"] = None
         __props__.__dict__["entity_kind"] = None
+        __props__.__dict__["garm_controller_id"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["pool_balancer_type"] = None
         __props__.__dict__["state_version"] = None
@@ -287,6 +289,14 @@ class GarmEnterprise(pulumi.CustomResource):
         Kind of the GARM entity.
         """
         return pulumi.get(self, "entity_kind")
+
+    @_builtins.property
+    @pulumi.getter(name="garmControllerId")
+    def garm_controller_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+        """
+        return pulumi.get(self, "garm_controller_id")
 
     @_builtins.property
     @pulumi.getter

@@ -237,6 +237,7 @@ class GarmOrganization(pulumi.CustomResource):
             __props__.__dict__["endpoint_name"] = None
             __props__.__dict__["entity_id"] = None
             __props__.__dict__["entity_kind"] = None
+            __props__.__dict__["garm_controller_id"] = None
             __props__.__dict__["state_version"] = None
             __props__.__dict__["webhook_installed"] = None
             __props__.__dict__["webhook_secret_hash"] = None
@@ -271,6 +272,7 @@ class GarmOrganization(pulumi.CustomResource):
         __props__.__dict__["endpoint_name"] = None
         __props__.__dict__["entity_id"] = None
         __props__.__dict__["entity_kind"] = None
+        __props__.__dict__["garm_controller_id"] = None
         __props__.__dict__["install_webhook"] = None
         __props__.__dict__["keep_webhook_on_delete"] = None
         __props__.__dict__["name"] = None
@@ -329,6 +331,14 @@ class GarmOrganization(pulumi.CustomResource):
         Kind of the GARM entity.
         """
         return pulumi.get(self, "entity_kind")
+
+    @_builtins.property
+    @pulumi.getter(name="garmControllerId")
+    def garm_controller_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+        """
+        return pulumi.get(self, "garm_controller_id")
 
     @_builtins.property
     @pulumi.getter(name="installWebhook")

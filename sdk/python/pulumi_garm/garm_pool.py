@@ -540,6 +540,7 @@ class GarmPool(pulumi.CustomResource):
             __props__.__dict__["template_id"] = template_id
             __props__.__dict__["entity_kind"] = None
             __props__.__dict__["entity_name"] = None
+            __props__.__dict__["garm_controller_id"] = None
             __props__.__dict__["pool_id"] = None
             __props__.__dict__["state_version"] = None
         super(GarmPool, __self__).__init__(
@@ -575,6 +576,7 @@ class GarmPool(pulumi.CustomResource):
         __props__.__dict__["entity_name"] = None
         __props__.__dict__["extra_specs"] = None
         __props__.__dict__["flavor"] = None
+        __props__.__dict__["garm_controller_id"] = None
         __props__.__dict__["image"] = None
         __props__.__dict__["labels"] = None
         __props__.__dict__["max_runners"] = None
@@ -680,6 +682,14 @@ class GarmPool(pulumi.CustomResource):
         Provider flavor (size) for the runners.
         """
         return pulumi.get(self, "flavor")
+
+    @_builtins.property
+    @pulumi.getter(name="garmControllerId")
+    def garm_controller_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+        """
+        return pulumi.get(self, "garm_controller_id")
 
     @_builtins.property
     @pulumi.getter

@@ -277,6 +277,7 @@ class GarmProvider(pulumi.CustomResource):
                 raise TypeError("Missing required property 'restart_command'")
             __props__.__dict__["restart_command"] = restart_command
             __props__.__dict__["restart_timeout_seconds"] = restart_timeout_seconds
+            __props__.__dict__["garm_controller_id"] = None
             __props__.__dict__["state_version"] = None
         super(GarmProvider, __self__).__init__(
             'garm:index:GarmProvider',
@@ -305,6 +306,7 @@ class GarmProvider(pulumi.CustomResource):
         __props__.__dict__["environment_variables"] = None
         __props__.__dict__["executable"] = None
         __props__.__dict__["garm_config_path"] = None
+        __props__.__dict__["garm_controller_id"] = None
         __props__.__dict__["interface_version"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["owner"] = None
@@ -352,6 +354,14 @@ class GarmProvider(pulumi.CustomResource):
         Absolute path of the GARM config file this resource edits, e.g. /etc/garm/config.toml. Changing it replaces the resource.
         """
         return pulumi.get(self, "garm_config_path")
+
+    @_builtins.property
+    @pulumi.getter(name="garmControllerId")
+    def garm_controller_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+        """
+        return pulumi.get(self, "garm_controller_id")
 
     @_builtins.property
     @pulumi.getter(name="interfaceVersion")

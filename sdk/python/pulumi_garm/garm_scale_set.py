@@ -562,6 +562,7 @@ class GarmScaleSet(pulumi.CustomResource):
             __props__.__dict__["endpoint_name"] = None
             __props__.__dict__["entity_kind"] = None
             __props__.__dict__["entity_name"] = None
+            __props__.__dict__["garm_controller_id"] = None
             __props__.__dict__["github_scale_set_id"] = None
             __props__.__dict__["live_name"] = None
             __props__.__dict__["scale_set_id"] = None
@@ -602,6 +603,7 @@ class GarmScaleSet(pulumi.CustomResource):
         __props__.__dict__["entity_name"] = None
         __props__.__dict__["extra_specs"] = None
         __props__.__dict__["flavor"] = None
+        __props__.__dict__["garm_controller_id"] = None
         __props__.__dict__["github_scale_set_id"] = None
         __props__.__dict__["image"] = None
         __props__.__dict__["labels"] = None
@@ -718,6 +720,14 @@ class GarmScaleSet(pulumi.CustomResource):
         Provider flavor (size) for the runners.
         """
         return pulumi.get(self, "flavor")
+
+    @_builtins.property
+    @pulumi.getter(name="garmControllerId")
+    def garm_controller_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+        """
+        return pulumi.get(self, "garm_controller_id")
 
     @_builtins.property
     @pulumi.getter(name="githubScaleSetId")

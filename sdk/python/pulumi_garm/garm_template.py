@@ -212,6 +212,7 @@ class GarmTemplate(pulumi.CustomResource):
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["os_type"] = os_type
+            __props__.__dict__["garm_controller_id"] = None
             __props__.__dict__["owner"] = None
             __props__.__dict__["state_version"] = None
             __props__.__dict__["template_id"] = None
@@ -242,6 +243,7 @@ class GarmTemplate(pulumi.CustomResource):
         __props__.__dict__["body_file"] = None
         __props__.__dict__["description"] = None
         __props__.__dict__["forge_type"] = None
+        __props__.__dict__["garm_controller_id"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["os_type"] = None
         __props__.__dict__["owner"] = None
@@ -288,6 +290,14 @@ class GarmTemplate(pulumi.CustomResource):
         Forge the runners register with: github or gitea. Defaults to github. Changing it replaces the template.
         """
         return pulumi.get(self, "forge_type")
+
+    @_builtins.property
+    @pulumi.getter(name="garmControllerId")
+    def garm_controller_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+        """
+        return pulumi.get(self, "garm_controller_id")
 
     @_builtins.property
     @pulumi.getter

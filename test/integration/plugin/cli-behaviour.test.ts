@@ -152,6 +152,53 @@ describe("the garm plugin in the CLI (real CLI, YAML host, simulator)", function
     await p.cli(["destroy", "--yes"]);
   });
 
+  it("follows a garm:url move: the same GARM is no change, another GARM replaces each resource there and deletes it here", async () => {
+    const first = await simulator();
+    const p = await project();
+    await p.initStack("dev", login(first));
+    await p.cli(["up", "--yes"]);
+    const [ours] = first.scaleSets();
+
+    await p.cli(["config", "set", "garm:url", first.url.replace("127.0.0.1", "localhost")]);
+    await p.cli(["preview", "--expect-no-changes"]);
+
+    const second = await simulator();
+    await p.cli(["config", "set", "garm:url", second.url]);
+    await p.cli(["config", "set", "--secret", "garm:password", second.password]);
+    const plan = await p.preview();
+    const step = plan.steps.find((s) => s.urn.endsWith("::small"));
+    assert.equal(step?.op, "replace", JSON.stringify(plan.steps));
+    const said = await p.cli(["preview"]);
+    assert.match(said.stdout, new RegExp(`reaches another GARM \\(controller ${second.controllerId()}\\) than the one this provider's resources live in \\(controller ${first.controllerId()}`), said.stdout);
+    await p.cli(["up", "--yes"]);
+    assert.deepEqual(first.scaleSets(), [], `${ours.name} was drained and deleted from the GARM it lived in`);
+    assert.equal(second.scaleSets()[0]?.name, ours.name, "and made in the new one");
+    await p.cli(["destroy", "--yes"]);
+    assert.deepEqual(second.scaleSets(), []);
+  });
+
+  it("refuses, naming both GARMs, a move whose old GARM does not answer, and keeps the scale set in state", async () => {
+    const first = await simulator();
+    const p = await project();
+    await p.initStack("dev", login(first));
+    await p.cli(["up", "--yes"]);
+    first.stopServing("refuse");
+    const second = await simulator();
+    await p.cli(["config", "set", "garm:url", second.url]);
+    await p.cli(["config", "set", "--secret", "garm:password", second.password]);
+    const refusal = new RegExp(`lives in GARM ${first.controllerId()}, but garm:url ${second.url.replace(/[.:/]/g, "\\$&")} reaches GARM ${second.controllerId()}`);
+    const preview = await p.cli(["preview"], { expectOk: false });
+    assert.notEqual(preview.code, 0);
+    assert.match(preview.stdout + preview.stderr, refusal);
+    // A refresh reads through the provider as state records it (the old GARM's URL), which does not answer.
+    const refresh = await p.cli(["refresh", "--yes"], { expectOk: false });
+    assert.notEqual(refresh.code, 0, "refresh fails instead of dropping the scale set");
+    const state = JSON.parse((await p.cli(["stack", "export"])).stdout) as { deployment: { resources: { urn: string }[] } };
+    assert.ok(state.deployment.resources.some((r) => r.urn.endsWith("::small")), "the scale set is still in state");
+    assert.deepEqual(second.scaleSets(), []);
+    await first.resumeServing();
+  });
+
   it("says in one warning line when GARM's version is not one this release was tested against", async () => {
     const sim = await startSimulator({ tickMs: 25, behaviour: "head" });
     cleanup.push(() => sim.stop());
