@@ -18,6 +18,7 @@ import { garmProvider, garmProviderWith } from "../kinds/garm-provider/resource"
 import { garmProviderInputSchema } from "../kinds/garm-provider/inputs";
 import { pool, poolMethodsWith } from "../kinds/pool/resource";
 import { poolInputSchema } from "../kinds/pool/inputs";
+import { importPool } from "../kinds/pool/import";
 import { scaleSet, scaleSetMethodsWith } from "../kinds/scaleset/resource";
 import { runnerDepsFor } from "../runners/deps";
 import { importScaleSet } from "../kinds/scaleset/import";
@@ -26,6 +27,7 @@ import { scaleSetInputSchema } from "../kinds/scaleset/inputs";
 import { template, templateMethodsWith } from "../kinds/template/resource";
 import { readBodyFile } from "../kinds/template/check";
 import { templateInputSchema } from "../kinds/template/inputs";
+import { importTemplate } from "../kinds/template/import";
 import { KINDS, type KindKey, type KindRow } from "./kinds";
 
 type Props = Record<string, unknown>;
@@ -162,6 +164,7 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     replaceOnChanges: ["osType", "forgeType"],
     dynamic: template,
     methods: (access) => templateMethodsWith({ ...access, readBody: readBodyFile }),
+    importer: importTemplate,
   },
   pool: {
     inputSchema: poolInputSchema,
@@ -177,6 +180,7 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     replaceOnChanges: ["organization", "repository", "enterprise", "entityId", "endpoint", "providerName"],
     dynamic: pool,
     methods: (access) => poolMethodsWith(runnerDeps(access)),
+    importer: importPool,
   },
 };
 

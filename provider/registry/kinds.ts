@@ -136,7 +136,7 @@ export const KINDS = [
     legacyTokens: [],
     outputs: [...RUNNER_SETTINGS, "priority", "adoptPoolId", "poolId", "entityKind", "entityName", "stateVersion", "garmControllerId"],
     secrets: [],
-    importable: { instead: "declare it in the program with adoptPoolId set to its id and `pulumi up` takes it over" },
+    importable: true,
   }),
   row({
     key: "template",
@@ -144,7 +144,7 @@ export const KINDS = [
     legacyTokens: [],
     outputs: ["name", "description", "osType", "forgeType", "body", "bodyFile", "adoptExisting", "templateId", "owner", "stateVersion", "garmControllerId"],
     secrets: [],
-    importable: { instead: ADOPT },
+    importable: true,
   }),
 ] as const;
 

@@ -34,20 +34,20 @@ export const POOL_UPDATABLE = {
 export type PoolUpdatableField = keyof typeof POOL_UPDATABLE;
 
 /** What an omitted optional input means: GARM's default, so removing an input puts the default back. */
-const OMITTED_MEANS: Partial<Record<PoolUpdatableField, unknown>> = {
+export const OMITTED_MEANS = {
   runnerPrefix: "garm",
   runnerGroup: "",
   runnerBootstrapTimeout: 20,
   extraSpecs: {},
   enableShell: false,
   priority: 0,
-};
+} as const satisfies Partial<Record<PoolUpdatableField, unknown>>;
 
 /** Updatable fields whose new input, or the default it stands for when omitted, differs from what GARM holds. */
 export function changedPoolFields(olds: PoolOutputs, news: Record<string, unknown>): PoolUpdatableField[] {
   return (Object.keys(POOL_UPDATABLE) as PoolUpdatableField[]).filter((field) => {
     if (field === "templateId") return templateChanged(olds, news);
-    const wanted = news[field] ?? OMITTED_MEANS[field];
+    const wanted = news[field] ?? (OMITTED_MEANS as Partial<Record<PoolUpdatableField, unknown>>)[field];
     if (wanted === undefined) return false;
     if (containsUnknown(wanted)) return true;
     const held = olds[field];
@@ -69,7 +69,7 @@ export function diffPool(olds: PoolOutputs, newProps: Record<string, unknown>): 
 export function poolUpdateBody(news: CheckedPoolInputs, fields: readonly PoolUpdatableField[], systemTemplate?: number): UpdatePoolParams {
   const body: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = (news as unknown as Record<string, unknown>)[field] ?? OMITTED_MEANS[field];
+    const value = (news as unknown as Record<string, unknown>)[field] ?? (OMITTED_MEANS as Partial<Record<PoolUpdatableField, unknown>>)[field];
     if (field === "extraSpecs") body.extra_specs = canonicalJson(parseExtraSpecs(value) ?? {});
     else if (field === "labels") body.tags = [...new Set((value as string[]).map((l) => l.trim()))];
     else if (field === "templateId") body.template_id = value ?? systemTemplate;

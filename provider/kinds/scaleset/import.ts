@@ -4,42 +4,22 @@ import type { GarmClient, ScaleSetView } from "../../garm/client";
 import { withDefaults, type ScaleSetInputs } from "./inputs";
 import { liveName } from "../../runners/naming";
 import { toOutputs } from "./state";
-import { type ResolvedEntity, isObject } from "../../runners/state";
-import { forgeOf, systemTemplateName } from "../../runners/templates";
+import type { ResolvedEntity } from "../../runners/state";
+import { importedRunnerSettings } from "../../runners/import";
 import { OMITTED_MEANS } from "./diff";
 
 type Props = Record<string, unknown>;
 
 /** The inputs that reproduce `view`: a hashed live name gives back its base name, any other name is kept exactly. */
 export function importedInputs(view: ScaleSetView): ScaleSetInputs {
-  if (!view.entity) throw new Error(`scale set ${view.name} (GARM id ${view.id}) has no organization, repository or enterprise in GARM's answer`);
+  const what = `scale set ${view.name} (GARM id ${view.id})`;
   const hashed = /^(.+)-[0-9a-f]{8}$/.exec(view.name);
   const base = hashed && liveName(hashed[1], view.labels, view.providerName, "hashed") === view.name ? hashed[1] : undefined;
-  const entityKey = { organization: "organization", repository: "repository", enterprise: "enterprise" }[view.entity.kind];
   const inputs: Props = {
     name: base ?? view.name,
     ...(base === undefined ? { naming: "exact" } : {}),
-    [entityKey]: view.entity.name,
-    providerName: view.providerName,
-    image: view.image,
-    flavor: view.flavor,
-    osType: view.osType || "linux",
-    osArch: view.osArch || "amd64",
+    ...importedRunnerSettings(view, OMITTED_MEANS, what),
     labels: view.labels,
-    maxRunners: view.maxRunners,
-    minIdleRunners: view.minIdleRunners,
-    enabled: view.enabled,
-    // GARM's defaults stay out of the program, as a user would write it.
-    ...(view.runnerPrefix && view.runnerPrefix !== OMITTED_MEANS.runnerPrefix ? { runnerPrefix: view.runnerPrefix } : {}),
-    ...(view.runnerGroup && view.runnerGroup.toLowerCase() !== OMITTED_MEANS.runnerGroup.toLowerCase() ? { runnerGroup: view.runnerGroup } : {}),
-    ...(view.runnerBootstrapTimeout && view.runnerBootstrapTimeout !== OMITTED_MEANS.runnerBootstrapTimeout
-      ? { runnerBootstrapTimeout: view.runnerBootstrapTimeout }
-      : {}),
-    ...(isObject(view.extraSpecs) && Object.keys(view.extraSpecs).length > 0 ? { extraSpecs: view.extraSpecs } : {}),
-    ...(view.enableShell ? { enableShell: true } : {}),
-    ...(view.templateId !== undefined && view.templateName !== undefined && view.templateName !== systemTemplateName(forgeOf(view.forgeType), view.osType || "linux")
-      ? { templateId: view.templateId }
-      : {}),
   };
   return inputs as ScaleSetInputs;
 }

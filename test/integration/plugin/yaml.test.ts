@@ -56,28 +56,70 @@ describe("YAML programs through the garm resource plugin (real CLI, YAML host, s
     console.log(`      ${p.timings()}`);
   });
 
-  it("imports a scale set created over REST; the program Pulumi writes for it previews with no change", async () => {
-    const { p, host } = await project("quickstart-yaml");
-    const rest = new GarmClient({ url: host.sim.url, username: host.sim.username, password: host.sim.password });
-    const made = await rest.createScaleSet(
-      { kind: "organization", id: host.sim.organizationId },
-      { name: "legacy-runners", provider_name: "fake", image: "img", flavor: "big", os_type: "linux", os_arch: "amd64", labels: ["self-hosted", "arm"], max_runners: 4, enabled: true },
-    );
-    // An empty program: only the imported resource.
-    fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), "name: garm-import-yaml\nruntime: yaml\n");
-    await p.initStack("dev", { "garm:url": host.sim.url, "garm:username": host.sim.username, "garm:password": { value: host.sim.password, secret: true } });
-    const generated = path.join(p.workDir, "generated.yaml");
-    await p.cli(["import", "garm:index:ScaleSet", "legacy", String(made.id), "--yes", "--out", generated]);
-    const code = fs.readFileSync(generated, "utf8");
-    assert.match(code, /type: garm:(index:)?ScaleSet/);
-    assert.match(code, /name: legacy-runners/);
-    fs.appendFileSync(path.join(p.dir, "Pulumi.yaml"), code);
-    host.sim.clearRequests();
-    const preview = await p.preview();
-    assert.deepEqual(preview.changeSummary, { same: 2 }, `after import the written program has no change:\n${code}`);
-    assert.deepEqual(writes(host.sim), []);
-    assert.deepEqual(host.sim.scaleSets().map((s) => s.name), ["legacy-runners"]);
-  });
+  /** Each importable kind, made over REST as garm-cli would: its token, the id to import, what the written code holds. */
+  const IMPORTS: { kind: string; token: string; make: (rest: GarmClient, host: SimulatedHost) => Promise<string>; code: RegExp }[] = [
+    {
+      kind: "scale set (legacy token)",
+      token: "garm:index:ScaleSet",
+      make: async (rest, host) =>
+        String(
+          (
+            await rest.createScaleSet(
+              { kind: "organization", id: host.sim.organizationId },
+              { name: "legacy-runners", provider_name: "fake", image: "img", flavor: "big", os_type: "linux", os_arch: "amd64", labels: ["self-hosted", "arm"], max_runners: 4, enabled: true },
+            )
+          ).id,
+        ),
+      code: /type: garm:(index:)?ScaleSet[\s\S]*name: legacy-runners/,
+    },
+    {
+      kind: "pool",
+      token: "garm:index:GarmPool",
+      make: async (rest, host) => {
+        // GARM checks a pool's provider: one written by hand into GARM's config, as an operator would.
+        fs.appendFileSync(host.garmConfigPath, `\n[[provider]]\nname = "fake"\nprovider_type = "external"\n[provider.external]\nprovider_executable = "${host.providerExecutable}"\nconfig_file = ""\n`);
+        await host.sim.restart();
+        return (
+          await rest.createPool(
+            { kind: "organization", id: host.sim.organizationId },
+            { provider_name: "fake", image: "img", flavor: "big", os_type: "linux", os_arch: "amd64", tags: ["Self-Hosted", "gpu"], max_runners: 3, min_idle_runners: 0, enabled: true, priority: 5, runner_prefix: "ci" },
+          )
+        ).id;
+      },
+      code: /type: garm:(index:)?GarmPool[\s\S]*priority: 5/,
+    },
+    {
+      kind: "template",
+      token: "garm:index:GarmTemplate",
+      make: async (rest) =>
+        String(
+          (
+            await rest.createTemplate({ name: "hand-made", description: "made with garm-cli", os_type: "linux", forge_type: "github", data: Buffer.from("#!/bin/bash\necho {{ .RunnerName }}\n").toString("base64") } as never)
+          ).id,
+        ),
+      code: /type: garm:(index:)?GarmTemplate[\s\S]*name: hand-made/,
+    },
+  ];
+
+  for (const { kind, token, make, code: expected } of IMPORTS) {
+    it(`imports a ${kind} created over REST; the program Pulumi writes for it previews with no change`, async () => {
+      const { p, host } = await project("quickstart-yaml");
+      const rest = new GarmClient({ url: host.sim.url, username: host.sim.username, password: host.sim.password });
+      const id = await make(rest, host);
+      // An empty program: only the imported resource.
+      fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), "name: garm-import-yaml\nruntime: yaml\n");
+      await p.initStack("dev", { "garm:url": host.sim.url, "garm:username": host.sim.username, "garm:password": { value: host.sim.password, secret: true } });
+      const generated = path.join(p.workDir, "generated.yaml");
+      await p.cli(["import", token, "imported", id, "--yes", "--out", generated]);
+      const code = fs.readFileSync(generated, "utf8");
+      assert.match(code, expected);
+      fs.appendFileSync(path.join(p.dir, "Pulumi.yaml"), code);
+      host.sim.clearRequests();
+      const preview = await p.preview();
+      assert.deepEqual(preview.changeSummary, { same: 2 }, `after import the written program has no change:\n${code}`);
+      assert.deepEqual(writes(host.sim), []);
+    });
+  }
 
   it("two explicit provider instances reach two GARMs", async () => {
     const { p } = await project("two-providers-yaml");

@@ -1,0 +1,31 @@
+// `pulumi import garm:index:GarmTemplate <name> <id>`: reads a template of the logged-in user and states the inputs
+// that describe it. GARM's system templates are GARM's own: a program refers to them, never imports them.
+import type { GarmClient } from "../../garm/client";
+import { type TemplateInputs, templateDefaults } from "./inputs";
+import { SYSTEM_OWNER, toTemplateOutputs } from "./state";
+
+type Props = Record<string, unknown>;
+
+/** Reads template `id` for import: its outputs as create would have stored them, and the inputs behind them. */
+export async function importTemplate(client: GarmClient, id: string): Promise<{ id: string; props: Props; inputs: Props }> {
+  const numeric = Number(id);
+  if (!Number.isInteger(numeric) || numeric <= 0) {
+    throw new Error(`template id "${id}" is not a GARM template id: give the number garm-cli template list shows`);
+  }
+  const view = await client.getTemplate(numeric);
+  if (view.owner === SYSTEM_OWNER) {
+    throw new Error(
+      `template ${view.name} (id ${id}) is one of GARM's system templates, which GARM keeps itself: leave templateId unset ` +
+        "on a scale set or pool to use it, or name its id, instead of importing it",
+    );
+  }
+  const inputs: TemplateInputs = {
+    name: view.name,
+    ...(view.description ? { description: view.description } : {}),
+    osType: view.osType as TemplateInputs["osType"],
+    forgeType: view.forgeType as TemplateInputs["forgeType"],
+    body: view.body,
+  };
+  const outs = toTemplateOutputs(templateDefaults(inputs, view.body), view) as unknown as Props;
+  return { id: String(view.id), props: outs, inputs: inputs as Props };
+}
