@@ -8,10 +8,12 @@ import { GARM_IDENTITY_OUTPUT } from "../common/garm-identity";
 import type { Logger } from "../common/log";
 import { controller, controllerMethodsWith } from "../kinds/controller/resource";
 import { controllerInputSchema } from "../kinds/controller/inputs";
+import { importController } from "../kinds/controller/import";
 import { credentials, credentialsProviderWith } from "../kinds/credentials/resource";
 import { credentialsInputSchema } from "../kinds/credentials/inputs";
 import { endpoint, endpointProviderWith } from "../kinds/endpoint/resource";
 import { endpointInputSchema } from "../kinds/endpoint/inputs";
+import { importEndpoint } from "../kinds/endpoint/import";
 import { enterprise, entityMethodsWith, organization, repository } from "../kinds/entity/resource";
 import { entityInputSchema } from "../kinds/entity/inputs";
 import { garmProvider, garmProviderWith } from "../kinds/garm-provider/resource";
@@ -124,6 +126,7 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     replaceOnChanges: ["forge", "name"],
     dynamic: endpoint,
     methods: (access) => endpointProviderWith(access),
+    importer: importEndpoint,
   },
   credentials: {
     inputSchema: credentialsInputSchema,
@@ -153,6 +156,7 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     replaceOnChanges: [],
     dynamic: controller,
     methods: (access) => controllerMethodsWith(access),
+    importer: importController,
   },
   template: {
     inputSchema: templateInputSchema,

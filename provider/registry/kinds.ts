@@ -87,7 +87,7 @@ export const KINDS = [
     legacyTokens: [],
     outputs: ["forge", "name", "description", "baseUrl", "apiBaseUrl", "uploadBaseUrl", "caCertBundle", "adoptExisting", "stateVersion", "garmControllerId"],
     secrets: [],
-    importable: { instead: ADOPT },
+    importable: true,
   }),
   row({
     key: "credentials",
@@ -128,7 +128,7 @@ export const KINDS = [
     legacyTokens: [],
     outputs: ["metadataUrl", "callbackUrl", "webhookUrl", "minimumJobAgeBackoff", "controllerId", "controllerWebhookUrl", "version", "managed", "stateVersion", "garmControllerId"],
     secrets: [],
-    importable: { instead: "declare it in the program and `pulumi up` takes over GARM's controller" },
+    importable: true,
   }),
   row({
     key: "pool",

@@ -99,10 +99,31 @@ describe("YAML programs through the garm resource plugin (real CLI, YAML host, s
         ),
       code: /type: garm:(index:)?GarmTemplate[\s\S]*name: hand-made/,
     },
+    {
+      kind: "GitHub Enterprise endpoint",
+      token: "garm:index:GarmEndpoint",
+      make: async (rest) =>
+        (
+          await rest.createEndpoint("github", {
+            name: "ghes",
+            description: "our GHES",
+            base_url: "https://ghes.example.com",
+            api_base_url: "https://ghes.example.com/api/v3/",
+            upload_base_url: "https://ghes.example.com/api/uploads/",
+          })
+        ).name,
+      code: /type: garm:(index:)?GarmEndpoint[\s\S]*uploadBaseUrl: https:\/\/ghes\.example\.com\/api\/uploads\//,
+    },
+    {
+      kind: "controller",
+      token: "garm:index:GarmController",
+      make: async (_rest, host) => host.sim.controllerId(),
+      code: /type: garm:(index:)?GarmController[\s\S]*metadataUrl: http/,
+    },
   ];
 
   for (const { kind, token, make, code: expected } of IMPORTS) {
-    it(`imports a ${kind} created over REST; the program Pulumi writes for it previews with no change`, async () => {
+    it(`imports a ${kind} set up over REST; the program Pulumi writes for it previews with no change`, async () => {
       const { p, host } = await project("quickstart-yaml");
       const rest = new GarmClient({ url: host.sim.url, username: host.sim.username, password: host.sim.password });
       const id = await make(rest, host);
