@@ -17,6 +17,18 @@ export const PLUGIN_DOWNLOAD_URL = `github://api.github.com/${PUBLISHED_REPOSITO
 export const GO_MODULE_PATH = `${repositoryPath}/sdk/go`;
 export const GO_IMPORT_PATH = `${GO_MODULE_PATH}/garm`;
 
+/** The Python package's description on its index page (pulumi_garm/README.md, and sdk/python/README.md for pyproject). */
+const PYTHON_README = [
+  "# pulumi_garm: the GARM resource plugin's Python SDK",
+  "",
+  "Manage GARM (GitHub Actions Runner Manager) v0.2.1 from Pulumi Python programs: scale sets, pools, templates, provider",
+  "entries, the controller, endpoints, credentials, organizations, repositories and enterprises. The resources are served",
+  "by the `garm` resource plugin (pulumi-resource-garm), which Pulumi fetches from the project's releases.",
+  "",
+  `Documentation: https://${repositoryPath}/blob/main/docs/other-languages.md#python`,
+  "",
+].join("\n");
+
 /** The package schema GetSchema serves. */
 export function pluginSchema(version: string): Record<string, unknown> {
   const base = packageSchema(version) as { config: { variables: Record<string, Record<string, unknown>> } } & Record<string, unknown>;
@@ -38,7 +50,7 @@ export function pluginSchema(version: string): Record<string, unknown> {
     language: {
       // The SDKs carry the schema's version, so a program asks the engine for the plugin of the same version.
       // No `requires`: the generator then asks for the pulumi package its code needs (>=3.231.0,<4.0.0 at v3.248.0).
-      python: { packageName: "pulumi_garm", respectSchemaVersion: true, pyproject: { enabled: true } },
+      python: { packageName: "pulumi_garm", respectSchemaVersion: true, pyproject: { enabled: true }, readme: PYTHON_README },
       go: { importBasePath: GO_IMPORT_PATH, generateResourceContainerTypes: false, respectSchemaVersion: true },
       csharp: { rootNamespace: "PulumiGarm", packageReferences: { Pulumi: "3.*" } },
       nodejs: { packageName: "@pulumi-garm/garm", respectSchemaVersion: true },

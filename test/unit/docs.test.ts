@@ -5,6 +5,8 @@ import { strict as assert } from "node:assert";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 
+import { KINDS, tokenOf } from "../../provider/registry/kinds";
+
 const ROOT = path.resolve(__dirname, "../../..");
 /** Where code and tests cite the notes (the generated SDKs and code carry no citations of their own). */
 const CITING_DIRS = ["provider", "provider-plugin", "sdk/nodejs", "test", "bench", "scripts", "simulator", "harness"];
@@ -219,5 +221,15 @@ describe("docs: citations and links resolve inside the repository", () => {
   it("README.md stays a landing page: under 200 lines", () => {
     const lines = readFileSync(path.join(ROOT, "README.md"), "utf8").split("\n").length;
     assert.ok(lines < 200, `README.md has ${lines} lines; move reference text into docs/`);
+  });
+
+  it("README.md's plugin section names every resource type of the registry, and no other", () => {
+    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const start = readme.indexOf("## Other languages: the `garm` resource plugin");
+    assert.ok(start >= 0, "README.md has the plugin section");
+    const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+    const listed = [...new Set([...section.matchAll(/`(garm:index:\w+)`/g)].map((m) => m[1]))].sort();
+    assert.deepEqual(listed, KINDS.map(tokenOf).sort());
+    assert.equal(listed.length, 10);
   });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { Connection } from "../../provider/common/connection";
 import { pluginResources } from "../../provider-plugin/resources";
-import { pluginSchema as packageSchema } from "../../provider-plugin/schema";
+import { GO_IMPORT_PATH, GO_MODULE_PATH, PLUGIN_DOWNLOAD_URL, PUBLISHED_REPOSITORY, pluginSchema as packageSchema } from "../../provider-plugin/schema";
 
 const root = join(__dirname, "..", "..", "..");
 // Pulumi's package metaschema (pkg/codegen/schema/pulumi.json of the CLI release the tests use), vendored: tests read
@@ -43,5 +43,20 @@ describe("schema.json", () => {
     assert.equal(scaleSet.inputProperties.labels.willReplaceOnChanges, true);
     assert.equal(scaleSet.inputProperties.maxRunners.willReplaceOnChanges, undefined);
     assert.ok(schema.resources["garm:index:GarmProvider"].properties.stateVersion);
+  });
+
+  it("names where the plugin is published, and every generated SDK carries it, so programs fetch the plugin from there", () => {
+    const schema = JSON.parse(readFileSync(join(root, "schema.json"), "utf8"));
+    assert.equal(PLUGIN_DOWNLOAD_URL, `github://api.github.com/${PUBLISHED_REPOSITORY.owner}/${PUBLISHED_REPOSITORY.name}`);
+    assert.equal(schema.pluginDownloadURL, PLUGIN_DOWNLOAD_URL);
+    assert.equal(schema.language.go.importBasePath, GO_IMPORT_PATH);
+    assert.equal(GO_IMPORT_PATH, `${GO_MODULE_PATH}/garm`);
+    for (const file of ["sdk/python/pulumi_garm/pulumi-plugin.json", "sdk/go/garm/pulumi-plugin.json"]) {
+      assert.deepEqual(JSON.parse(readFileSync(join(root, file), "utf8")), { resource: true, name: "garm", version: schema.version, server: PLUGIN_DOWNLOAD_URL }, file);
+    }
+    assert.equal(JSON.parse(readFileSync(join(root, "sdk/nodejs-plugin/package.json"), "utf8")).pulumi.server, PLUGIN_DOWNLOAD_URL);
+    assert.match(readFileSync(join(root, "sdk/go/garm/internal/pulumiUtilities.go"), "utf8"), new RegExp(`pulumi\\.PluginDownloadURL\\("${PLUGIN_DOWNLOAD_URL}"\\)`));
+    assert.match(readFileSync(join(root, "sdk/python/pulumi_garm/_utilities.py"), "utf8"), new RegExp(`return "${PLUGIN_DOWNLOAD_URL}"`));
+    assert.match(readFileSync(join(root, "sdk/go/go.mod"), "utf8"), new RegExp(`^module ${GO_MODULE_PATH}$`, "m"));
   });
 });
