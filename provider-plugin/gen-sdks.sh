@@ -19,7 +19,7 @@ pulumi_go_sdk="github.com/pulumi/pulumi/sdk/v3@v$(node -p 'require("./package.js
 
 "$sdkgen" schema.json python "$out/python"
 # pyproject.toml names README.md beside it as the long description; the generator writes it into the package.
-cp "$out/python/pulumi_garm/README.md" "$out/python/README.md"
+cp "$out/python/pulumi_garm/"README.md "$out/python/"README.md
 "$sdkgen" schema.json go "$out/go"
 "$sdkgen" schema.json nodejs "$out/nodejs-plugin"
 # sdk/go/go.mod is the generator's (schema meta.supportPack); require the CLI's SDK and record every checksum in go.sum,

@@ -25,7 +25,7 @@ const PYTHON_README = [
   "entries, the controller, endpoints, credentials, organizations, repositories and enterprises. The resources are served",
   "by the `garm` resource plugin (pulumi-resource-garm), which Pulumi fetches from the project's releases.",
   "",
-  `Documentation: https://${repositoryPath}/blob/main/docs/other-languages.md#python`,
+  `Documentation: https://${repositoryPath}/blob/main/` + "docs/other-languages.md#python",
   "",
 ].join("\n");
 
