@@ -2,7 +2,7 @@
 # `make sdks`: the plugin's SDKs from schema.json into sdk/python, sdk/go and sdk/nodejs-plugin (the plugin's Node SDK,
 # package @pulumi-garm/garm; sdk/nodejs is the dynamic provider's package), then proof that each builds: the Python SDK
 # into a wheel (build/sdks/, offline), the Go SDK with `go build` against the go.mod and go.sum it ships, the Node SDK
-# with this checkout's tsc into build/sdks/nodejs-plugin.
+# with this checkout's tsc into build/sdks/nodejs-plugin (an installable package directory).
 #   provider-plugin/gen-sdks.sh [out]   generates into out/python, out/go, out/nodejs-plugin (default sdk/); the proof runs only for sdk/
 #                                       (test/integration/plugin/sdks-current.test.ts regenerates into a scratch dir)
 # `pulumi package gen-sdk` of CLI 3.248.0 hands generation to the language host's GeneratePackage; the hosts that
@@ -38,4 +38,6 @@ ls build/sdks/*.whl
 echo "sdk/go builds"
 rm -rf build/sdks/nodejs-plugin
 npx --no-install tsc -p sdk/nodejs-plugin/tsconfig.json --outDir build/sdks/nodejs-plugin
-echo "sdk/nodejs-plugin builds"
+# With its package.json beside the output, the directory is the package `npm install` takes.
+cp sdk/nodejs-plugin/package.json build/sdks/nodejs-plugin/
+echo "build/sdks/nodejs-plugin: @pulumi-garm/garm, ready for npm install"
