@@ -73,8 +73,10 @@ describe("plugin distribution: release archives, a local path install, the downl
     cleanup.push(sim.stop);
     const source = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-try-src-"));
     cleanup.push(() => fs.rmSync(source, { recursive: true, force: true }));
-    const yaml = fencedBlock("README.md", "yaml", "plugins:");
-    const pluginPath = /^\s+path: (\S+)$/m.exec(yaml)![1]!;
+    // The walk-through writes Pulumi.yaml with a quoted here-document, so its text is the file's.
+    const walkThrough = fencedBlock("README.md", "sh", "npm run sim");
+    const yaml = /<<'EOF'\n([\s\S]*?)^EOF$/m.exec(walkThrough)![1]!;
+    const pluginPath = /^\s+path: (\S+)/m.exec(yaml)![1]!;
     assert.equal(pluginPath, `../plugin/garm-v${PLUGIN_VERSION}`, "the walk-through's project is build/try, beside build/plugin");
     fs.writeFileSync(path.join(source, "Pulumi.yaml"), yaml);
     // The project sits at <work>/project, so its plugin path is <work>/plugin/garm-v<version>: the archive, unpacked.
@@ -83,6 +85,8 @@ describe("plugin distribution: release archives, a local path install, the downl
     const pluginDir = path.resolve(p.dir, pluginPath);
     fs.mkdirSync(pluginDir, { recursive: true });
     execFileSync("tar", ["-xzf", archiveOf(here), "-C", pluginDir]);
+    // The walk-through's login is the simulator's; its port is fixed there and free here.
+    assert.ok(walkThrough.includes(`garm:username ${sim.username}`) && walkThrough.includes(`garm:password '${sim.password}'`), "the README gives the simulator's login");
     await p.initStack("dev", { "garm:url": sim.url, "garm:username": sim.username, "garm:password": { value: sim.password, secret: true } });
     const preview = await p.preview();
     assert.deepEqual(preview.changeSummary, { create: 2 });
