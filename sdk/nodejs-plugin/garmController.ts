@@ -47,6 +47,10 @@ export class GarmController extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly controllerWebhookUrl: pulumi.Output<string>;
     /**
+     * Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+     */
+    declare public /*out*/ readonly garmControllerId: pulumi.Output<string>;
+    /**
      * The settings this resource manages (the inputs given).
      */
     declare public /*out*/ readonly managed: pulumi.Output<string[]>;
@@ -88,6 +92,7 @@ export class GarmController extends pulumi.CustomResource {
             resourceInputs["webhookUrl"] = args?.webhookUrl;
             resourceInputs["controllerId"] = undefined /*out*/;
             resourceInputs["controllerWebhookUrl"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["managed"] = undefined /*out*/;
             resourceInputs["stateVersion"] = undefined /*out*/;
             resourceInputs["version"] = undefined /*out*/;
@@ -95,6 +100,7 @@ export class GarmController extends pulumi.CustomResource {
             resourceInputs["callbackUrl"] = undefined /*out*/;
             resourceInputs["controllerId"] = undefined /*out*/;
             resourceInputs["controllerWebhookUrl"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["managed"] = undefined /*out*/;
             resourceInputs["metadataUrl"] = undefined /*out*/;
             resourceInputs["minimumJobAgeBackoff"] = undefined /*out*/;

@@ -63,6 +63,10 @@ export class GarmCredentials extends pulumi.CustomResource {
      */
     declare public readonly forge: pulumi.Output<string | undefined>;
     /**
+     * Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+     */
+    declare public /*out*/ readonly garmControllerId: pulumi.Output<string>;
+    /**
      * GitHub App installation id.
      */
     declare public readonly installationId: pulumi.Output<number | undefined>;
@@ -119,6 +123,7 @@ export class GarmCredentials extends pulumi.CustomResource {
             resourceInputs["token"] = args?.token ? pulumi.secret(args.token) : undefined;
             resourceInputs["authType"] = undefined /*out*/;
             resourceInputs["credentialsId"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["secretDigest"] = undefined /*out*/;
             resourceInputs["secretSalt"] = undefined /*out*/;
             resourceInputs["stateVersion"] = undefined /*out*/;
@@ -130,6 +135,7 @@ export class GarmCredentials extends pulumi.CustomResource {
             resourceInputs["description"] = undefined /*out*/;
             resourceInputs["endpoint"] = undefined /*out*/;
             resourceInputs["forge"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["installationId"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["privateKey"] = undefined /*out*/;

@@ -59,6 +59,10 @@ export class GarmEndpoint extends pulumi.CustomResource {
      */
     declare public readonly forge: pulumi.Output<string | undefined>;
     /**
+     * Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+     */
+    declare public /*out*/ readonly garmControllerId: pulumi.Output<string>;
+    /**
      * Endpoint name; credentials and entities refer to it. At most 64 characters. Changing it replaces the endpoint.
      */
     declare public readonly name: pulumi.Output<string>;
@@ -99,6 +103,7 @@ export class GarmEndpoint extends pulumi.CustomResource {
             resourceInputs["forge"] = args?.forge;
             resourceInputs["name"] = args?.name;
             resourceInputs["uploadBaseUrl"] = args?.uploadBaseUrl;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["stateVersion"] = undefined /*out*/;
         } else {
             resourceInputs["adoptExisting"] = undefined /*out*/;
@@ -107,6 +112,7 @@ export class GarmEndpoint extends pulumi.CustomResource {
             resourceInputs["caCertBundle"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
             resourceInputs["forge"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["stateVersion"] = undefined /*out*/;
             resourceInputs["uploadBaseUrl"] = undefined /*out*/;

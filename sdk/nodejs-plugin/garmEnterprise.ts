@@ -59,6 +59,10 @@ export class GarmEnterprise extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly entityKind: pulumi.Output<string>;
     /**
+     * Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+     */
+    declare public /*out*/ readonly garmControllerId: pulumi.Output<string>;
+    /**
      * GitHub enterprise slug. Changing it replaces the enterprise.
      */
     declare public readonly name: pulumi.Output<string>;
@@ -116,6 +120,7 @@ export class GarmEnterprise extends pulumi.CustomResource {
             resourceInputs["endpointName"] = undefined /*out*/;
             resourceInputs["entityId"] = undefined /*out*/;
             resourceInputs["entityKind"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["stateVersion"] = undefined /*out*/;
             resourceInputs["webhookInstalled"] = undefined /*out*/;
             resourceInputs["webhookSecretHash"] = undefined /*out*/;
@@ -127,6 +132,7 @@ export class GarmEnterprise extends pulumi.CustomResource {
             resourceInputs["endpointName"] = undefined /*out*/;
             resourceInputs["entityId"] = undefined /*out*/;
             resourceInputs["entityKind"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["poolBalancerType"] = undefined /*out*/;
             resourceInputs["stateVersion"] = undefined /*out*/;

@@ -81,6 +81,10 @@ export class GarmPool extends pulumi.CustomResource {
      */
     declare public readonly flavor: pulumi.Output<string>;
     /**
+     * Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+     */
+    declare public /*out*/ readonly garmControllerId: pulumi.Output<string>;
+    /**
      * Provider image for the runners.
      */
     declare public readonly image: pulumi.Output<string>;
@@ -196,6 +200,7 @@ export class GarmPool extends pulumi.CustomResource {
             resourceInputs["templateId"] = args?.templateId;
             resourceInputs["entityKind"] = undefined /*out*/;
             resourceInputs["entityName"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["poolId"] = undefined /*out*/;
             resourceInputs["stateVersion"] = undefined /*out*/;
         } else {
@@ -210,6 +215,7 @@ export class GarmPool extends pulumi.CustomResource {
             resourceInputs["entityName"] = undefined /*out*/;
             resourceInputs["extraSpecs"] = undefined /*out*/;
             resourceInputs["flavor"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["image"] = undefined /*out*/;
             resourceInputs["labels"] = undefined /*out*/;
             resourceInputs["maxRunners"] = undefined /*out*/;

@@ -57,6 +57,10 @@ export class GarmProvider extends pulumi.CustomResource {
      */
     declare public readonly garmConfigPath: pulumi.Output<string>;
     /**
+     * Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+     */
+    declare public /*out*/ readonly garmControllerId: pulumi.Output<string>;
+    /**
      * External provider interface version: "v0.1.0" or "v0.1.1". Defaults to "v0.1.0".
      */
     declare public readonly interfaceVersion: pulumi.Output<string | undefined>;
@@ -114,6 +118,7 @@ export class GarmProvider extends pulumi.CustomResource {
             resourceInputs["owner"] = args?.owner;
             resourceInputs["restartCommand"] = args?.restartCommand;
             resourceInputs["restartTimeoutSeconds"] = args?.restartTimeoutSeconds;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["stateVersion"] = undefined /*out*/;
         } else {
             resourceInputs["configFile"] = undefined /*out*/;
@@ -121,6 +126,7 @@ export class GarmProvider extends pulumi.CustomResource {
             resourceInputs["environmentVariables"] = undefined /*out*/;
             resourceInputs["executable"] = undefined /*out*/;
             resourceInputs["garmConfigPath"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["interfaceVersion"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["owner"] = undefined /*out*/;

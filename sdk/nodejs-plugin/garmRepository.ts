@@ -59,6 +59,10 @@ export class GarmRepository extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly entityKind: pulumi.Output<string>;
     /**
+     * Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+     */
+    declare public /*out*/ readonly garmControllerId: pulumi.Output<string>;
+    /**
      * Install GARM's webhook in GitHub through GARM (needs enable_webhook_management in GARM's config), and remove it on delete. Defaults to false.
      */
     declare public readonly installWebhook: pulumi.Output<boolean | undefined>;
@@ -126,6 +130,7 @@ export class GarmRepository extends pulumi.CustomResource {
             resourceInputs["endpointName"] = undefined /*out*/;
             resourceInputs["entityId"] = undefined /*out*/;
             resourceInputs["entityKind"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["stateVersion"] = undefined /*out*/;
             resourceInputs["webhookInstalled"] = undefined /*out*/;
             resourceInputs["webhookSecretHash"] = undefined /*out*/;
@@ -137,6 +142,7 @@ export class GarmRepository extends pulumi.CustomResource {
             resourceInputs["endpointName"] = undefined /*out*/;
             resourceInputs["entityId"] = undefined /*out*/;
             resourceInputs["entityKind"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["installWebhook"] = undefined /*out*/;
             resourceInputs["keepWebhookOnDelete"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;

@@ -85,6 +85,10 @@ export class GarmScaleSet extends pulumi.CustomResource {
      */
     declare public readonly flavor: pulumi.Output<string>;
     /**
+     * Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+     */
+    declare public /*out*/ readonly garmControllerId: pulumi.Output<string>;
+    /**
      * GitHub's id of the scale set; GARM may change it when it re-creates the GitHub side.
      */
     declare public /*out*/ readonly githubScaleSetId: pulumi.Output<number>;
@@ -217,6 +221,7 @@ export class GarmScaleSet extends pulumi.CustomResource {
             resourceInputs["endpointName"] = undefined /*out*/;
             resourceInputs["entityKind"] = undefined /*out*/;
             resourceInputs["entityName"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["githubScaleSetId"] = undefined /*out*/;
             resourceInputs["liveName"] = undefined /*out*/;
             resourceInputs["scaleSetId"] = undefined /*out*/;
@@ -234,6 +239,7 @@ export class GarmScaleSet extends pulumi.CustomResource {
             resourceInputs["entityName"] = undefined /*out*/;
             resourceInputs["extraSpecs"] = undefined /*out*/;
             resourceInputs["flavor"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["githubScaleSetId"] = undefined /*out*/;
             resourceInputs["image"] = undefined /*out*/;
             resourceInputs["labels"] = undefined /*out*/;

@@ -55,6 +55,10 @@ export class GarmTemplate extends pulumi.CustomResource {
      */
     declare public readonly forgeType: pulumi.Output<string | undefined>;
     /**
+     * Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
+     */
+    declare public /*out*/ readonly garmControllerId: pulumi.Output<string>;
+    /**
      * Template name, unique among your templates in GARM. Changes in place.
      */
     declare public readonly name: pulumi.Output<string>;
@@ -96,6 +100,7 @@ export class GarmTemplate extends pulumi.CustomResource {
             resourceInputs["forgeType"] = args?.forgeType;
             resourceInputs["name"] = args?.name;
             resourceInputs["osType"] = args?.osType;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["owner"] = undefined /*out*/;
             resourceInputs["stateVersion"] = undefined /*out*/;
             resourceInputs["templateId"] = undefined /*out*/;
@@ -105,6 +110,7 @@ export class GarmTemplate extends pulumi.CustomResource {
             resourceInputs["bodyFile"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
             resourceInputs["forgeType"] = undefined /*out*/;
+            resourceInputs["garmControllerId"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["osType"] = undefined /*out*/;
             resourceInputs["owner"] = undefined /*out*/;
