@@ -10,6 +10,7 @@ import { CancelledError, cancelNow, cancelOnSignals, newCancellation, sleepUnles
 import { changeWaiter, scaleSetConcern } from "../../../provider/common/events-wait";
 import { DrainError, type DrainClient, retireScaleSet } from "../../../provider/kinds/scaleset/drain";
 import { RestartCoordinator } from "../../../provider/kinds/garm-provider/restart";
+import { waitForRunners } from "../../../provider/kinds/scaleset/readiness";
 import { type HttpStub, sendJson, startHttpStub } from "../../support/http-stub";
 
 const target = { id: 12, liveName: "ci-small-42e04976", owns: (v: ScaleSetView) => v.name === "ci-small-42e04976" };
@@ -108,6 +109,20 @@ describe("cancellation", () => {
     const deps = { client: h.client as unknown as DrainClient, log: h.log, now: Date.now, sleep: async () => undefined, cancel: cancellation.signal };
     await assert.rejects(retireScaleSet(target, options, deps), /cancelled before it was changed: the scale set is as it was\. Pulumi keeps it in its state/);
     assert.equal(h.calls(), 0);
+  });
+
+  it("ends a replacement's readiness wait within a second", async () => {
+    const cancellation = newCancellation();
+    const cancel = cancellation.signal;
+    const client = { listScaleSetInstances: sinon.stub().resolves([]) };
+    const log = { info: () => undefined, warn: () => undefined };
+    const waiting = waitForRunners("GarmScaleSet ci-small-1a2b3c4d (id 13)", 13, 1, 3_600_000, 600_000, { client, log, now: Date.now, sleep: (ms) => sleepUnlessCancelled(ms, cancel) });
+    while (client.listScaleSetInstances.callCount === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const started = Date.now();
+    cancelNow(cancellation, "test");
+    await assert.rejects(waiting, CancelledError);
+    assert.ok(Date.now() - started < 1000);
+    assert.equal(client.listScaleSetInstances.callCount, 1);
   });
 
   describe("the GARM transport", () => {
