@@ -48,10 +48,10 @@ function adapt(methods: KindMethods, connection: Connection, secrets: readonly s
 }
 
 /** One row's resource: an empty read is `pulumi import`, served by the kind's importer or refused with the way instead. */
-function served(row: KindRow & { impl: KindImplementation }, connection: Connection, log: Logger): PluginResource {
+function served(row: KindRow & { impl: KindImplementation }, connection: Connection, log: Logger, cancel?: AbortSignal): PluginResource {
   const client = () => connection.client();
   const secrets = row.secrets;
-  const resource = adapt(row.impl.methods({ client, log }), connection, secrets);
+  const resource = adapt(row.impl.methods({ client, log, cancel }), connection, secrets);
   const { importable } = row;
   const importer = row.impl.importer;
   const fromUrn = row.impl.inputsFromUrn;
@@ -78,12 +78,12 @@ async function imported(answer: Promise<{ id: string; props: Props; inputs: Prop
 
 /**
  * The plugin's resources over one provider instance's connection, under every token a row answers to; `log` takes the
- * lines users see.
+ * lines users see, and `cancel` (the instance's cancellation) ends their waits.
  */
-export function pluginResources(connection: Connection, log: Logger = consoleLogger): ReadonlyMap<string, PluginResource> {
+export function pluginResources(connection: Connection, log: Logger = consoleLogger, cancel?: AbortSignal): ReadonlyMap<string, PluginResource> {
   return new Map(
     BOUND_KINDS.flatMap((row) => {
-      const resource = served(row, connection, log);
+      const resource = served(row, connection, log, cancel);
       return [tokenOf(row), ...row.legacyTokens].map((token): [string, PluginResource] => [token, resource]);
     }),
   );

@@ -9,6 +9,7 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { checkConnectionSettings } from "../provider/common/config";
+import { cancelNow, newCancellation } from "../provider/common/cancel";
 import { Connection } from "../provider/common/connection";
 import { type GarmMove, garmMove } from "../provider/common/garm-identity";
 import { probeGarm } from "../provider/common/garm-probe";
@@ -83,7 +84,9 @@ function unary<Req, Res>(log: EngineLog, work: (req: Req) => Promise<Res>): Hand
 
 /** The service implementation; `serve` binds it. */
 export class GarmPluginServer {
-  private readonly connection = new Connection();
+  /** The engine's Cancel aborts it: every wait of an operation in progress ends, and no new GARM request starts. */
+  private readonly cancellation = newCancellation();
+  private readonly connection = new Connection(this.cancellation.signal);
   private readonly resources: ReadonlyMap<string, PluginResource>;
   private readonly garmMoves = new Map<string, Promise<GarmMove>>();
   private schemaKeys: Map<string, { outputs: string[]; inputs: ReadonlySet<string> }> | undefined;
@@ -92,7 +95,7 @@ export class GarmPluginServer {
     private readonly options: PluginOptions,
     private readonly log = new EngineLog(engineSink(options.engineAddress)),
   ) {
-    this.resources = pluginResources(this.connection, this.log);
+    this.resources = pluginResources(this.connection, this.log, this.cancellation.signal);
   }
 
   /**
@@ -300,7 +303,12 @@ export class GarmPluginServer {
         return new Empty();
       }),
 
-      cancel: unary<Empty, Empty>(this.log, async () => new Empty()),
+      cancel: unary<Empty, Empty>(this.log, async () => {
+        // The engine sends it on the first Ctrl-C, then waits for the operations in progress, and also at the end of
+        // every run (pulumi-behaviour.md §5): so no line here; each operation it stops says where.
+        cancelNow(this.cancellation, "the engine asked to cancel (Ctrl-C)");
+        return new Empty();
+      }),
       attach: unary<plugproto.PluginAttach, Empty>(this.log, async () => new Empty()),
       getMapping: unary<proto.GetMappingRequest, proto.GetMappingResponse>(this.log, async () => new proto.GetMappingResponse()),
     };

@@ -3,6 +3,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { GarmClient } from "../garm/client";
 import { type ConfigSource, type ConnectionSettings, readConnectionSettings } from "./config";
+import { cancelOnSignals, newCancellation } from "./cancel";
 import { probeGarmOnce } from "./garm-probe";
 import { consoleLogger } from "./log";
 
@@ -10,6 +11,9 @@ import { consoleLogger } from "./log";
 export class Connection {
   private settings: ConnectionSettings | Error | undefined;
   private cached: { key: string; client: GarmClient } | undefined;
+
+  /** `cancel` is the instance's cancellation (cancel.ts): its client starts no request once it aborts. */
+  constructor(private readonly cancel?: AbortSignal) {}
 
   /**
    * Reads the connection settings. A bad setting is kept and thrown by the first operation that needs GARM, so check
@@ -42,16 +46,28 @@ export class Connection {
     if (settings instanceof Error) throw settings;
     const key = `${settings.url}\n${settings.username}\n${settings.password}\n${settings.caCert ?? ""}`;
     if (!this.cached || this.cached.key !== key) {
-      this.cached = { key, client: new GarmClient(settings) };
+      this.cached = { key, client: new GarmClient({ ...settings, cancel: this.cancel }) };
     }
     return this.cached.client;
   }
 }
 
-let processConnection = new Connection();
+/** The dynamic provider's instance is its process: one cancellation, aborted by a signal to the process. */
+const processCancellation = newCancellation();
+let signalsWatched = false;
+
+/** The dynamic provider's cancellation signal, which its kinds' waits end on. */
+export const processCancel: AbortSignal = processCancellation.signal;
+
+let processConnection = new Connection(processCancel);
 
 /** The dynamic provider's configure: reads the stack config into the process's connection. */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  // Configure runs only in a provider process (or a test driving one), so the handler is not installed in programs.
+  if (!signalsWatched) {
+    signalsWatched = true;
+    cancelOnSignals(processCancellation);
+  }
   processConnection.configure(req.config);
   const client = processConnection.tryClient();
   if (client) await probeGarmOnce(client, consoleLogger);
@@ -64,5 +80,5 @@ export function garmClient(): GarmClient {
 
 /** For tests: forget the settings and the client. */
 export function resetConnection(): void {
-  processConnection = new Connection();
+  processConnection = new Connection(processCancel);
 }

@@ -2,6 +2,7 @@
 // the source of truth: an event only ends the wait, and the caller's next pass re-reads GARM. While events flow the
 // wait polls at a slow fallback interval (an event can be lost, events.ts), and at the caller's interval otherwise.
 import { setTimeout as delay } from "node:timers/promises";
+import { cancellableWait } from "./cancel";
 import { type Logger, formatDuration } from "./log";
 import type { GarmClient } from "../garm/client";
 import { type GarmEvent, type GarmEvents, eventsEnabled, eventsSocketOf } from "../garm/events";
@@ -32,6 +33,8 @@ export interface WaiterOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The least time between the starts of two passes when an event wakes the wait; doubles while wakes keep coming sooner. @default MIN_PASS_INTERVAL_MS */
   readonly minIntervalMs?: number;
+  /** The provider instance's cancellation (cancel.ts): a wait it ends rejects with the cancellation. */
+  readonly cancel?: AbortSignal;
 }
 
 /**
@@ -149,8 +152,11 @@ export function changeWaiter(events: GarmEvents, concerns: Concern, options: Wai
       const ms = Math.min(covered ? Math.max(fallbackMs, pollMs) : pollMs, maxMs);
       const abort = new AbortController();
       wake = () => abort.abort();
-      await sleep(ms, abort.signal);
-      wake = undefined;
+      try {
+        await cancellableWait(options.cancel, (cancel) => sleep(ms, cancel ? AbortSignal.any([abort.signal, cancel]) : abort.signal));
+      } finally {
+        wake = undefined;
+      }
     }
     if (!woken) {
       floorMs = minIntervalMs;
@@ -160,7 +166,7 @@ export function changeWaiter(events: GarmEvents, concerns: Concern, options: Wai
     const held = Math.max(settleMs, floorMs - sincePass);
     // Wakes sooner than the floor are a stream (often of the pass's own writes): the next one waits longer.
     floorMs = sincePass < floorMs ? Math.min(floorMs * 2, Math.max(pollMs, minIntervalMs)) : minIntervalMs;
-    await sleep(Math.min(held, maxMs));
+    await cancellableWait(options.cancel, (cancel) => sleep(Math.min(held, maxMs), cancel));
     // Whatever woke us, or came during the settle, is in what the caller reads next.
     woken = false;
   }

@@ -1,5 +1,6 @@
 // The wire under the GARM client: one bounded pool of in-flight requests per process, a timeout on every attempt,
 // jittered exponential backoff for idempotent requests, and the GARM session (login, one re-login on expiry).
+import { setTimeout as delay } from "node:timers/promises";
 import { Agent } from "undici";
 import { GarmApiError, errorFromResponse, isTransient } from "./errors";
 import { type RestartWindow, type RestartWindows, processRestarts } from "./restart-window";
@@ -22,6 +23,11 @@ export interface TransportOptions {
   readonly concurrency?: number;
   /** GARM restarts this process started. @default processRestarts */
   readonly restarts?: RestartWindows;
+  /**
+   * The provider instance's cancellation (common/cancel.ts): once it aborts no request is sent, a read in flight and a
+   * wait between retries end, and they throw its reason. A write in flight is let finish, so its outcome is known.
+   */
+  readonly cancel?: AbortSignal;
   /** Test seams. */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
@@ -191,7 +197,9 @@ export class GarmTransport {
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.maxAttempts = options.maxAttempts ?? 4;
     this.maxRetryMs = options.maxRetryMs ?? 30_000;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    const cancel = options.cancel;
+    const sleep = options.sleep ?? ((ms) => delay(ms, undefined, { signal: cancel }).then(() => undefined, () => undefined));
+    this.sleep = cancel ? async (ms) => (cancel.throwIfAborted(), await sleep(ms), cancel.throwIfAborted()) : sleep;
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
     this.restarts = options.restarts ?? processRestarts;
@@ -315,6 +323,8 @@ export class GarmTransport {
    * run. It follows no redirects and asks for no compression, as `fetch` with redirect "manual" did not need to.
    */
   private async send(method: string, url: string, headers: OutgoingHeaders, body: Uint8Array | undefined, requestName: string): Promise<WireAnswer> {
+    const cancel = this.options.cancel;
+    cancel?.throwIfAborted();
     this.requestsSent++;
     const sentAt = this.restarts.sending();
     try {
@@ -325,12 +335,14 @@ export class GarmTransport {
         method: method as "GET",
         headers,
         body: body && body.byteLength > 0 ? body : undefined,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: cancel && method === "GET" ? AbortSignal.any([AbortSignal.timeout(this.timeoutMs), cancel]) : AbortSignal.timeout(this.timeoutMs),
       });
       const answer = await res.body.arrayBuffer();
       this.restarts.answered(sentAt);
       return { status: res.statusCode, headers: res.headers, body: answer };
     } catch (err) {
+      // Only a read carries the cancellation; a write that failed keeps its own error, which says whether it may have landed.
+      if (method === "GET") cancel?.throwIfAborted();
       throw wireFailure(err, method, requestName, this.timeoutMs);
     }
   }

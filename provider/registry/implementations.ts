@@ -39,6 +39,8 @@ export type KindMethods = Omit<pulumi.dynamic.ResourceProvider, "configure">;
 export interface KindAccess {
   readonly client: () => GarmClient;
   readonly log: Logger;
+  /** The instance's cancellation (../common/cancel.ts): the engine's Cancel aborts it, and every wait ends on it. */
+  readonly cancel?: AbortSignal;
 }
 
 export interface KindImplementation {
@@ -83,7 +85,7 @@ function entityImplementation(kind: "organization" | "repository" | "enterprise"
   };
 }
 
-const runnerDeps = (access: KindAccess) => ({ ...runnerDepsFor(access.client), log: access.log });
+const runnerDeps = (access: KindAccess) => ({ ...runnerDepsFor(access.client, access.cancel), log: access.log });
 
 /** Every row's implementation; the type makes a row without one, or one without a row, fail to compile. */
 export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
@@ -116,7 +118,7 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     computed: z.object({ stateVersion: STATE_VERSION }),
     replaceOnChanges: ["name", "garmConfigPath"],
     dynamic: garmProvider,
-    methods: (access) => garmProviderWith(access.client, (line) => access.log.info(line)),
+    methods: (access) => garmProviderWith(access.client, (line) => access.log.info(line), access.cancel),
     // The TypeScript SDK records the owning stack and resource in the block; through the plugin the URN says who owns it.
     inputsFromUrn: ({ project, stack, name }) => ({ owner: { project, stack, resource: name } }),
   },

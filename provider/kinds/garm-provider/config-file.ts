@@ -1,5 +1,6 @@
 // Locked, validated rewrites of GARM's config file that keep its owner, group and mode: replaced whole through a
 // rename where this user can give the new file that owner, rewritten in place where not, or left untouched.
+import { isCancelled, sleepUnlessCancelled } from "../../common/cancel";
 import { randomBytes } from "node:crypto";
 import { promises as fs, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
@@ -16,6 +17,8 @@ export interface EditOptions {
   hooks?: EditHooks;
   /** How long to wait for a lock another process holds, in milliseconds. Defaults to 30000. */
   lockWaitMs?: number;
+  /** The provider instance's cancellation (../../common/cancel.ts): a lock wait ends on it, before anything is written. */
+  cancel?: AbortSignal;
 }
 
 export interface EditResult {
@@ -99,7 +102,7 @@ async function editLocked(
     throw new GarmConfigError(`cannot resolve GARM config file ${file}: ${(e as Error).message}`);
   }
   let compromised: Error | undefined;
-  const release = await acquireLock(file, target, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, (err) => {
+  const release = await acquireLock(file, target, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, options.cancel, (err) => {
     compromised = err;
   });
   try {
@@ -121,7 +124,13 @@ async function editLocked(
  * @throws GarmConfigError at once when the lock cannot be created at all (a directory this user may not write), and
  * after `waitMs` when another process keeps holding it.
  */
-async function acquireLock(file: string, target: string, waitMs: number, onCompromised: (err: Error) => void): Promise<() => Promise<void>> {
+async function acquireLock(
+  file: string,
+  target: string,
+  waitMs: number,
+  cancel: AbortSignal | undefined,
+  onCompromised: (err: Error) => void,
+): Promise<() => Promise<void>> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     try {
@@ -140,7 +149,12 @@ async function acquireLock(file: string, target: string, waitMs: number, onCompr
           `cannot lock GARM config file ${file}: another process holds ${target}.lock and did not release it within ${waitMs / 1000}s; retry when it is done, or remove the lock if no pulumi-garm or other editor is running`,
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(left, LOCK_POLL_MS)));
+      try {
+        await sleepUnlessCancelled(Math.min(left, LOCK_POLL_MS), cancel);
+      } catch (err) {
+        if (!isCancelled(err)) throw err;
+        throw new GarmConfigError(`cancelled while waiting for the lock on GARM config file ${file} (${target}.lock); the file is unchanged`);
+      }
     }
   }
 }

@@ -2,6 +2,7 @@
 // restart, and the GARM reads that confirm a change or guard a delete.
 import { promises as fs } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
+import { isCancelled } from "../../common/cancel";
 import { partialCreate } from "../../common/lost-answer";
 import { checkGarmProvider, type CheckFailure } from "./checks";
 import { describeCommand } from "./command-text";
@@ -30,15 +31,21 @@ export interface GarmReader extends ScaleSetAndPoolSource {
 }
 
 export interface Restarter {
-  /** Resolves after a restart that began after this call succeeded; rejects with the restart's failure. */
-  request(command: string, timeoutMs: number): Promise<void>;
+  /**
+   * Resolves after a restart that began after this call succeeded; rejects with the restart's failure, or with the
+   * cancellation when `cancel` aborts first.
+   */
+  request(command: string, timeoutMs: number, cancel?: AbortSignal): Promise<void>;
 }
 
 export interface GarmProviderDeps {
   /** The GARM client; called only when needed, so check and diff never need connection settings. */
   garm(): GarmReader;
   restarts: Restarter;
+  /** Rejects with the cancellation when `cancel` aborts. */
   sleep(ms: number): Promise<void>;
+  /** The provider instance's cancellation (../../common/cancel.ts): the restart wait, the polls and the lock wait end on it. */
+  cancel?: AbortSignal;
   now(): number;
   log(line: string): void;
   /** Interval between GET /providers polls after a restart. Defaults to 1000 ms. */
@@ -84,6 +91,7 @@ function one(e: unknown): string {
 
 export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
   const pollMs = deps.pollMs ?? 1000;
+  const editOptions: EditOptions = { ...deps.editOptions, cancel: deps.cancel };
   const inspect = deps.inspectFile ?? inspectLocalFile;
   const say = (name: string, what: string) => deps.log(`GarmProvider "${name}": ${what}`);
 
@@ -127,7 +135,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
         return upsertBlock(text, spec, file, inputs.owner);
       },
       (before, after) => verifyEdit(before, after, spec.name, spec, file),
-      deps.editOptions,
+      editOptions,
     );
     return { written: result.changed, garmChanged };
   }
@@ -135,7 +143,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
   /** Restarts GARM (shared with other changes) and waits until GET /providers shows `want`. */
   async function applyAndWait(inputs: Pick<GarmProviderInputs, "name" | "restartCommand" | "restartTimeoutSeconds">, want: ProviderExpectation): Promise<void> {
     const timeoutMs = inputs.restartTimeoutSeconds * 1000;
-    await deps.restarts.request(inputs.restartCommand, timeoutMs);
+    await deps.restarts.request(inputs.restartCommand, timeoutMs, deps.cancel);
     const garm = deps.garm();
     await waitForProviders(() => garm.listProviders(), want, { timeoutMs, pollMs, sleep: deps.sleep, now: deps.now });
     say(inputs.name, want.present ? "GARM lists the provider as configured" : "GARM no longer lists the provider");
@@ -259,7 +267,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
           return removeBlock(t, name, file);
         },
         (before, after) => verifyEdit(before, after, name, undefined, file),
-        deps.editOptions,
+        editOptions,
       );
       if (handWritten) {
         say(name, `removed its block from ${file}; a hand-written entry with the same name stays, so GARM is not restarted`);
@@ -304,6 +312,9 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     try {
       listed = (await deps.garm().listProviders()).some((p) => p.name === name);
     } catch (e) {
+      if (isCancelled(e)) {
+        throw new Error(`GarmProvider "${name}": cancelled before GARM was asked whether it still runs the provider; its block is already gone from ${props.garmConfigPath}, and the next \`pulumi destroy\` or \`pulumi up\` asks again`);
+      }
       say(name, `its block is already gone from ${props.garmConfigPath}; GARM could not be asked whether it still runs the provider (${one(e)}), it unloads it at its next restart`);
       return;
     }

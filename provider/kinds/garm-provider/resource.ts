@@ -1,6 +1,7 @@
 // GarmProvider as Pulumi calls it: the lifecycle wired to the real config file, shell, clock and GARM client.
 import type * as pulumi from "@pulumi/pulumi";
-import { configure, garmClient } from "../../common/connection";
+import { sleepUnlessCancelled } from "../../common/cancel";
+import { configure, garmClient, processCancel } from "../../common/connection";
 import type { GarmClient } from "../../garm/client";
 import { markingGarmRestarts } from "../../garm/restart-window";
 import { makeGarmProviderImpl } from "./lifecycle";
@@ -13,13 +14,21 @@ const consoleLine = (line: string) => console.log(line);
 let restartLog: (line: string) => void = consoleLine;
 const restarts = new RestartCoordinator({ run: markingGarmRestarts(runShellCommand), log: (line) => restartLog(line) });
 
-/** The GarmProvider methods (without configure) over the given GARM client source; `log` takes the lines users see. */
-export function garmProviderWith(garm: () => GarmClient, log: (line: string) => void = consoleLine): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+/**
+ * The GarmProvider methods (without configure) over the given GARM client source; `log` takes the lines users see, and
+ * `cancel` (the instance's cancellation, ../../common/cancel.ts) ends its waits.
+ */
+export function garmProviderWith(
+  garm: () => GarmClient,
+  log: (line: string) => void = consoleLine,
+  cancel?: AbortSignal,
+): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
   restartLog = log;
   const impl = makeGarmProviderImpl({
     garm,
     restarts,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    cancel,
+    sleep: (ms) => sleepUnlessCancelled(ms, cancel),
     now: () => Date.now(),
     log,
   });
@@ -35,5 +44,5 @@ export function garmProviderWith(garm: () => GarmClient, log: (line: string) => 
 
 export const garmProvider: pulumi.dynamic.ResourceProvider = {
   configure: (req) => configure(req),
-  ...garmProviderWith(() => garmClient()),
+  ...garmProviderWith(() => garmClient(), consoleLine, processCancel),
 };

@@ -73,7 +73,8 @@ export class RestartCoordinator {
    * Resolves once a run of `command` that started after this call has succeeded.
    * @throws RestartFailedError when that run fails; every request sharing it gets the same error.
    */
-  request(command: string, timeoutMs: number): Promise<void> {
+  request(command: string, timeoutMs: number, cancel?: AbortSignal): Promise<void> {
+    if (cancel?.aborted) return Promise.reject(cancel.reason);
     let queue = this.queues.get(command);
     if (!queue) {
       queue = { waiting: [], running: false };
@@ -81,10 +82,31 @@ export class RestartCoordinator {
     }
     const q = queue;
     return new Promise<void>((resolve, reject) => {
-      q.waiting.push({ timeoutMs, resolve, reject });
+      const stop = () => {
+        this.withdraw(command, q, waiter);
+        reject(cancel?.reason);
+      };
+      const settled = () => cancel?.removeEventListener("abort", stop);
+      const waiter: Waiter = { timeoutMs, resolve: () => (settled(), resolve()), reject: (e) => (settled(), reject(e)) };
+      q.waiting.push(waiter);
       if (q.firstAt === undefined) q.firstAt = Date.now();
       if (!q.running) this.schedule(command, q);
+      cancel?.addEventListener("abort", stop, { once: true });
     });
+  }
+
+  /**
+   * A cancelled request stops waiting. One still queued leaves the batch, and a batch nobody waits for any more never
+   * runs; a restart already running is let finish (its command runs in a process group of its own, shell.ts), and the
+   * cancelled request's caller says what the next run does.
+   */
+  private withdraw(command: string, q: Queue, waiter: Waiter): void {
+    q.waiting = q.waiting.filter((w) => w !== waiter);
+    if (q.waiting.length > 0 || q.running) return;
+    if (q.timer) clearTimeout(q.timer);
+    q.timer = undefined;
+    q.firstAt = undefined;
+    this.queues.delete(command);
   }
 
   private schedule(command: string, q: Queue): void {

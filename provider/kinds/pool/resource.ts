@@ -1,7 +1,7 @@
 // GarmPool's dynamic-provider methods: check reads GARM only through the planning gate; diff is pure; create, read,
 // update and delete talk to GARM through the process-wide client. Delete is the shared drain (../../runners/drain/retire.ts).
 import type * as pulumi from "@pulumi/pulumi";
-import { configure, garmClient } from "../../common/connection";
+import { configure, garmClient, processCancel } from "../../common/connection";
 import { runnerCreateFields } from "../../runners/create-fields";
 import { type RunnerDeps, runnerDepsFor } from "../../runners/deps";
 import { retireScaleSetOrPool } from "../../runners/drain/retire";
@@ -35,7 +35,7 @@ const unconfirmedOf = (olds: PoolOutputs): UnconfirmedPool => ({ poolsBeforeCrea
 
 export type PoolDeps = RunnerDeps;
 
-const defaultDeps: PoolDeps = runnerDepsFor(garmClient);
+const defaultDeps: PoolDeps = runnerDepsFor(garmClient, processCancel);
 
 const inputsOf = (props: Record<string, unknown>) => withoutProviderKey(props) as unknown as CheckedPoolInputs;
 
@@ -172,13 +172,14 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
       }
       const target = poolToRetire(poolId, (view) => isSamePool(olds, view), client);
       const events = deps.events?.(client);
-      const waiter = events && changeWaiter(events, poolConcern(poolId), deps.waiter);
+      const waiter = events && changeWaiter(events, poolConcern(poolId), { ...deps.waiter, cancel: deps.cancel });
       const outcome = await retireScaleSetOrPool(target, drainOptionsFor(olds.drain), {
         log: deps.log,
         now: deps.now,
         sleep: deps.sleep,
         wait: waiter?.wait,
         cadence: waiter?.cadence,
+        cancel: deps.cancel,
       }).finally(() => waiter?.close());
       switch (outcome.kind) {
         case "deleted":

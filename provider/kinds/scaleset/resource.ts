@@ -2,9 +2,10 @@
 // through the process-wide client.
 import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
-import { configure, garmClient } from "../../common/connection";
+import { configure, garmClient, processCancel } from "../../common/connection";
 import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
+import { isCancelled } from "../../common/cancel";
 import { type ChangeWaiter, changeWaiter, scaleSetConcern } from "../../common/events-wait";
 import { lookupsFor } from "../../garm/lookups";
 import { logReplacements } from "../../common/replace-line";
@@ -35,7 +36,7 @@ import { garmIdOf, settle, unconfirmedId, unconfirmedOutputs } from "./unconfirm
 /** Collaborators, replaceable in tests. */
 export type ScaleSetDeps = RunnerDeps;
 
-const defaultDeps: ScaleSetDeps = runnerDepsFor(garmClient);
+const defaultDeps: ScaleSetDeps = runnerDepsFor(garmClient, processCancel);
 
 function inputsOf(props: Record<string, unknown>): CheckedInputs {
   return withoutProviderKey(props) as unknown as CheckedInputs;
@@ -146,7 +147,10 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
         return { id: String(created.id), outs };
       } catch (err) {
         // The scale set exists: record it (a partial create) so Pulumi tracks it instead of orphaning it.
-        throw partialCreate(`GarmScaleSet ${name}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`, String(created.id), {
+        const what = isCancelled(err)
+          ? "; cancelled before its runners were ready, so the previous generation is not retired yet: the next `pulumi up` finishes this replacement"
+          : ` but reading it back failed: ${(err as Error).message}`;
+        throw partialCreate(`GarmScaleSet ${name}: created as GARM id ${created.id}${what}`, String(created.id), {
           ...props,
           ...toOutputs(inputs, created, entity),
         }, (err as Error).message);
@@ -213,7 +217,15 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
       }
       const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view) };
       const waiter = waiterFor(client, target.id);
-      const outcome = await retireScaleSet(target, drainOptionsFor(olds.drain), { client, log: deps.log, now: deps.now, sleep: deps.sleep, wait: waiter?.wait, cadence: waiter?.cadence }).finally(
+      const outcome = await retireScaleSet(target, drainOptionsFor(olds.drain), {
+        client,
+        log: deps.log,
+        now: deps.now,
+        sleep: deps.sleep,
+        wait: waiter?.wait,
+        cadence: waiter?.cadence,
+        cancel: deps.cancel,
+      }).finally(
         () => waiter?.close(),
       );
       const label = `GarmScaleSet ${target.liveName} (id ${garmId})`;
@@ -372,7 +384,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
   /** Listens for GARM's events about the scale set from now on, when the socket is in use. */
   function waiterFor(client: GarmClient, id: number): ChangeWaiter | undefined {
     const events = deps.events?.(client);
-    return events && changeWaiter(events, scaleSetConcern(id), deps.waiter);
+    return events && changeWaiter(events, scaleSetConcern(id), { ...deps.waiter, cancel: deps.cancel });
   }
 
   /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType on the scale set's forge. */

@@ -4,6 +4,7 @@
 // do with it). What differs between the kinds is the ScaleSetOrPool handed in; the decisions are the same for both.
 import type { InstanceView, JobView } from "../../garm/client";
 import type { WaitForChange } from "../../common/events-wait";
+import { isCancelled } from "../../common/cancel";
 import { GarmApiError, isGarmError, isTransient } from "../../garm/errors";
 import { ChangeLog, type Logger, formatDuration } from "../../common/log";
 import { RUNNER_STATE_WORDS, type RunnerState, type RunnerVerdict, classifyRunner, describeJob } from "./classify";
@@ -46,6 +47,11 @@ export interface DrainDeps {
   readonly wait?: WaitForChange;
   /** How often passes run, for progress lines (events-wait.ts); without it, every poll interval. */
   readonly cadence?: (pollMs: number, leftMs: number) => string;
+  /**
+   * The provider instance's cancellation (../../common/cancel.ts): no pass starts once it aborts, and `sleep` and
+   * `wait` reject with it; the retire then fails with cancelledError's message.
+   */
+  readonly cancel?: AbortSignal;
 }
 
 /**
@@ -92,56 +98,89 @@ export async function retireScaleSetOrPool<View>(target: ScaleSetOrPool<View>, o
   // Whether a pass found runners, and so printed drain lines the end of the delete should close.
   let drained = false;
 
-  for (;;) {
-    try {
-      if (!checked) {
-        const view = await getIfPresent(target);
-        if (view === undefined) return { kind: "already-gone" };
-        if (!target.owns(view)) return { kind: "not-ours", holder: view };
-        checked = true;
-        knownEmpty = target.isEmpty(view);
+  // Where the retire is, for the message of a cancelled one: what GARM holds now and what the next run does.
+  let phase: RetirePhase = "checking";
+  try {
+    for (;;) {
+      try {
+        deps.cancel?.throwIfAborted();
+        if (!checked) {
+          const view = await getIfPresent(target);
+          if (view === undefined) return { kind: "already-gone" };
+          if (!target.owns(view)) return { kind: "not-ours", holder: view };
+          checked = true;
+          knownEmpty = target.isEmpty(view);
+        }
+        if (!disabled) {
+          // Disabling stops GARM's scale-up; max_runners 0 stops a stale desired count from keeping idle runners alive
+          // (§7.6, Appendix B).
+          phase = "disabling";
+          const gone = await disable(target);
+          if (gone) return { kind: "already-gone" };
+          disabled = true;
+        }
+        phase = "draining";
+        const runners = knownEmpty ? [] : await target.listRunners();
+        knownEmpty = false;
+        stalled.outage = undefined;
+        if (runners.length === 0) {
+          phase = "deleting";
+          const outcome = await deleteAndVerify(target);
+          if (outcome.kind === "gone") return { kind: "deleted", drained };
+          phase = "draining";
+          stalled.refusal = outcome.refusal;
+          // "enabled": disable again first; "has runners": a runner appeared between the list and the delete.
+          if (outcome.kind === "enabled") disabled = false;
+        } else {
+          stalled.refusal = undefined;
+          drained = true;
+          const jobs = await target.listJobs();
+          stalled.lastPass = runners.map((runner) => ({ runner, verdict: classifyRunner(runner, jobs, now(), staleAfterMs) }));
+          const acted = await actOnRunners(stalled.lastPass, target, log);
+          recordFailures(stalled, acted);
+          const pass = stalled.lastPass;
+          progress.info(`draining ${passSummary(pass, acted, false)}`, (again) => {
+            const leftMs = deadline - now();
+            return progressLine(label, pass, acted, cadenceOf(deps, options, leftMs), leftMs, again);
+          });
+        }
+      } catch (err) {
+        if (err instanceof DrainError || isCancelled(err) || !isTransient(err)) throw err;
+        stalled.outage = err;
+        const outage = describeOutage(err);
+        progress.warn(`outage ${outage}`, () => `${label}: ${outage}; retrying every ${options.pollSeconds}s, giving up in ${formatDuration(deadline - now())}`);
       }
-      if (!disabled) {
-        // Disabling stops GARM's scale-up; max_runners 0 stops a stale desired count from keeping idle runners alive
-        // (§7.6, Appendix B).
-        const gone = await disable(target);
-        if (gone) return { kind: "already-gone" };
-        disabled = true;
-      }
-      const runners = knownEmpty ? [] : await target.listRunners();
-      knownEmpty = false;
-      stalled.outage = undefined;
-      if (runners.length === 0) {
-        const outcome = await deleteAndVerify(target);
-        if (outcome.kind === "gone") return { kind: "deleted", drained };
-        stalled.refusal = outcome.refusal;
-        // "enabled": disable again first; "has runners": a runner appeared between the list and the delete.
-        if (outcome.kind === "enabled") disabled = false;
-      } else {
-        stalled.refusal = undefined;
-        drained = true;
-        const jobs = await target.listJobs();
-        stalled.lastPass = runners.map((runner) => ({ runner, verdict: classifyRunner(runner, jobs, now(), staleAfterMs) }));
-        const acted = await actOnRunners(stalled.lastPass, target, log);
-        recordFailures(stalled, acted);
-        const pass = stalled.lastPass;
-        progress.info(`draining ${passSummary(pass, acted, false)}`, (again) => {
-          const leftMs = deadline - now();
-          return progressLine(label, pass, acted, cadenceOf(deps, options, leftMs), leftMs, again);
-        });
-      }
-    } catch (err) {
-      if (err instanceof DrainError || !isTransient(err)) throw err;
-      stalled.outage = err;
-      const outage = describeOutage(err);
-      progress.warn(`outage ${outage}`, () => `${label}: ${outage}; retrying every ${options.pollSeconds}s, giving up in ${formatDuration(deadline - now())}`);
+      const left = deadline - now();
+      if (left <= 0) throw timeoutError(target, stalled, options);
+      if (deps.wait) await deps.wait(options.pollSeconds * 1000, left, stalled.lastPass.map((c) => c.runner.name));
+      else await deps.sleep(Math.min(options.pollSeconds * 1000, left));
     }
-    const left = deadline - now();
-    if (left <= 0) throw timeoutError(target, stalled, options);
-    if (deps.wait) await deps.wait(options.pollSeconds * 1000, left, stalled.lastPass.map((c) => c.runner.name));
-    else await deps.sleep(Math.min(options.pollSeconds * 1000, left));
+  } catch (err) {
+    if (isCancelled(err)) throw cancelledError(target, phase, stalled);
+    throw err;
   }
 }
+
+/** The step a retire was at: checking the id, disabling, draining runners, or deleting and verifying. */
+type RetirePhase = "checking" | "disabling" | "draining" | "deleting";
+
+/**
+ * A retire the provider instance's cancellation stopped: what GARM holds now, and what the next runs do. Every call it
+ * started was let finish, so the next run's retire starts over from the state GARM is in; it never touches a busy runner.
+ */
+function cancelledError<View>(target: ScaleSetOrPool<View>, phase: RetirePhase, stalled: Stalled): DrainError {
+  const { label, noun } = target;
+  const where: Record<RetirePhase, string> = {
+    checking: `cancelled before it was changed: the ${noun} is as it was`,
+    // The disable was sent or about to be: it may or may not have landed, and the next run sends it again.
+    disabling: `cancelled while disabling it: the ${noun} is disabled, or still enabled if GARM had not received the change`,
+    draining: `cancelled while draining: the ${noun} stays disabled${stalled.lastPass.length ? `, its runners as last seen: ${passSummary(stalled.lastPass, NOTHING_ACTED, false)}` : ""}; running jobs are not interrupted`,
+    deleting: `cancelled while deleting it: GARM may have deleted the ${noun} already, or holds it disabled with no runners`,
+  };
+  return new DrainError(`${label}: ${where[phase]}. ${RETRY_NOTE}.`);
+}
+
+const NOTHING_ACTED: Acted = { removed: [], forced: [], failed: [] };
 
 /** What kept the last passes from finishing, for the timeout message. */
 interface Stalled {

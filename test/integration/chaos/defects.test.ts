@@ -80,6 +80,29 @@ describe("issue 11: faults a fleet meets", function () {
       assert.deepEqual([restored.enabled, restored.maxRunners], [true, 2]);
     });
 
+    it("a provider process interrupted mid-drain (as the engine does on a second Ctrl-C) stops at once, says where, and touches no busy runner", async () => {
+      fx = await startFixture();
+      const program = [fx.scaleSet("small", { maxRunners: 2, drain: { timeoutSeconds: 600, pollSeconds: 60 } })];
+      assert.ok((await fx.engine.up(program)).ok);
+      const [ss] = fx.sim.scaleSets();
+      fx.sim.startJob(fx.sim.addRunner(ss.id, { name: "garm-busy" }));
+
+      const destroying = fx.engine.destroy();
+      await until("the drain has read the jobs", () => fx.sim.scaleSets()[0]?.enabled === false && fx.sim.requests().some((r) => r.path.endsWith("/jobs")));
+      await sleep(200);
+      fx.sim.clearRequests();
+      const proc = fx.engine.processes.at(-1)!;
+      const interruptedAt = Date.now();
+      process.kill(proc.pid, "SIGINT");
+      const destroy = await destroying;
+      assert.ok(Date.now() - interruptedAt < 5000, `the destroy ended ${Date.now() - interruptedAt} ms after the interrupt`);
+      assert.equal(destroy.ok, false);
+      assert.match(destroy.errors.small ?? "", /cancelled while draining: the scale set stays disabled, its runners as last seen: 1 busy \[garm-busy/, JSON.stringify(destroy.errors));
+      assert.deepEqual(mutatingCalls(fx.sim), [], "no GARM change after the interrupt");
+      assert.equal(fx.sim.instances().find((i) => i.name === "garm-busy")?.runnerStatus, "active");
+      assert.equal(fx.engine.state().resources.length, 1, "Pulumi keeps a resource whose delete did not finish");
+    });
+
     it("a preview while GARM is unreachable plans from Pulumi's state and says so in one line", async () => {
       fx = await startFixture();
       const program = [fx.scaleSet("a", { name: "ci-a" }), fx.scaleSet("b", { name: "ci-b" })];

@@ -214,4 +214,62 @@ describe("the garm plugin in the CLI (real CLI, YAML host, simulator)", function
     await q.initStack("dev", login(tested));
     assert.ok(!(await q.cli(["preview"])).stdout.includes("GARM reports version"), "a tested GARM gets no warning");
   });
+
+  it("stops a drain on Ctrl-C: the run ends within 30 s, the busy runner is untouched, and the next destroy finishes the drain", async () => {
+    // A disabled scale set has no listener, so GARM learns that the job ended from its consolidation (§7.5): soon here.
+    const sim = await startSimulator({ tickMs: 25, consolidationMs: 1000 });
+    cleanup.push(() => sim.stop());
+    // A drain that would wait an hour, checking every 30 s: only the cancellation ends it within the test's bound.
+    const program = PROGRAM.replace("maxRunners: 2", "maxRunners: 2\n      minIdleRunners: 1").replace(
+      "timeoutSeconds: 60\n        pollSeconds: 1",
+      "timeoutSeconds: 3600\n        pollSeconds: 30",
+    );
+    const p = await project(program);
+    await p.initStack("dev", login(sim));
+    await p.cli(["up", "--yes"]);
+    await waitForRunners(sim, 1);
+    const busy = sim.instances()[0]!.name;
+    sim.startJob(busy);
+
+    let signalledAt = 0;
+    let exitedAt = 0;
+    const down = await p.cli(["destroy", "--yes"], {
+      expectOk: false,
+      timeoutMs: 180_000,
+      onStart: (child) => {
+        let seen = "";
+        child.stdout?.on("data", (chunk: string) => {
+          seen += chunk;
+          // The drain has started: its first pass found the runner busy. One Ctrl-C, as a user presses it.
+          if (signalledAt === 0 && /draining: 1 busy \[/.test(seen)) {
+            signalledAt = Date.now();
+            sim.clearRequests();
+            child.kill("SIGINT");
+          }
+        });
+        child.on("exit", () => (exitedAt = Date.now()));
+      },
+    });
+    assert.ok(signalledAt > 0, `the drain started before the run ended:\n${down.stdout}`);
+    assert.ok(exitedAt - signalledAt < 30_000, `the run ended ${exitedAt - signalledAt} ms after Ctrl-C:\n${down.stdout}`);
+    assert.notEqual(down.code, 0, "the destroy did not finish");
+    // The destroy's preview has a Diagnostics section of its own: look at the whole output.
+    assert.match(
+      down.stdout,
+      /error: GarmScaleSet ci-small-\w+ \(id \d+\): cancelled while draining: the scale set stays disabled, its runners as last seen: 1 busy \[[^\n]*; running jobs are not interrupted\. Pulumi keeps it in its state: the next `pulumi destroy` retries the delete/,
+      down.stdout,
+    );
+    assert.deepEqual(writes(sim), [], "no GARM change after Ctrl-C");
+
+    const runner = sim.instances().find((r) => r.name === busy);
+    assert.ok(runner, "the busy runner is still in GARM");
+    assert.equal(runner.runnerStatus, "active", "and still running its job");
+    assert.equal(sim.scaleSets().length, 1);
+    assert.equal(sim.scaleSets()[0]!.enabled, false, "the scale set stays disabled");
+
+    sim.completeJob(busy);
+    const again = await p.cli(["destroy", "--yes"]);
+    assert.match(again.stdout, /- 2 deleted/, again.stdout);
+    assert.deepEqual(sim.scaleSets(), []);
+  });
 });

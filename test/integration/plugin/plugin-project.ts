@@ -1,7 +1,7 @@
 // A Pulumi project in any language that uses the garm resource plugin, run as a user runs it: the plugin built by
 // `make plugin` (provider-plugin/build.sh) and installed with `pulumi plugin install resource garm <v> --file`, then the
 // real `pulumi` CLI from the project directory with the project's real language host.
-import { execFile, execFileSync } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -25,13 +25,19 @@ export function buildPluginOnce(): string {
   return built;
 }
 
-function run(command: string, args: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<CliResult> {
+function run(
+  command: string,
+  args: readonly string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+  onStart?: (child: ChildProcess) => void,
+): Promise<CliResult> {
   const started = Date.now();
   return new Promise((resolve) => {
-    execFile(command, args, { ...opts, timeout: opts.timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
+    const child = execFile(command, args, { ...opts, timeout: opts.timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
       resolve({ args, code, stdout, stderr, durationMs: Date.now() - started });
     });
+    onStart?.(child);
   });
 }
 
@@ -68,8 +74,9 @@ export class PluginProject {
     await this.cli(["plugin", "install", "resource", "garm", PLUGIN_VERSION, "--file", file]);
   }
 
-  async cli(args: readonly string[], opts: { expectOk?: boolean; timeoutMs?: number } = {}): Promise<CliResult> {
-    const r = await run(this.pulumi, [...args, "--non-interactive", "--color", "never"], { cwd: this.dir, env: this.env, timeoutMs: opts.timeoutMs ?? 180_000 });
+  /** `onStart` gets the `pulumi` process while it runs, e.g. to watch its output or signal it. */
+  async cli(args: readonly string[], opts: { expectOk?: boolean; timeoutMs?: number; onStart?: (child: ChildProcess) => void } = {}): Promise<CliResult> {
+    const r = await run(this.pulumi, [...args, "--non-interactive", "--color", "never"], { cwd: this.dir, env: this.env, timeoutMs: opts.timeoutMs ?? 180_000 }, opts.onStart);
     this.history.push(r);
     if ((opts.expectOk ?? true) && r.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${r.code} after ${r.durationMs} ms:\n${r.stdout}\n${r.stderr}`);
     return r;

@@ -6,6 +6,7 @@ import { makeGarmProviderImpl, type GarmProviderDeps } from "../../../provider/k
 import { readBlock, renderBlock, upsertBlock } from "../../../provider/kinds/garm-provider/managed-block";
 import { RestartCoordinator, type CommandResult } from "../../../provider/kinds/garm-provider/restart";
 import type { PoolRef, ScaleSetRef } from "../../../provider/common/dependents";
+import { cancelNow, newCancellation } from "../../../provider/common/cancel";
 import { HAND_WRITTEN, removeDir, tempConfig } from "./helpers";
 
 /**
@@ -92,6 +93,25 @@ describe("garm-provider lifecycle", () => {
     assert.equal(garm.restarts, 1);
     assert.deepEqual(garm.providers.map((p) => p.name).sort(), ["lxd_local", "openstack"]);
     assert.ok(logs.every((l) => !l.includes("\n")), "log lines are single lines");
+  });
+
+  it("a create cancelled while it waits for GARM's restart ends at once, restarts nothing, and is recorded unconfirmed for the next up", async () => {
+    const cancellation = newCancellation();
+    const impl = makeGarmProviderImpl({ ...deps, restarts: new RestartCoordinator({ run: () => garm.restart(), quietMs: 60_000 }), cancel: cancellation.signal });
+    const creating = impl.create(inputs("openstack")).then(
+      () => assert.fail("the create finished instead of being cancelled"),
+      (err: unknown) => err as Error & { id?: string; properties?: Record<string, unknown> },
+    );
+    while (!readBlock(await text(), "openstack")) await new Promise((r) => setTimeout(r, 5));
+    const started = Date.now();
+    cancelNow(cancellation, "the engine asked to cancel (Ctrl-C)");
+    const err = await creating;
+    assert.ok(Date.now() - started < 1000);
+    assert.match(err.message, /^GarmProvider "openstack": the new block is written to .*, but GARM has not confirmed it: cancelled: the engine asked to cancel \(Ctrl-C\)\. .*run pulumi up again, which restarts GARM once more/);
+    assert.equal(err.id, "openstack", "a partial create: Pulumi records it");
+    assert.equal(err.properties?.confirmed, false);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(garm.restarts, 0, "the restart nobody waits for any more never runs");
   });
 
   it("several providers created together cause one restart", async () => {
