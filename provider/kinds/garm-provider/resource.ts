@@ -1,6 +1,7 @@
 // GarmProvider as Pulumi calls it: the lifecycle wired to the real config file, shell, clock and GARM client.
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
+import type { KindMethods } from "../../common/planned-diff";
 import type { GarmClient } from "../../garm/client";
 import { markingGarmRestarts } from "../../garm/restart-window";
 import { makeGarmProviderImpl } from "./lifecycle";
@@ -14,7 +15,7 @@ let restartLog: (line: string) => void = consoleLine;
 const restarts = new RestartCoordinator({ run: markingGarmRestarts(runShellCommand), log: (line) => restartLog(line) });
 
 /** The GarmProvider methods (without configure) over the given GARM client source; `log` takes the lines users see. */
-export function garmProviderWith(garm: () => GarmClient, log: (line: string) => void = consoleLine): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+export function garmProviderWith(garm: () => GarmClient, log: (line: string) => void = consoleLine): KindMethods {
   restartLog = log;
   const impl = makeGarmProviderImpl({
     garm,
