@@ -41,7 +41,7 @@ function adapt(methods: KindMethods, connection: Connection, secrets: readonly s
   const m = userFacing(keptInItsGarm(methods as pulumi.dynamic.ResourceProvider, () => connection.client()), secrets);
   return {
     check: async (_urn, olds, news) => (await m.check!(olds, news)) as { inputs?: Props },
-    // userFacing hands the answer back as it is.
+    // keptInItsGarm and userFacing hand the kind's answer back as it is.
     diff: (id, olds, news) => m.diff!(id, olds, news) as Promise<PlannedDiff>,
     create: (inputs) => m.create(inputs) as Promise<{ id: string; outs: Props }>,
     read: (id, props) => m.read!(id, props) as Promise<{ id?: string; props?: Props }>,
