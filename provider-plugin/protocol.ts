@@ -83,7 +83,7 @@ export type PropertyDiffKind = "add" | "addReplace" | "delete" | "deleteReplace"
 
 /**
  * The engine's detailed diff of a resource: the fields its kind's diff marked, each with its kind, and whether the old
- * value to show is the old input (pulumi-behaviour.md §1.3). The comparison is the kind's, never redone here.
+ * value to show is the old input (pulumi-behaviour.md §1.3). Resources are compared by their kind, never here.
  */
 export function detailedDiffOf(fields: Readonly<Record<string, FieldChange>>): Record<string, { kind: PropertyDiffKind; inputDiff: boolean }> {
   return Object.fromEntries(
@@ -91,19 +91,7 @@ export function detailedDiffOf(fields: Readonly<Record<string, FieldChange>>): R
   );
 }
 
-/**
- * Which provider configuration keys differ between the old and new settings (DiffConfig). Resources are never
- * compared here: their kind's diff decides (detailedDiffOf).
- */
-export function detailedDiff(oldInputs: Props, news: Props, replaces: readonly string[]): Record<string, PropertyDiffKind> {
-  const keys = new Set([...Object.keys(oldInputs), ...Object.keys(news)]);
-  const out: Record<string, PropertyDiffKind> = {};
-  for (const key of keys) {
-    const replacing = replaces.includes(key);
-    if (!replacing && isDeepStrictEqual(oldInputs[key], news[key])) continue;
-    if (oldInputs[key] === undefined && news[key] !== undefined) out[key] = replacing ? "addReplace" : "add";
-    else if (oldInputs[key] !== undefined && news[key] === undefined) out[key] = replacing ? "deleteReplace" : "delete";
-    else out[key] = replacing ? "updateReplace" : "update";
-  }
-  return out;
+/** The provider configuration keys whose values differ between the old and new settings (DiffConfig). */
+export function changedConfigKeys(olds: Props, news: Props): string[] {
+  return [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((key) => !isDeepStrictEqual(olds[key], news[key]));
 }

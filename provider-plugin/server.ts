@@ -14,7 +14,7 @@ import { type GarmMove, garmMove } from "../provider/common/garm-identity";
 import { probeGarm } from "../provider/common/garm-probe";
 import { UNKNOWN } from "../provider/common/unknown";
 import { EngineLog, engineSink } from "./engine-log";
-import { type PropertyDiffKind, concealSecrets, configSource, defined, detailedDiff, detailedDiffOf, revealSecrets, typeOfUrn } from "./protocol";
+import { type PropertyDiffKind, changedConfigKeys, concealSecrets, configSource, defined, detailedDiffOf, revealSecrets, typeOfUrn } from "./protocol";
 import { type PluginResource, pluginResources } from "./resources";
 
 type Props = Record<string, unknown>;
@@ -166,7 +166,7 @@ export class GarmPluginServer {
       diffConfig: unary<proto.DiffRequest, proto.DiffResponse>(this.log, async (req) => {
         const olds = revealSecrets(toJs(req.getOldInputs() ?? req.getOlds())).plain;
         const news = revealSecrets(toJs(req.getNews())).plain;
-        const changed = Object.keys(detailedDiff(olds, news, []));
+        const changed = changedConfigKeys(olds, news);
         const resp = new proto.DiffResponse();
         resp.setChanges(changed.length > 0 ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
         resp.setDiffsList(changed);
