@@ -2,6 +2,7 @@
 // secrets, resource types, provider config and detailed diffs. Pure functions; the gRPC server applies them.
 import { isDeepStrictEqual } from "node:util";
 import type { ConfigSource } from "../provider/common/config";
+import type { FieldChange } from "../provider/common/planned-diff";
 
 /** The key and value marking a secret in a protobuf Struct (Pulumi's "special signature"). */
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -81,18 +82,16 @@ export function configSource(args: Props | undefined, variables: ReadonlyMap<str
 export type PropertyDiffKind = "add" | "addReplace" | "delete" | "deleteReplace" | "update" | "updateReplace";
 
 /**
- * Which inputs changed and how, for `pulumi preview --diff`: every input that differs between the old and new inputs,
- * plus every key the resource's diff replaces on. Empty when the resource changes for a reason no input shows.
+ * The engine's detailed diff of a resource: the fields its kind's diff marked, each with its kind, and whether the old
+ * value to show is the old input (pulumi-behaviour.md §1.3). Resources are compared by their kind, never here.
  */
-export function detailedDiff(oldInputs: Props, news: Props, replaces: readonly string[]): Record<string, PropertyDiffKind> {
-  const keys = new Set([...Object.keys(oldInputs), ...Object.keys(news)]);
-  const out: Record<string, PropertyDiffKind> = {};
-  for (const key of keys) {
-    const replacing = replaces.includes(key);
-    if (!replacing && isDeepStrictEqual(oldInputs[key], news[key])) continue;
-    if (oldInputs[key] === undefined && news[key] !== undefined) out[key] = replacing ? "addReplace" : "add";
-    else if (oldInputs[key] !== undefined && news[key] === undefined) out[key] = replacing ? "deleteReplace" : "delete";
-    else out[key] = replacing ? "updateReplace" : "update";
-  }
-  return out;
+export function detailedDiffOf(fields: Readonly<Record<string, FieldChange>>): Record<string, { kind: PropertyDiffKind; inputDiff: boolean }> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([field, change]) => [field, { kind: (change.replaces ? `${change.kind}Replace` : change.kind) as PropertyDiffKind, inputDiff: change.oldFromInputs }]),
+  );
+}
+
+/** The provider configuration keys whose values differ between the old and new settings (DiffConfig). */
+export function changedConfigKeys(olds: Props, news: Props): string[] {
+  return [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((key) => !isDeepStrictEqual(olds[key], news[key]));
 }

@@ -6,6 +6,7 @@ import type { Connection } from "../provider/common/connection";
 import type { GarmClient } from "../provider/garm/client";
 import { keptInItsGarm, reachedGarm, withGarmIdentity } from "../provider/common/garm-identity";
 import { type Logger, consoleLogger } from "../provider/common/log";
+import type { PlannedDiff } from "../provider/common/planned-diff";
 import { userFacing } from "../provider/common/user-facing";
 import { BOUND_KINDS, type KindImplementation, type KindMethods } from "../provider/registry/implementations";
 import { type KindKey, type KindRow, kindRow, tokenOf } from "../provider/registry/kinds";
@@ -16,7 +17,8 @@ type Props = Record<string, unknown>;
 /** What the server calls for one resource type; `urn` lets a resource learn its own name. */
 export interface PluginResource {
   check(urn: string, olds: Props, news: Props): Promise<{ inputs?: Props; failures?: { property: string; reason: string }[] }>;
-  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  /** Compares `news` with the outputs `olds`, by the kind's rules, field by field. */
+  diff(id: string, olds: Props, news: Props): Promise<PlannedDiff>;
   create(inputs: Props): Promise<{ id: string; outs: Props }>;
   /** `props` is empty for `pulumi import`; the answer then carries the inputs that reproduce the resource. */
   read(id: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
@@ -39,7 +41,8 @@ function adapt(methods: KindMethods, connection: Connection, secrets: readonly s
   const m = userFacing(keptInItsGarm(methods as pulumi.dynamic.ResourceProvider, () => connection.client()), secrets);
   return {
     check: async (_urn, olds, news) => (await m.check!(olds, news)) as { inputs?: Props },
-    diff: (id, olds, news) => m.diff!(id, olds, news),
+    // keptInItsGarm and userFacing hand the kind's answer back as it is.
+    diff: (id, olds, news) => m.diff!(id, olds, news) as Promise<PlannedDiff>,
     create: (inputs) => m.create(inputs) as Promise<{ id: string; outs: Props }>,
     read: (id, props) => m.read!(id, props) as Promise<{ id?: string; props?: Props }>,
     update: (id, olds, news) => m.update!(id, olds, news) as Promise<{ outs?: Props }>,

@@ -15,7 +15,7 @@ import { type GarmMove, garmMove } from "../provider/common/garm-identity";
 import { probeGarm } from "../provider/common/garm-probe";
 import { UNKNOWN } from "../provider/common/unknown";
 import { EngineLog, engineSink } from "./engine-log";
-import { type PropertyDiffKind, concealSecrets, configSource, defined, detailedDiff, revealSecrets, typeOfUrn } from "./protocol";
+import { type PropertyDiffKind, changedConfigKeys, concealSecrets, configSource, defined, detailedDiffOf, revealSecrets, typeOfUrn } from "./protocol";
 import { type PluginResource, pluginResources } from "./resources";
 
 type Props = Record<string, unknown>;
@@ -169,7 +169,7 @@ export class GarmPluginServer {
       diffConfig: unary<proto.DiffRequest, proto.DiffResponse>(this.log, async (req) => {
         const olds = revealSecrets(toJs(req.getOldInputs() ?? req.getOlds())).plain;
         const news = revealSecrets(toJs(req.getNews())).plain;
-        const changed = Object.keys(detailedDiff(olds, news, []));
+        const changed = changedConfigKeys(olds, news);
         const resp = new proto.DiffResponse();
         resp.setChanges(changed.length > 0 ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
         resp.setDiffsList(changed);
@@ -221,30 +221,29 @@ export class GarmPluginServer {
       }),
 
       diff: unary<proto.DiffRequest, proto.DiffResponse>(this.log, async (req) => {
+        // Against the outputs, which hold what GARM has (refresh updates them): drift is marked, a no-op is none.
         const olds = revealSecrets(toJs(req.getOlds())).plain;
         const news = revealSecrets(toJs(req.getNews())).plain;
-        const oldInputs = req.getOldInputs() ? revealSecrets(toJs(req.getOldInputs())).plain : olds;
         const result = await this.resource(req.getType(), req.getUrn()).diff(req.getId(), olds, news);
         const resp = new proto.DiffResponse();
         if (!result.changes) {
           resp.setChanges(proto.DiffResponse.DiffChanges.DIFF_NONE);
           return resp;
         }
-        const replaces = result.replaces ?? [];
         resp.setChanges(proto.DiffResponse.DiffChanges.DIFF_SOME);
-        resp.setReplacesList([...replaces]);
+        resp.setReplacesList([...result.replaces]);
         resp.setStablesList([...(result.stables ?? [])]);
-        resp.setDeletebeforereplace(result.deleteBeforeReplace ?? false);
-        const detail = detailedDiff(oldInputs, news, replaces);
+        resp.setDeletebeforereplace(result.deleteBeforeReplace);
+        const detail = detailedDiffOf(result.fields);
         resp.setDiffsList(Object.keys(detail));
-        // With no input to point at (drift GARM reported), the engine's own comparison shows the change.
+        // With no field to mark (a GarmProvider block GARM never confirmed), the engine's own comparison shows the change.
         if (Object.keys(detail).length > 0) {
           resp.setHasdetaileddiff(true);
           const map = resp.getDetaileddiffMap();
-          for (const [key, kind] of Object.entries(detail)) {
+          for (const [key, { kind, inputDiff }] of Object.entries(detail)) {
             const diff = new proto.PropertyDiff();
             diff.setKind(KIND[kind]);
-            diff.setInputdiff(true);
+            diff.setInputdiff(inputDiff);
             map.set(key, diff);
           }
         }

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { GarmClient } from "../garm/client";
 import { GARM_IDENTITY_OUTPUT } from "../common/garm-identity";
 import type { Logger } from "../common/log";
+import type { KindMethods } from "../common/planned-diff";
 import { controller, controllerMethodsWith } from "../kinds/controller/resource";
 import { controllerInputSchema } from "../kinds/controller/inputs";
 import { importController } from "../kinds/controller/import";
@@ -33,7 +34,7 @@ import { importTemplate } from "../kinds/template/import";
 import { KINDS, type KindKey, type KindRow } from "./kinds";
 
 type Props = Record<string, unknown>;
-export type KindMethods = Omit<pulumi.dynamic.ResourceProvider, "configure">;
+export type { KindMethods };
 
 /** What a kind's methods reach GARM and the log through: one plugin instance's connection. */
 export interface KindAccess {

@@ -49,8 +49,10 @@ describe("secret digests in state", function () {
     const news = { forge: "github", name: "pat", description: "", endpoint: "github.com", authType: "pat", token: "ghp_old_token", adoptExisting: false };
 
     it("sees the same token as unchanged and another as a rotation", async () => {
-      assert.deepEqual(await diffCredentials(readCredentialsOutputs(v1), news), { changes: false, replaces: [], deleteBeforeReplace: false });
-      assert.equal((await diffCredentials(readCredentialsOutputs(v1), { ...news, token: "ghp_new_token" })).changes, true);
+      assert.deepEqual(await diffCredentials(readCredentialsOutputs(v1), news), { changes: false, replaces: [], deleteBeforeReplace: false, fields: {} });
+      const rotated = await diffCredentials(readCredentialsOutputs(v1), { ...news, token: "ghp_new_token" });
+      assert.equal(rotated.changes, true);
+      assert.deepEqual(Object.keys(rotated.fields), ["token"]);
     });
 
     it("moves to the scrypt form at the next write, sending GARM nothing for an unchanged token", async () => {

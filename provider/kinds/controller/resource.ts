@@ -2,6 +2,7 @@
 // delete leaves GARM's settings as they are (GARM cannot unset them, and runners depend on them).
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
+import { type KindMethods, plannedDiff } from "../../common/planned-diff";
 import type { ControllerCalls, ControllerView, UpdateControllerParams } from "../../garm/client";
 import { type Failure, type InputCheck, checkInputs } from "../../common/input-check";
 import { type Logger, consoleLogger } from "../../common/log";
@@ -45,7 +46,7 @@ export function changedControllerFields(held: Pick<ControllerView, ControllerFie
   return CONTROLLER_FIELDS.filter((f) => news[f] !== undefined && (containsUnknown(news[f]) || news[f] !== held[f]));
 }
 
-export function controllerMethodsWith(deps: ControllerDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+export function controllerMethodsWith(deps: ControllerDeps): KindMethods {
   async function apply(inputs: ControllerInputs, held: ControllerView): Promise<ControllerView> {
     const fields = changedControllerFields(held, inputs as Record<string, unknown>);
     if (fields.length === 0) return held;
@@ -62,10 +63,12 @@ export function controllerMethodsWith(deps: ControllerDeps): Omit<pulumi.dynamic
 
     async diff(_id, olds, news) {
       const stored = readOutputs(olds);
-      const fields = changedControllerFields(stored, withoutProviderKey(news));
-      const managedNow = CONTROLLER_FIELDS.filter((f) => news[f] !== undefined);
-      const managedChanged = managedNow.join() !== (stored.managed ?? []).join();
-      return { changes: fields.length > 0 || managedChanged, replaces: [], deleteBeforeReplace: false };
+      const given = withoutProviderKey(news);
+      const fields = changedControllerFields(stored, given);
+      // A setting taken into or out of this resource's hands changes what it manages, though GARM gets nothing.
+      const managed = new Set(stored.managed ?? []);
+      const handedOver = CONTROLLER_FIELDS.filter((f) => (given[f] !== undefined) !== managed.has(f));
+      return plannedDiff({ olds: stored, news: given, updates: [...fields, ...handedOver], replaces: [] });
     },
 
     async create(props) {

@@ -1,6 +1,5 @@
 // GarmCredentials' dynamic-provider methods: check and diff are pure; create, read, update and delete talk to GARM's
 // credentials routes (garm-behaviour.md §2.5). The token or key goes to GARM only; no output, log line or error holds it.
-import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
 import type { CredentialsUpdate, CredentialsView, ForgeCalls } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
@@ -8,6 +7,7 @@ import type { Forge } from "../../garm/client";
 import { credentialsUsers, refuseWhileUsed } from "../../common/dependents";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
+import type { KindProvider } from "../../common/planned-diff";
 import { digestSecret } from "../../common/secret-digest";
 import { stateStamp } from "../../common/state-version";
 import { withoutProviderKey } from "../../common/unknown";
@@ -62,7 +62,7 @@ async function nameHolder(client: Pick<ForgeCalls, "listCredentials">, forge: Fo
   return (await client.listCredentials(forge)).find((c) => sameCredentialsName(c.name, name) && c.id !== selfId);
 }
 
-export function credentialsProviderWith(deps: CredentialsDeps): pulumi.dynamic.ResourceProvider {
+export function credentialsProviderWith(deps: CredentialsDeps): KindProvider {
   const gate = readGate({ log: deps.log, timeoutMs: 5000 });
   return {
     configure,

@@ -1,7 +1,7 @@
 // GarmEndpoint's pure diff: which changes GARM applies in place (UpdateGithubEndpointParams, params/requests.go
 // L383-389: description, the three URLs, the CA bundle) and which need a new endpoint.
-import type * as pulumi from "@pulumi/pulumi";
 import { withoutProviderKey } from "../../common/unknown";
+import { type PlannedDiff, plannedDiff } from "../../common/planned-diff";
 import { canonicalCaBundle } from "./ca-bundle";
 import type { CheckedEndpointInputs, EndpointOutputs } from "./inputs";
 import { sameEndpointName } from "../../garm/names";
@@ -28,7 +28,7 @@ export const REPLACE_REASONS: Record<string, string> = {
   caCertBundle: "GARM cannot clear a CA bundle in place (an empty bundle is not sent)",
 };
 
-export function diffEndpoint(olds: EndpointOutputs, newsRaw: object): pulumi.dynamic.DiffResult {
+export function diffEndpoint(olds: EndpointOutputs, newsRaw: object): PlannedDiff {
   const news = withoutProviderKey(newsRaw as Record<string, unknown>) as Partial<CheckedEndpointInputs>;
   const replaces: string[] = [];
   if (news.name !== undefined && news.name !== olds.name) replaces.push("name");
@@ -36,12 +36,9 @@ export function diffEndpoint(olds: EndpointOutputs, newsRaw: object): pulumi.dyn
   // An empty bundle is omitted from the update (runner/github_endpoints.go L90, `len(param.CACertBundle) > 0`).
   if (news.caCertBundle === "" && olds.caCertBundle !== "") replaces.push("caCertBundle");
   const changed = changedEndpointFields(olds, news).filter((f) => !replaces.includes(f));
-  const providerOnly = news.adoptExisting !== undefined && news.adoptExisting !== olds.adoptExisting;
-  if (replaces.length > 0) {
-    // One key for both forges, ignoring case (models.go L464): a new endpoint whose name GARM holds already, in any
-    // case and for either forge, is refused (github.go L38, gitea.go L42), so the old one goes first.
-    const collides = sameEndpointName(news.name ?? olds.name, olds.name);
-    return { changes: true, replaces, deleteBeforeReplace: collides };
-  }
-  return { changes: changed.length > 0 || providerOnly, replaces: [], deleteBeforeReplace: false };
+  const options = news.adoptExisting !== undefined && news.adoptExisting !== olds.adoptExisting ? ["adoptExisting"] : [];
+  // One key for both forges, ignoring case (models.go L464): a new endpoint whose name GARM holds already, in any
+  // case and for either forge, is refused (github.go L38, gitea.go L42), so the old one goes first.
+  const deleteBeforeReplace = sameEndpointName(news.name ?? olds.name, olds.name);
+  return plannedDiff({ olds, news, replaces, updates: [...changed, ...options], deleteBeforeReplace });
 }

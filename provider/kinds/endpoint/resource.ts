@@ -1,6 +1,5 @@
 // GarmEndpoint's dynamic-provider methods: check and diff are pure; create, read, update and delete talk to GARM's
 // endpoint routes (garm-behaviour.md §2.5) through the process-wide client.
-import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
 import type { EndpointCreate, EndpointUpdate, EndpointView, Forge, ForgeCalls } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
@@ -8,6 +7,7 @@ import { endpointUsers, refuseWhileUsed } from "../../common/dependents";
 import { recordedName, sameEndpointName } from "../../garm/names";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
+import type { KindProvider } from "../../common/planned-diff";
 import { withoutProviderKey } from "../../common/unknown";
 import { adoptByName } from "../../common/adopt";
 import { checkEndpointInputs } from "./check";
@@ -77,7 +77,7 @@ async function findEndpoint(client: ForgeCalls, forge: Forge, name: string): Pro
   }
 }
 
-export function endpointProviderWith(deps: EndpointDeps): pulumi.dynamic.ResourceProvider {
+export function endpointProviderWith(deps: EndpointDeps): KindProvider {
   return {
     configure,
 

@@ -1,8 +1,8 @@
 // Decides what an input change does to an entity: nothing, an in-place update, or a replacement. GARM's update takes
 // only credentials, webhook secret, pool balancer and agent mode (UpdateEntityParams, params/requests.go L300-306), so a
 // new name replaces; credentials on another endpoint replace too (database/sql/util.go L1184-1186, "endpoint mismatch").
-import type * as pulumi from "@pulumi/pulumi";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
+import { type PlannedDiff, plannedDiff } from "../../common/planned-diff";
 import type { EntityUpdate } from "../../garm/client";
 import type { CheckedEntityInputs } from "./inputs";
 import { secretMatches } from "../../common/secret-digest";
@@ -61,19 +61,28 @@ export function webhookChange(olds: EntityOutputs, news: Record<string, unknown>
  * The pure part of diff. `newCredentialsEndpoint` is the endpoint of the new credentials when diff could look it up
  * (undefined when unchanged, unknown, or not found): another endpoint than the entity's means a replacement.
  */
-export async function diffEntity(olds: EntityOutputs, newsWithProvider: Record<string, unknown>, newCredentialsEndpoint?: string): Promise<pulumi.dynamic.DiffResult> {
+export async function diffEntity(olds: EntityOutputs, newsWithProvider: Record<string, unknown>, newCredentialsEndpoint?: string): Promise<PlannedDiff> {
   const news = withoutProviderKey(newsWithProvider);
   const replaces: string[] = [];
   if (containsUnknown(news.name) || news.name !== olds.name) replaces.push("name");
   if (newCredentialsEndpoint !== undefined && olds.endpointName && !sameEndpointName(newCredentialsEndpoint, olds.endpointName)) replaces.push("credentials");
   const fields = await changedFields(olds, news);
   const options = PROVIDER_OPTIONS.filter((o) => wanted(news, o) !== olds[o]);
-  const changes = replaces.length > 0 || fields.length > 0 || options.length > 0 || webhookChange(olds, news) !== undefined;
+  // GARM reports the webhook missing (a refresh saw it) or the program stops managing it: installWebhook says so.
+  const webhook = webhookChange(olds, news) !== undefined ? ["installWebhook"] : [];
   // GARM refuses a second entity whose name matches ignoring case under the same endpoint (runner/organizations.go
   // L56-63, database/sql/organizations.go L285 COLLATE NOCASE): only a change of case must delete the old one first.
   const sameEndpoint = !replaces.includes("credentials");
   const caseOnly = typeof news.name === "string" && news.name !== olds.name && sameEntityName(news.name, olds.name);
-  return { changes, replaces, deleteBeforeReplace: sameEndpoint && caseOnly };
+  return plannedDiff({
+    olds,
+    news,
+    replaces,
+    updates: [...fields, ...options, ...webhook],
+    deleteBeforeReplace: sameEndpoint && caseOnly,
+    // The outputs keep the webhook secret's digest only.
+    digested: olds.webhookSecretHash ? ["webhookSecret"] : [],
+  });
 }
 
 /** The update body: only the fields that changed. */

@@ -2,6 +2,7 @@
 // kind it serves. check and diff's decision are pure; create, read, update and delete talk to GARM.
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
+import type { KindMethods } from "../../common/planned-diff";
 import type { EntityCalls, EntityKind, EntityView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
 import { declareFor } from "../../garm/lookups";
@@ -42,7 +43,7 @@ function splitName(kind: EntityKind, name: string): { owner?: string; name: stri
 }
 
 /** The entity methods for one kind, without configure (the resource plugin owns its connection). */
-export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): KindMethods {
   const spec = KIND_SPECS[kind];
   const labelOf = (name: string, id?: string) => `${spec.resource} ${name}${id ? ` (id ${id})` : ""}`;
   const api = () => deps.client();

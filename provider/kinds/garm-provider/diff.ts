@@ -3,6 +3,7 @@
 import { realpathSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { containsUnknown } from "../../common/unknown";
+import { type PlannedDiff, plannedDiff } from "../../common/planned-diff";
 import { migrateState, withDefaults } from "./inputs";
 
 /** Fields whose change moves the block to another identity: the GARM provider name or the file that holds it. */
@@ -23,28 +24,26 @@ export const COMPARED_FIELDS = [
   "owner",
 ] as const;
 
-export interface GarmProviderDiff {
-  changes: boolean;
-  replaces: string[];
-  deleteBeforeReplace: boolean;
-}
-
 /** Compares stored outputs (any state version) with checked inputs; an unknown input counts as changed. */
-export function diffGarmProvider(olds: Record<string, unknown>, news: Record<string, unknown>): GarmProviderDiff {
+export function diffGarmProvider(olds: Record<string, unknown>, news: Record<string, unknown>): PlannedDiff {
   const before = migrateState(olds) as unknown as Record<string, unknown>;
   const after = withDefaults(news);
   const changed = COMPARED_FIELDS.filter((f) => containsUnknown(after[f]) || !isDeepStrictEqual(before[f], after[f]));
   // Another spelling of the same file (a symlink, a relative hop) is an update: a replacement would write the block
   // and then delete it again from the very same file.
   const moved = (f: string) => f !== "garmConfigPath" || containsUnknown(after[f]) || !sameFile(before[f], after[f]);
-  return {
+  const replaces = changed.filter((f) => (REPLACE_FIELDS as readonly string[]).includes(f) && moved(f));
+  return plannedDiff({
+    olds: before,
+    news: after,
+    updates: changed.filter((f) => !replaces.includes(f)),
+    replaces,
     // A block GARM never confirmed needs an update that restarts GARM, even when nothing else changed.
-    changes: changed.length > 0 || before.confirmed === false,
-    replaces: changed.filter((f) => (REPLACE_FIELDS as readonly string[]).includes(f) && moved(f)),
+    unmarked: before.confirmed === false,
     // The new block goes in (and GARM restarts with both) before the old one is removed, so scale sets moving to the
     // new provider are never without one.
     deleteBeforeReplace: false,
-  };
+  });
 }
 
 /**

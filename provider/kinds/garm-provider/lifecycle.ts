@@ -7,7 +7,8 @@ import { partialCreate } from "../../common/lost-answer";
 import { checkGarmProvider, type CheckFailure } from "./checks";
 import { describeCommand } from "./command-text";
 import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
-import { diffGarmProvider, sameFile, type GarmProviderDiff } from "./diff";
+import { diffGarmProvider, sameFile } from "./diff";
+import type { PlannedDiff } from "../../common/planned-diff";
 import { handWrittenProviderNames, verifyEdit } from "./garm-config";
 import { type ScaleSetAndPoolSource, listDependents, refusalOf, scaleSetsAndPoolsWhere } from "../../common/dependents";
 import { readBlock, readBlockOwner, removeBlock, upsertBlock } from "./managed-block";
@@ -57,7 +58,7 @@ export interface GarmProviderDeps {
 
 export interface GarmProviderImpl {
   check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs?: Record<string, unknown>; failures?: CheckFailure[] }>;
-  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<GarmProviderDiff>;
+  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<PlannedDiff>;
   create(inputs: Record<string, unknown>): Promise<{ id: string; outs: GarmProviderOutputs }>;
   read(id: string, props?: Record<string, unknown>): Promise<{ id?: string; props?: GarmProviderOutputs; inputs?: GarmProviderInputs }>;
   update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ outs: GarmProviderOutputs }>;

@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { sleepUnlessCancelled } from "../../common/cancel";
 import { configure, garmClient, processCancel } from "../../common/connection";
+import type { KindMethods } from "../../common/planned-diff";
 import type { GarmClient } from "../../garm/client";
 import { markingGarmRestarts } from "../../garm/restart-window";
 import { makeGarmProviderImpl } from "./lifecycle";
@@ -18,11 +19,7 @@ const restarts = new RestartCoordinator({ run: markingGarmRestarts(runShellComma
  * The GarmProvider methods (without configure) over the given GARM client source; `log` takes the lines users see, and
  * `cancel` (the instance's cancellation, ../../common/cancel.ts) ends its waits.
  */
-export function garmProviderWith(
-  garm: () => GarmClient,
-  log: (line: string) => void = consoleLine,
-  cancel?: AbortSignal,
-): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+export function garmProviderWith(garm: () => GarmClient, log: (line: string) => void = consoleLine, cancel?: AbortSignal): KindMethods {
   restartLog = log;
   const impl = makeGarmProviderImpl({
     garm,

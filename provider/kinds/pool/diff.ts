@@ -3,13 +3,13 @@
 // replacement brings the new pool up before the old one is drained (pools have no unique name to collide on). An
 // image, flavor, OS, extra specs, shell or runner group change bumps the pool's generation in place, and GARM's pool
 // manager then replaces idle runners of the older generation itself.
-import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
 import type { UpdatePoolParams } from "../../garm/client";
 import { canonicalJson, parseExtraSpecs, sameExtraSpecs } from "../../runners/extra-specs";
 import { canonicalLabels } from "../../runners/naming";
 import { entityReplacements, templateChanged } from "../../runners/diff";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
+import { type PlannedDiff, plannedDiff } from "../../common/planned-diff";
 import type { CheckedPoolInputs } from "./inputs";
 import type { PoolOutputs } from "./state";
 
@@ -57,12 +57,13 @@ export function changedPoolFields(olds: PoolOutputs, news: Record<string, unknow
   });
 }
 
-export function diffPool(olds: PoolOutputs, newProps: Record<string, unknown>): pulumi.dynamic.DiffResult {
+/** The diff: what GARM's update gets, what replaces (the entity, the provider), and the provider-side options stored. */
+export function diffPool(olds: PoolOutputs, newProps: Record<string, unknown>): PlannedDiff {
   const news = withoutProviderKey(newProps);
   const replaces = [...entityReplacements(olds, news), ...(news.providerName !== olds.providerName ? ["providerName"] : [])];
   const options = (["drain", "adoptPoolId"] as const).filter((f) => !isDeepStrictEqual(news[f], olds[f]));
-  const changes = replaces.length > 0 || changedPoolFields(olds, news).length > 0 || options.length > 0;
-  return { changes, replaces, stables: replaces.length ? [] : ["poolId"], deleteBeforeReplace: false };
+  const updates = [...changedPoolFields(olds, news), ...options];
+  return plannedDiff({ olds, news, replaces, updates, stables: replaces.length ? [] : ["poolId"] });
 }
 
 /** The PUT body for the changed fields only; an omitted templateId sends `systemTemplate`. */

@@ -17,6 +17,7 @@ import { withReferenceChecks } from "../../runners/references";
 import { forgeOf, systemTemplateId } from "../../runners/templates";
 import { type ResolvedEntity, dropUndefined, storedEntity } from "../../runners/state";
 import { withoutProviderKey } from "../../common/unknown";
+import { type KindMethods, alsoUpdating } from "../../common/planned-diff";
 import { notOurs } from "../../common/holder";
 import { adoptFound } from "../../common/adopt";
 import { createSettlingLostAnswer, partialCreate, unconfirmedId } from "../../common/lost-answer";
@@ -52,7 +53,7 @@ export function poolProviderWith(deps: PoolDeps): pulumi.dynamic.ResourceProvide
   return { configure, ...poolMethodsWith(deps) };
 }
 
-export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+export function poolMethodsWith(deps: PoolDeps): KindMethods {
   const gate = readGate({ log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000 });
 
   return {
@@ -75,7 +76,7 @@ export function poolMethodsWith(deps: PoolDeps): Omit<pulumi.dynamic.ResourcePro
       const restore = live.ok ? fieldsToRestore(live.value, withoutProviderKey(news)) : [];
       if (restore.length > 0) {
         deps.log.info(restoreLine(`GarmPool ${id}`, restore));
-        return { ...planned, changes: true };
+        return alsoUpdating(planned, stored, withoutProviderKey(news), restore);
       }
       return planned;
     },

@@ -1,10 +1,10 @@
 // Decides what an input change does to a GarmScaleSet: nothing, an in-place update of GARM's updatable fields, or a
 // replacement (labels, provider and entity cannot change in GARM, §4.1, §4.2). Compares against the outputs, which hold
 // the normalised view GARM returned, so a no-op never shows as a change.
-import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
 import type { UpdateScaleSetParams } from "../../garm/client";
 import { UNKNOWN, containsUnknown, withoutProviderKey } from "../../common/unknown";
+import { type PlannedDiff, plannedDiff } from "../../common/planned-diff";
 import { canonicalJson, parseExtraSpecs, sameExtraSpecs } from "../../runners/extra-specs";
 import type { CheckedInputs } from "./inputs";
 import { canonicalLabels, liveName } from "../../runners/naming";
@@ -97,17 +97,17 @@ function replacedFields(olds: ScaleSetOutputs, news: Record<string, unknown>): s
 }
 
 /**
- * The diff result. A replacement deletes the old scale set first only when the new one would take the same live name
- * under the same entity (naming "exact"), because GitHub refuses two scale sets with one name in a runner group (§8).
+ * The diff: what GARM's update gets, what replaces, and the provider-side options stored. A replacement deletes the
+ * old scale set first only when the new one would take the same live name under the same entity (naming "exact"),
+ * because GitHub refuses two scale sets with one name in a runner group (§8).
  */
-export function diffScaleSet(oldOutputs: ScaleSetOutputs, newInputs: Record<string, unknown>): pulumi.dynamic.DiffResult {
+export function diffScaleSet(oldOutputs: ScaleSetOutputs, newInputs: Record<string, unknown>): PlannedDiff {
   const news = withoutProviderKey(newInputs);
   const replaces = replacedFields(oldOutputs, news);
   const updates = changedFields(oldOutputs, news);
   const optionChanges = PROVIDER_OPTIONS.filter((f) => !isDeepStrictEqual(news[f], oldOutputs[f]));
-  const changes = replaces.length > 0 || updates.length > 0 || optionChanges.length > 0;
-  if (replaces.length === 0) return { changes, replaces: [], deleteBeforeReplace: false };
-  return { changes, replaces, deleteBeforeReplace: replacementCollides(oldOutputs, news) };
+  const deleteBeforeReplace = replaces.length > 0 && replacementCollides(oldOutputs, news);
+  return plannedDiff({ olds: oldOutputs, news, replaces, updates: [...updates, ...optionChanges], deleteBeforeReplace });
 }
 
 function replacementCollides(olds: ScaleSetOutputs, news: Record<string, unknown>): boolean {

@@ -9,13 +9,14 @@ import { isCancelled } from "../../common/cancel";
 import { type ChangeWaiter, changeWaiter, scaleSetConcern } from "../../common/events-wait";
 import { lookupsFor } from "../../garm/lookups";
 import { logReplacements } from "../../common/replace-line";
+import { type KindMethods, alsoUpdating } from "../../common/planned-diff";
 import { withoutProviderKey } from "../../common/unknown";
 import { createSettlingLostAnswer, partialCreate } from "../../common/lost-answer";
 import { notOurs } from "../../common/holder";
 import { adoptByName, adoptFound } from "../../common/adopt";
 import { briefly } from "../../runners/brief-error";
 import { checkScaleSetInputs } from "./check";
-import { type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
+import { UPDATABLE, type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
 import { drainOptionsFor } from "../../runners/drain/override";
 import { replaceReasons, updateChanges } from "./change-line";
@@ -58,7 +59,7 @@ export function scaleSetProviderWith(deps: ScaleSetDeps): pulumi.dynamic.Resourc
 }
 
 /** The scale-set methods without configure, for a caller that owns its connection (the resource plugin). */
-export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
   /** Reads back by id; list answers lack the instances and the template name (§2.1). */
   const readBack = async (client: GarmClient, inputs: CheckedInputs, id: number, entity: ResolvedEntity) =>
     toOutputs(inputs, await client.getScaleSet(id), entity);
@@ -92,11 +93,11 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): Omit<pulumi.dynamic.Res
       const restore = live.kind === "found" ? fieldsToRestore(live.view, withoutProviderKey(news)) : [];
       if (live.kind === "found" && restore.length > 0) {
         deps.log.info(restoreLine(`GarmScaleSet ${live.view.name} (id ${garmId})`, restore));
-        return { ...planned, changes: true };
+        return alsoUpdating(planned, stored, withoutProviderKey(news), restore);
       }
-      // After a refresh picked up drift the engine shows `~ update` with no field marked: name them here.
-      const plain = withoutProviderKey(news);
-      const changes = updateChanges(stored, plain, changedFields(stored, plain));
+      // The dynamic provider cannot mark fields for the engine (pulumi-behaviour.md §1.2): name them, old → new, here.
+      const sent = (Object.keys(planned.fields) as UpdatableField[]).filter((f) => f in UPDATABLE);
+      const changes = updateChanges(stored, withoutProviderKey(news), sent);
       if (changes.length > 0) deps.log.info(`${label}: will update ${changes.join(", ")}`);
       return planned;
     },

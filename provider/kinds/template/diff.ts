@@ -1,8 +1,8 @@
 // Decides what an input change does to a GarmTemplate. GARM's update takes only name, description and data
 // (params/requests.go L910-914, database/sql/templates.go L190-244), so the OS and forge type replace it; the name is
 // unique per user (database/sql/models.go L96-97), so a replacement under the same name deletes the old one first.
-import type * as pulumi from "@pulumi/pulumi";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
+import { type PlannedDiff, plannedDiff } from "../../common/planned-diff";
 import type { TemplateOutputs } from "./state";
 import { sameTemplateName } from "../../garm/names";
 
@@ -24,16 +24,14 @@ export function changedTemplateFields(olds: Partial<TemplateOutputs>, news: Reco
   return (Object.keys(TEMPLATE_UPDATABLE) as TemplateUpdatableField[]).filter((f) => differs(olds[f], news[f]));
 }
 
-export function diffTemplate(olds: Partial<TemplateOutputs>, newProps: Record<string, unknown>): pulumi.dynamic.DiffResult {
+export function diffTemplate(olds: Partial<TemplateOutputs>, newProps: Record<string, unknown>): PlannedDiff {
   const news = withoutProviderKey(newProps);
   const replaces = REPLACING.filter((f) => differs(olds[f], news[f]));
   const updates = changedTemplateFields(olds, news);
   const options = (["bodyFile", "adoptExisting"] as const).filter((f) => olds[f] !== news[f]);
-  const changes = replaces.length + updates.length + options.length > 0;
-  if (replaces.length === 0) return { changes, replaces: [], stables: ["templateId"], deleteBeforeReplace: false };
   // A new template of the same name would be refused while the old one exists (409, database/sql/templates.go L180-183).
   const sameName = !differs(olds.name, news.name) || (typeof news.name === "string" && sameTemplateName(news.name, olds.name ?? ""));
-  return { changes, replaces: [...replaces], deleteBeforeReplace: sameName };
+  return plannedDiff({ olds, news, replaces, updates: [...updates, ...options], deleteBeforeReplace: sameName, stables: replaces.length ? undefined : ["templateId"] });
 }
 
 /** The PUT body for the changed fields: only those, with the body as base64. */

@@ -2,6 +2,7 @@
 // delete talk to GARM through the process-wide client. GARM's own system templates are never managed.
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
+import type { KindMethods } from "../../common/planned-diff";
 import type { GarmClient, TemplateDetailView, TemplateView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
 import { type RefusalWords, refuseWhileUsed, refusalOf, scaleSetsAndPoolsWhere } from "../../common/dependents";
@@ -45,7 +46,7 @@ export function templateProviderWith(deps: TemplateDeps): pulumi.dynamic.Resourc
   return { configure, ...templateMethodsWith(deps) };
 }
 
-export function templateMethodsWith(deps: TemplateDeps): Omit<pulumi.dynamic.ResourceProvider, "configure"> {
+export function templateMethodsWith(deps: TemplateDeps): KindMethods {
   const gate = readGate({ log: deps.log, timeoutMs: 5000 });
   return {
     async check(olds, news) {

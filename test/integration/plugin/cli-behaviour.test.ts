@@ -1,11 +1,13 @@
 // The garm plugin as a Pulumi user meets it in the CLI, through the real CLI and the real YAML host against the GARM
 // simulator: bad connection settings fail preview naming the setting, a refused login is warned about at preview, the
-// plugin's progress lines show under their resource, and outputs that follow from the inputs are known at preview.
+// plugin's progress lines show under their resource, outputs that follow from the inputs are known at preview, and a
+// preview after drift marks exactly the fields that differ from what GARM holds.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { type Simulator, startSimulator } from "../../../simulator";
+import { GarmClient } from "../../../provider/garm/client";
 import { liveName } from "../../../provider/runners/naming";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { writes } from "./quickstart-scenario";
@@ -197,6 +199,45 @@ describe("the garm plugin in the CLI (real CLI, YAML host, simulator)", function
     assert.ok(state.deployment.resources.some((r) => r.urn.endsWith("::small")), "the scale set is still in state");
     assert.deepEqual(second.scaleSets(), []);
     await first.resumeServing();
+  });
+
+  /** The detailed diff the engine holds for the scale set's step of `pulumi preview --json`: field → kind. */
+  async function scaleSetMarks(p: PluginProject): Promise<{ op: string; marks: Record<string, string>; diffReasons: string[] }> {
+    const { steps } = await p.preview();
+    const step = steps.find((s) => s.urn.endsWith("::small"));
+    assert.ok(step, `preview has a step for the scale set: ${JSON.stringify(steps)}`);
+    const marks = Object.fromEntries(Object.entries(step.detailedDiff ?? {}).map(([field, d]) => [field, d.kind]));
+    return { op: step.op, marks, diffReasons: step.diffReasons ?? [] };
+  }
+
+  it("after a refresh picked up drift in GARM, preview marks exactly the drifted field", async () => {
+    const sim = await simulator();
+    const p = await project();
+    await p.initStack("dev", login(sim));
+    await p.cli(["up", "--yes"]);
+    const [held] = sim.scaleSets();
+    // Someone changes the scale set in GARM itself.
+    await new GarmClient({ url: sim.url, username: sim.username, password: sim.password }).updateScaleSet(held!.id, { max_runners: 5 });
+    await p.cli(["refresh", "--yes"]);
+    assert.deepEqual(await scaleSetMarks(p), { op: "update", marks: { maxRunners: "update" }, diffReasons: ["maxRunners"] });
+    // The CLI shows GARM's value (from the refreshed outputs) going back to the program's.
+    const shown = await p.cli(["preview", "--diff"]);
+    assert.match(shown.stdout, /~ maxRunners\s*: 5 => 2/, shown.stdout);
+    await p.cli(["up", "--yes"]);
+    assert.equal(sim.scaleSets()[0]!.maxRunners, 2, "up puts the program's value back");
+    assert.deepEqual((await p.preview()).changeSummary, { same: 2 }, "and then nothing is left to change");
+  });
+
+  it("marks only the real change when the program also reorders the labels", async () => {
+    const sim = await simulator();
+    const p = await project();
+    await p.initStack("dev", login(sim));
+    await p.cli(["up", "--yes"]);
+    fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), PROGRAM.replace("labels: [linux, x64]", "labels: [X64, linux]").replace("maxRunners: 2", "maxRunners: 3"));
+    assert.deepEqual(await scaleSetMarks(p), { op: "update", marks: { maxRunners: "update" }, diffReasons: ["maxRunners"] });
+    fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), PROGRAM.replace("labels: [linux, x64]", "labels: [x64, linux, gpu]"));
+    const relabelled = await scaleSetMarks(p);
+    assert.deepEqual([relabelled.op, relabelled.marks], ["replace", { labels: "update-replace" }], "a real label change replaces, marked on labels alone");
   });
 
   it("says in one warning line when GARM's version is not one this release was tested against", async () => {

@@ -41,6 +41,15 @@ function run(
   });
 }
 
+/** One step of `pulumi preview --json`; `detailedDiff` is the provider's, by property path. */
+export interface PreviewStep {
+  op: string;
+  urn: string;
+  diffReasons?: string[];
+  replaceReasons?: string[];
+  detailedDiff?: Record<string, { kind: string; inputDiff: boolean }>;
+}
+
 export class PluginProject {
   readonly dir: string;
   readonly env: NodeJS.ProcessEnv;
@@ -92,8 +101,8 @@ export class PluginProject {
     await this.cli(args);
   }
 
-  /** `pulumi preview --json`: op -> count, and the steps with the keys that force a replacement. */
-  async preview(extra: readonly string[] = []): Promise<{ changeSummary: Record<string, number>; steps: { op: string; urn: string; diffReasons?: string[]; replaceReasons?: string[] }[] }> {
+  /** `pulumi preview --json`: op -> count, and the steps with the keys that differ, force a replacement, and how. */
+  async preview(extra: readonly string[] = []): Promise<{ changeSummary: Record<string, number>; steps: PreviewStep[] }> {
     const r = await this.cli(["preview", "--json", ...extra]);
     const parsed = JSON.parse(r.stdout) as { steps?: []; changeSummary?: Record<string, number> };
     return { changeSummary: parsed.changeSummary ?? {}, steps: parsed.steps ?? [] };

@@ -103,6 +103,11 @@ describe("pulumi-resource-garm protocol (plugin process against the GARM simulat
     const update = await p.diff(SCALE_SET, "small", created.id, created.outs, bigger, checked.inputs);
     assert.deepEqual(update.getReplacesList(), []);
     assert.deepEqual([...update.getDetaileddiffMap().entries()].map(([k, v]) => [k, v.getKind()]), [["maxRunners", proto.PropertyDiff.Kind.UPDATE]]);
+    // Drift a refresh read (outputs 9, inputs unchanged) is marked, its old value shown from the outputs.
+    const drifted = await p.diff(SCALE_SET, "small", created.id, { ...created.outs, maxRunners: 9 }, checked.inputs, checked.inputs);
+    assert.equal(drifted.getChanges(), proto.DiffResponse.DiffChanges.DIFF_SOME);
+    assert.deepEqual([...drifted.getDetaileddiffMap().entries()].map(([k, v]) => [k, v.getKind(), v.getInputdiff()]), [["maxRunners", proto.PropertyDiff.Kind.UPDATE, false]]);
+    assert.deepEqual(drifted.getDiffsList(), ["maxRunners"]);
     const updated = await p.update(SCALE_SET, "small", created.id, created.outs, bigger);
     assert.equal(updated.maxRunners, 5);
     assert.equal(sim.scaleSets()[0].maxRunners, 5);

@@ -7,6 +7,7 @@ import { withDefaults } from "../../../provider/kinds/entity/inputs";
 import type { EntityOutputs } from "../../../provider/kinds/entity/state";
 import { digestSecret } from "../../../provider/common/secret-digest";
 import { UNKNOWN } from "../../../provider/common/unknown";
+import { marks } from "../../support/diff-marks";
 
 const inputs = withDefaults({ name: "acme", credentials: "acme-pat", webhookSecret: "one" });
 const { webhookSecret: _secret, ...kept } = inputs;
@@ -68,5 +69,23 @@ describe("entity diff", () => {
     const d = (await diffEntity(olds, { ...inputs, keepWebhookOnDelete: true }));
     assert.equal(d.changes, true);
     assert.deepEqual((await changedFields(olds, { ...inputs, keepWebhookOnDelete: true })), []);
+  });
+
+  it("marks exactly what the update sends or stores, each as GARM compares it", async () => {
+    assert.deepEqual(marks(await diffEntity(olds, { ...inputs, credentials: "ACME-PAT" })), {}, "GARM matches credentials ignoring case");
+    assert.deepEqual(marks(await diffEntity(olds, { ...inputs, credentials: "other" }, "ghes.example.com")), { credentials: "updateReplace" });
+    assert.deepEqual(marks(await diffEntity(olds, { ...inputs, name: "acme-2", poolBalancerType: "pack" })), { name: "updateReplace", poolBalancerType: "update" });
+    assert.deepEqual(marks(await diffEntity(olds, { ...inputs, keepWebhookOnDelete: true })), { keepWebhookOnDelete: "update" });
+  });
+
+  it("marks a rotated webhook secret as an update of the secret GARM holds, shown from the old input", async () => {
+    const planned = await diffEntity(olds, { ...inputs, webhookSecret: "two" });
+    assert.deepEqual(planned.fields, { webhookSecret: { kind: "update", replaces: false, oldFromInputs: true } });
+    assert.deepEqual(marks(await diffEntity(olds, { ...inputs })), {}, "the same secret, by its digest, is no change");
+  });
+
+  it("marks installWebhook after a refresh found the webhook GARM reported gone", async () => {
+    const refreshed = { ...olds, installWebhook: true, webhookInstalled: false };
+    assert.deepEqual(marks(await diffEntity(refreshed, { ...inputs, installWebhook: true })), { installWebhook: "update" });
   });
 });

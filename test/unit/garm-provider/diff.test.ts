@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { diffGarmProvider } from "../../../provider/kinds/garm-provider/diff";
 import { UNKNOWN } from "../../../provider/kinds/garm-provider/inputs";
+import { marks, withMarks } from "../../support/diff-marks";
 
 const olds = {
   stateVersion: 1,
@@ -21,7 +22,7 @@ const news = { name: "openstack", executable: "/bin/p", environmentVariables: ["
 
 describe("garm-provider diff", () => {
   it("reports no change when only defaults differ in spelling", () => {
-    assert.deepEqual(diffGarmProvider(olds, news), { changes: false, replaces: [], deleteBeforeReplace: false });
+    assert.deepEqual(withMarks(diffGarmProvider(olds, news)), { changes: false, replaces: [], deleteBeforeReplace: false, fields: {} });
   });
 
   it("reads a state written without stateVersion", () => {
@@ -48,6 +49,7 @@ describe("garm-provider diff", () => {
       const d = diffGarmProvider(olds, { ...news, [field]: value });
       assert.equal(d.changes, true);
       assert.deepEqual(d.replaces, []);
+      assert.deepEqual(marks(d), { [field]: field === "configFile" ? "add" : "update" });
     });
   }
 
@@ -62,8 +64,14 @@ describe("garm-provider diff", () => {
     writeFileSync(real, "");
     symlinkSync(real, join(dir, "link.toml"));
     const same = diffGarmProvider({ ...olds, garmConfigPath: real }, { ...news, garmConfigPath: join(dir, "link.toml") });
-    assert.deepEqual(same, { changes: true, replaces: [], deleteBeforeReplace: false });
+    assert.deepEqual(withMarks(same), { changes: true, replaces: [], deleteBeforeReplace: false, fields: { garmConfigPath: "update" } });
     const other = diffGarmProvider({ ...olds, garmConfigPath: real }, { ...news, garmConfigPath: join(dir, "other.toml") });
     assert.deepEqual(other.replaces, ["garmConfigPath"]);
+  });
+
+  it("marks the replacing field as a replacement, and plans a block GARM never confirmed with no field to mark", () => {
+    assert.deepEqual(marks(diffGarmProvider(olds, { ...news, name: "os2", description: "x" })), { name: "updateReplace", description: "update" });
+    const unconfirmed = diffGarmProvider({ ...olds, confirmed: false }, news);
+    assert.deepEqual(withMarks(unconfirmed), { changes: true, replaces: [], deleteBeforeReplace: false, fields: {} });
   });
 });

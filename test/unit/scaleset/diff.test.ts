@@ -4,6 +4,7 @@ import { withDefaults } from "../../../provider/kinds/scaleset/inputs";
 import { liveName } from "../../../provider/runners/naming";
 import type { ScaleSetOutputs } from "../../../provider/kinds/scaleset/state";
 import { UNKNOWN } from "../../../provider/common/unknown";
+import { marks, withMarks } from "../../support/diff-marks";
 
 const inputs = withDefaults({
   name: "ci-small",
@@ -39,7 +40,7 @@ const news = (overrides: Record<string, unknown> = {}) => ({ ...inputs, __provid
 
 describe("GarmScaleSet diff", () => {
   it("reports no change when the inputs match GARM's normalised view, labels compared ignoring case and order", () => {
-    assert.deepEqual(diffScaleSet(olds, news({ labels: ["X64", "linux"] })), { changes: false, replaces: [], deleteBeforeReplace: false });
+    assert.deepEqual(diffScaleSet(olds, news({ labels: ["X64", "linux"] })), { changes: false, replaces: [], deleteBeforeReplace: false, fields: {} });
   });
 
   it("ignores optional inputs left to GARM's defaults", () => {
@@ -56,6 +57,7 @@ describe("GarmScaleSet diff", () => {
       const d = diffScaleSet(olds, news({ [field]: value }));
       assert.deepEqual(d.replaces, [field]);
       assert.equal(d.deleteBeforeReplace, false);
+      assert.deepEqual(marks(d), { [field]: "updateReplace" }, "only the field that replaces is marked");
     });
   }
 
@@ -90,7 +92,7 @@ describe("GarmScaleSet diff", () => {
   ] as const) {
     it(`updates ${field} in place, sending only ${key}`, () => {
       const d = diffScaleSet(olds, news({ [field]: value }));
-      assert.deepEqual(d, { changes: true, replaces: [], deleteBeforeReplace: false });
+      assert.deepEqual(withMarks(d), { changes: true, replaces: [], deleteBeforeReplace: false, fields: { [field]: field === "templateId" ? "add" : "update" } });
       const next = { ...inputs, [field]: value };
       assert.deepEqual(updateBody(next, changedFields(olds, next)), { [key]: value });
     });
@@ -107,12 +109,46 @@ describe("GarmScaleSet diff", () => {
   it("stores a new drain timeout without calling GARM", () => {
     const next = news({ drain: { timeoutSeconds: 60, pollSeconds: 5, jobStaleAfterHours: 120 } });
     assert.equal(diffScaleSet(olds, next).changes, true);
+    assert.deepEqual(marks(diffScaleSet(olds, next)), { drain: "update" }, "stored, so marked, though GARM gets nothing");
     assert.deepEqual(changedFields(olds, next), []);
   });
 
   it("treats unknown values as changes, and unknown replace fields as replacements", () => {
     assert.deepEqual(diffScaleSet(olds, news({ providerName: UNKNOWN })).replaces, ["providerName"]);
     assert.equal(diffScaleSet(olds, news({ maxRunners: UNKNOWN })).changes, true);
+  });
+
+  it("marks exactly the field GARM holds otherwise after a refresh: the outputs, not the old inputs, are compared", () => {
+    // A refresh read maxRunners 9 from GARM; the program (and so the old inputs) still says 4.
+    const refreshed = { ...olds, maxRunners: 9 };
+    const d = diffScaleSet(refreshed, news());
+    assert.deepEqual(withMarks(d), { changes: true, replaces: [], deleteBeforeReplace: false, fields: { maxRunners: "update" } });
+    assert.deepEqual(d.fields.maxRunners, { kind: "update", replaces: false, oldFromInputs: false }, "the old value shown is GARM's, from the outputs");
+  });
+
+  it("marks only the real change when the labels are also reordered and recased", () => {
+    assert.deepEqual(marks(diffScaleSet(olds, news({ labels: ["X64", "LINUX"], minIdleRunners: 2 }))), { minIdleRunners: "update" });
+  });
+
+  it("marks a label change as the replacement, and an updatable field that differs too as an update", () => {
+    const d = diffScaleSet(olds, news({ labels: ["linux", "gpu"], maxRunners: 6 }));
+    assert.deepEqual(marks(d), { labels: "updateReplace", maxRunners: "update" });
+    assert.deepEqual(d.replaces, ["labels"]);
+  });
+
+  it("marks a move to another entity as the inputs that name it: the old one deleted, the new one added", () => {
+    const stored = { ...olds, organization: "acme" };
+    assert.deepEqual(marks(diffScaleSet(stored, news({ organization: undefined, repository: "acme/app" }))), {
+      organization: "deleteReplace",
+      repository: "addReplace",
+    });
+    assert.deepEqual(marks(diffScaleSet(stored, news({ organization: "ACME" }))), {}, "the same organization in other case is no change");
+  });
+
+  it("marks nothing for extra specs equal as JSON, and an unknown as an update", () => {
+    const held = { ...olds, extraSpecs: { a: 1 } };
+    assert.deepEqual(marks(diffScaleSet(held, news({ extraSpecs: '{"a":1}' }))), {});
+    assert.deepEqual(marks(diffScaleSet(olds, news({ maxRunners: UNKNOWN }))), { maxRunners: "update" });
   });
 
   it("never sends state or extended_state", () => {
@@ -131,7 +167,7 @@ describe("GarmScaleSet diff", () => {
     it(`removing ${field} plans an update that sends its documented default (${JSON.stringify(sent)})`, () => {
       const before = { ...olds, [field]: held };
       const d = diffScaleSet(before, news({ [field]: undefined }));
-      assert.deepEqual(d, { changes: true, replaces: [], deleteBeforeReplace: false });
+      assert.deepEqual(withMarks(d), { changes: true, replaces: [], deleteBeforeReplace: false, fields: { [field]: "delete" } });
       assert.deepEqual(updateBody(inputs, changedFields(before, inputs)), { [key]: sent });
     });
   }
