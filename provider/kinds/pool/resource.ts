@@ -4,7 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient, processCancel } from "../../common/connection";
 import { runnerCreateFields } from "../../runners/create-fields";
 import { type RunnerDeps, runnerDepsFor } from "../../runners/deps";
-import { retireScaleSetOrPool } from "../../runners/drain/retire";
+import { drainDepsOf, retireScaleSetOrPool } from "../../runners/drain/retire";
 import { drainOptionsFor } from "../../runners/drain/override";
 import type { CreatePoolParams, GarmClient, PoolView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
@@ -174,14 +174,7 @@ export function poolMethodsWith(deps: PoolDeps): KindMethods {
       const target = poolToRetire(poolId, (view) => isSamePool(olds, view), client);
       const events = deps.events?.(client);
       const waiter = events && changeWaiter(events, poolConcern(poolId), { ...deps.waiter, cancel: deps.cancel });
-      const outcome = await retireScaleSetOrPool(target, drainOptionsFor(olds.drain), {
-        log: deps.log,
-        now: deps.now,
-        sleep: deps.sleep,
-        wait: waiter?.wait,
-        cadence: waiter?.cadence,
-        cancel: deps.cancel,
-      }).finally(() => waiter?.close());
+      const outcome = await retireScaleSetOrPool(target, drainOptionsFor(olds.drain), drainDepsOf(deps, waiter)).finally(() => waiter?.close());
       switch (outcome.kind) {
         case "deleted":
           // Pulumi's own row reports a plain delete; a line here closes the drain lines this delete printed.

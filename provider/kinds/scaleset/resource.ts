@@ -18,6 +18,7 @@ import { briefly } from "../../runners/brief-error";
 import { checkScaleSetInputs } from "./check";
 import { UPDATABLE, type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
+import { drainDepsOf } from "../../runners/drain/retire";
 import { drainOptionsFor } from "../../runners/drain/override";
 import { replaceReasons, updateChanges } from "./change-line";
 import { fieldsToRestore, isDrained, liveReader, readGate, restoreLine, withDrainedFields } from "../../runners/drained";
@@ -218,17 +219,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
       }
       const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view) };
       const waiter = waiterFor(client, target.id);
-      const outcome = await retireScaleSet(target, drainOptionsFor(olds.drain), {
-        client,
-        log: deps.log,
-        now: deps.now,
-        sleep: deps.sleep,
-        wait: waiter?.wait,
-        cadence: waiter?.cadence,
-        cancel: deps.cancel,
-      }).finally(
-        () => waiter?.close(),
-      );
+      const outcome = await retireScaleSet(target, drainOptionsFor(olds.drain), { client, ...drainDepsOf(deps, waiter) }).finally(() => waiter?.close());
       const label = `GarmScaleSet ${target.liveName} (id ${garmId})`;
       switch (outcome.kind) {
         case "deleted":

@@ -54,6 +54,14 @@ export interface DrainDeps {
   readonly cancel?: AbortSignal;
 }
 
+/** A drain's deps from what a kind holds and, while GARM's events are open, its waiter on them. */
+export function drainDepsOf(
+  deps: Pick<DrainDeps, "log" | "now" | "sleep" | "cancel">,
+  waiter: Pick<DrainDeps, "wait" | "cadence"> | undefined,
+): DrainDeps {
+  return { log: deps.log, now: deps.now, sleep: deps.sleep, wait: waiter?.wait, cadence: waiter?.cadence, cancel: deps.cancel };
+}
+
 /**
  * How a retire ended: deleted now (after draining runners, or with none to drain), gone before, or the id now names
  * another target, which was left alone.
