@@ -21,7 +21,7 @@ import {
   type GarmProviderOwner,
   type ProviderBlockSpec,
 } from "./inputs";
-import { waitForProviders, type ProviderExpectation, type ProviderListing } from "./wait";
+import { providerShown, waitForProviders, type ProviderExpectation, type ProviderListing } from "./wait";
 import { declareFor } from "../../garm/lookups";
 
 /** The GARM reads GarmProvider needs. */
@@ -44,6 +44,8 @@ export interface GarmProviderDeps {
   /** Interval between GET /providers polls after a restart. Defaults to 1000 ms. */
   pollMs?: number;
   editOptions?: EditOptions;
+  /** Bound on planning's GET /providers, so an unreachable GARM does not hold a preview up. Defaults to 5000 ms. */
+  planningReadMs?: number;
   /** Returns why `file` cannot serve as provider executable (or config file), or undefined when it can. */
   inspectFile?(file: string, mustBeExecutable: boolean): Promise<string | undefined>;
 }
@@ -145,6 +147,61 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     return { name: spec.name, present: true, description: spec.description };
   }
 
+  /** Whether GARM lists the provider as `spec` describes it; false also when GARM cannot be asked (a restart may help). */
+  async function garmRuns(spec: ProviderBlockSpec): Promise<boolean> {
+    try {
+      return providerShown(await deps.garm().listProviders(), presentWant(spec));
+    } catch {
+      return false;
+    }
+  }
+
+  // Planning asks GARM through one bounded gate per process: once GARM could not be reached, diff plans from the
+  // file and the state and says so once.
+  let planningUnavailable = false;
+  const planningReadMs = deps.planningReadMs ?? 5000;
+  async function planningProviders(): Promise<ProviderListing[] | undefined> {
+    if (planningUnavailable) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(planningReadMs / 1000)}s`)), planningReadMs);
+        timer.unref();
+      });
+      return await Promise.race([deps.garm().listProviders(), timeout]);
+    } catch (e) {
+      planningUnavailable = true;
+      deps.log(`GarmProvider: could not ask GARM which providers it loaded (${one(e).split("\n")[0]}); planning from the config file and Pulumi's state, so a provider GARM has not loaded shows as unchanged`);
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** What makes an unchanged GarmProvider need an update anyway: its block gone, rewritten, or not loaded by GARM. */
+  async function findDrift(olds: GarmProviderOutputs): Promise<{ name: string; line: string } | undefined> {
+    const file = olds.garmConfigPath;
+    const name = olds.name;
+    let text: string;
+    try {
+      text = await readConfigText(file);
+    } catch (e) {
+      // update reads it again and fails with this reason; planning need not.
+      return { name, line: `cannot read ${file} to check its block (${one(e)}); this update tries again` };
+    }
+    // A name taken by a hand-written entry or another owner is update's refusal to make, not planning's.
+    if (handWrittenProviderNames(text)?.includes(name)) return undefined;
+    if (foreignOwner(readBlockOwner(text, name, file), olds.owner)) return undefined;
+    const found = readBlock(text, name, file);
+    if (!found) return { name, line: `its block is gone from ${file}; this update writes it again and restarts GARM` };
+    if (!isDeepStrictEqual(found, blockSpecOf(olds))) return { name, line: `its block in ${file} differs from the one it wrote; this update writes it again and restarts GARM` };
+    const listed = await planningProviders();
+    if (listed && !providerShown(listed, presentWant(blockSpecOf(olds)))) {
+      return { name, line: `GARM has not loaded the provider its block in ${file} defines; this update restarts GARM` };
+    }
+    return undefined;
+  }
+
   /**
    * Restarts GARM for a block just written and waits for it.
    * @throws a partial failure (an error carrying `id` and `properties`) when GARM does not confirm the block: Pulumi
@@ -194,7 +251,13 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     },
 
     async diff(_id, olds, news) {
-      return diffGarmProvider(olds, news);
+      const planned = diffGarmProvider(olds, news);
+      if (planned.changes) return planned;
+      // Pulumi's state says nothing changed; the file and GARM may say otherwise (drift.ts).
+      const drift = await findDrift(migrateState(olds));
+      if (!drift) return planned;
+      say(drift.name, drift.line);
+      return { ...planned, changes: true };
     },
 
     async create(raw) {
@@ -220,10 +283,11 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       const blockChanged = !isDeepStrictEqual(blockSpecOf(olds), blockSpecOf(inputs));
       if (blockChanged) await preflight(inputs);
       const { written, garmChanged } = await writeBlock(inputs, olds.owner);
-      // Restart when what GARM loads changed, when the file held something else (edited by hand), and when GARM
-      // never confirmed the block (the retry of a create or update whose restart failed). An owner change alone
-      // rewrites a comment GARM does not read.
-      if (blockChanged || garmChanged || olds.confirmed === false) {
+      // Restart when what GARM loads changed, when the file held something else (edited by hand, or its block was
+      // gone), when GARM never confirmed the block (the retry of a create or update whose restart failed), and when
+      // GARM does not run the block the file holds (restarted by another writer while the block was out). An owner
+      // change alone rewrites a comment GARM does not read.
+      if (blockChanged || garmChanged || olds.confirmed === false || !(await garmRuns(blockSpecOf(inputs)))) {
         say(inputs.name, `${written ? "updated its block in" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`);
         await applyWritten(rawNews, id, inputs, "updated");
       }

@@ -189,6 +189,64 @@ describe("garm-provider lifecycle", () => {
     await assert.rejects(impl.update("os", updated as any, inputs("os", { garmConfigPath: other })), /need a replacement/);
   });
 
+  it("a block gone from the file (a delete whose restart failed, or a hand edit) is planned as an update that writes it again and restarts", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    const news = inputs("os");
+    assert.equal((await impl.diff("os", outs as any, news)).changes, false, "in the file and loaded: no change");
+    // A destroy removed the block, then its restart failed: GARM still runs the provider, the state still holds it.
+    garm.failRestart = { code: 1, signal: null, output: "boom", timedOut: false };
+    await assert.rejects(impl.delete("os", outs as any), /its block is removed from/);
+    garm.failRestart = undefined;
+    assert.equal(readBlock(await text(), "os"), undefined);
+    const planned = await impl.diff("os", outs as any, news);
+    assert.equal(planned.changes, true, "the next up must not plan no change");
+    assert.deepEqual(planned.replaces, []);
+    assert.ok(logs.some((l) => /its block is gone from .*config\.toml; this update writes it again/.test(l)), logs.join("\n"));
+    const restarts = garm.restarts;
+    await impl.update("os", outs as any, news);
+    assert.ok(readBlock(await text(), "os"), "the block is back");
+    assert.equal(garm.restarts, restarts + 1);
+    assert.ok(garm.providers.some((p) => p.name === "os"));
+    assert.equal((await impl.diff("os", outs as any, news)).changes, false);
+  });
+
+  it("a block that differs from the state in the file is planned as an update that writes the program's block", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    await fs.writeFile(file, upsertBlock(await text(), { ...readBlock(await text(), "os")!, executable: "/opt/other" }));
+    const news = inputs("os");
+    assert.equal((await impl.diff("os", outs as any, news)).changes, true);
+    assert.ok(logs.some((l) => /its block in .*config\.toml differs from the one it wrote; this update writes it again/.test(l)), logs.join("\n"));
+    await impl.update("os", outs as any, news);
+    assert.equal(readBlock(await text(), "os")?.executable, "/usr/local/bin/garm-provider-os");
+  });
+
+  it("a block GARM has not loaded (GET /providers lacks it) is planned as an update that restarts GARM", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    // GARM was restarted while the block was out (another writer's restart), then the block came back unrestarted.
+    garm.providers = garm.providers.filter((p) => p.name !== "os");
+    const news = inputs("os");
+    const before = await text();
+    assert.equal((await impl.diff("os", outs as any, news)).changes, true);
+    assert.ok(logs.some((l) => /GARM has not loaded the provider .*; this update restarts GARM/.test(l)), logs.join("\n"));
+    const restarts = garm.restarts;
+    await impl.update("os", outs as any, news);
+    assert.equal(garm.restarts, restarts + 1, "the update restarts GARM though the file is unchanged");
+    assert.equal(await text(), before);
+    assert.ok(garm.providers.some((p) => p.name === "os"));
+  });
+
+  it("diff plans from the state when GARM cannot be asked, saying so once", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    garm.down = true;
+    assert.equal((await impl.diff("os", outs as any, inputs("os"))).changes, false);
+    assert.equal((await impl.diff("os", outs as any, inputs("os"))).changes, false);
+    assert.equal(logs.filter((l) => /could not ask GARM which providers it loaded/.test(l)).length, 1, logs.join("\n"));
+  });
+
   it("delete refuses while scale sets or pools use the provider and lists them", async () => {
     const impl = makeGarmProviderImpl(deps);
     const { outs } = await impl.create(inputs("os"));
