@@ -292,4 +292,44 @@ describe("GarmProvider and GarmScaleSet through the engine against the GARM simu
     assert.deepEqual(names(sim), ["alpha"]);
     assert.deepEqual(blocksIn(await fs.readFile(fx.file, "utf8")), ["alpha"]);
   });
+
+  it("6. a destroy whose restart failed removed the block but kept the provider; after another writer's restart the next up writes the block again, so the scale set can be created", async () => {
+    fx = await startFixture();
+    const { sim, engine } = fx;
+    const failMark = `${fx.dir}/restart-fails`;
+    // The service manager refuses while the mark exists, as a restart that failed on the host.
+    const prov = fx.provider("prov", "alpha", { restartCommand: `test ! -e ${failMark} && ${fx.serviceRestart}` });
+    const up1 = await engine.up([prov]);
+    assert.ok(up1.ok, JSON.stringify(up1.errors));
+    assert.deepEqual(names(sim), ["alpha"]);
+
+    await fs.writeFile(failMark, "");
+    const down = await engine.destroy();
+    assert.equal(down.ok, false, "the restart after removing the block fails");
+    assert.deepEqual(blocksIn(await fs.readFile(fx.file, "utf8")), [], "the block is gone, the provider stays in state");
+    await fs.rm(failMark);
+    // Another stack on the same GARM restarts it: GARM no longer loads alpha.
+    await sim.restart();
+    assert.deepEqual(names(sim), []);
+
+    const up2 = await engine.up([prov, fx.scaleSet("ss", "prov")]);
+    assert.ok(up2.ok, JSON.stringify(up2.errors));
+    assert.deepEqual(up2.updated, ["prov"], "the provider is not planned as unchanged");
+    assert.deepEqual(up2.created, ["ss"]);
+    assert.deepEqual(blocksIn(await fs.readFile(fx.file, "utf8")), ["alpha"]);
+    assert.deepEqual(names(sim), ["alpha"]);
+    assert.equal(sim.scaleSets().length, 1);
+
+    // The block back in the file but GARM restarted without it meanwhile (a hand edit): the next up restarts GARM.
+    const text = await fs.readFile(fx.file, "utf8");
+    await fs.writeFile(fx.file, HAND_WRITTEN);
+    await sim.restart();
+    await fs.writeFile(fx.file, text);
+    assert.deepEqual(names(sim), []);
+    const up3 = await engine.up([prov, fx.scaleSet("ss", "prov")]);
+    assert.ok(up3.ok, JSON.stringify(up3.errors));
+    assert.deepEqual(up3.updated, ["prov"]);
+    assert.deepEqual(names(sim), ["alpha"]);
+    assert.equal(await fs.readFile(fx.file, "utf8"), text, "the file is not rewritten");
+  });
 });
