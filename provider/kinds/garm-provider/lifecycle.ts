@@ -21,6 +21,8 @@ import {
   type GarmProviderOwner,
   type ProviderBlockSpec,
 } from "./inputs";
+import { announceRestart, readAnnouncement } from "./restart-announcement";
+import type { RestartAnnouncement } from "../../garm/restart-window";
 import { providerShown, waitForProviders, type ProviderExpectation, type ProviderListing } from "./wait";
 import { declareFor } from "../../garm/lookups";
 
@@ -44,6 +46,8 @@ export interface GarmProviderDeps {
   /** Interval between GET /providers polls after a restart. Defaults to 1000 ms. */
   pollMs?: number;
   editOptions?: EditOptions;
+  /** Watches where other writers of a config file announce their GARM restarts (RestartWindows.watch). */
+  watchRestarts?(file: string, read: RestartAnnouncement): void;
   /** Bound on planning's GET /providers, so an unreachable GARM does not hold a preview up. Defaults to 5000 ms. */
   planningReadMs?: number;
   /** Returns why `file` cannot serve as provider executable (or config file), or undefined when it can. */
@@ -134,13 +138,29 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     return { written: result.changed, garmChanged };
   }
 
-  /** Restarts GARM (shared with other changes) and waits until GET /providers shows `want`. */
-  async function applyAndWait(inputs: Pick<GarmProviderInputs, "name" | "restartCommand" | "restartTimeoutSeconds">, want: ProviderExpectation): Promise<void> {
+  /**
+   * Restarts GARM (shared with other changes) and waits until GET /providers shows `want`. The restart is announced
+   * beside the config file for the time it takes, so other writers' requests wait through it.
+   */
+  async function applyAndWait(
+    inputs: Pick<GarmProviderInputs, "name" | "restartCommand" | "restartTimeoutSeconds" | "garmConfigPath">,
+    want: ProviderExpectation,
+  ): Promise<void> {
     const timeoutMs = inputs.restartTimeoutSeconds * 1000;
-    await deps.restarts.request(inputs.restartCommand, timeoutMs);
-    const garm = deps.garm();
-    await waitForProviders(() => garm.listProviders(), want, { timeoutMs, pollMs, sleep: deps.sleep, now: deps.now });
+    const withdraw = await announceRestart(inputs.garmConfigPath, timeoutMs);
+    try {
+      await deps.restarts.request(inputs.restartCommand, timeoutMs);
+      const garm = deps.garm();
+      await waitForProviders(() => garm.listProviders(), want, { timeoutMs, pollMs, sleep: deps.sleep, now: deps.now });
+    } finally {
+      await withdraw();
+    }
     say(inputs.name, want.present ? "GARM lists the provider as configured" : "GARM no longer lists the provider");
+  }
+
+  /** Watches the restarts other writers announce beside `file`, so this process's requests wait through them too. */
+  function watchFile(file: unknown): void {
+    if (typeof file === "string" && file !== "") deps.watchRestarts?.(file, () => readAnnouncement(file));
   }
 
   function presentWant(spec: ProviderBlockSpec): ProviderExpectation {
@@ -242,6 +262,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
 
   return {
     async check(olds, news) {
+      watchFile(news.garmConfigPath);
       // A scale set's preview check must not call this provider unknown to GARM before `up` adds it.
       if (typeof news.name === "string") {
         const name = news.name;
@@ -251,6 +272,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     },
 
     async diff(_id, olds, news) {
+      watchFile(olds.garmConfigPath);
       const planned = diffGarmProvider(olds, news);
       if (planned.changes) return planned;
       // Pulumi's state says nothing changed; the file and GARM may say otherwise (drift.ts).
@@ -262,6 +284,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
 
     async create(raw) {
       const inputs = inputsOf(raw);
+      watchFile(inputs.garmConfigPath);
       await preflight(inputs);
       const { written: changed } = await writeBlock(inputs);
       say(
@@ -296,6 +319,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
 
     async delete(_id, rawProps) {
       const props = migrateState(rawProps);
+      watchFile(props.garmConfigPath);
       const file = props.garmConfigPath;
       const name = props.name;
       let text: string;
@@ -341,6 +365,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
 
     async read(id, rawProps) {
       const props = migrateState(rawProps ?? {});
+      watchFile(props.garmConfigPath);
       const block = readBlock(await readConfigText(props.garmConfigPath), props.name, props.garmConfigPath);
       if (!block) {
         say(props.name, `its block is gone from ${props.garmConfigPath}; dropping the resource from the stack`);

@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, garmClient } from "../../common/connection";
 import type { GarmClient } from "../../garm/client";
-import { markingGarmRestarts } from "../../garm/restart-window";
+import { markingGarmRestarts, processRestarts } from "../../garm/restart-window";
 import { makeGarmProviderImpl } from "./lifecycle";
 import { RestartCoordinator, runShellCommand } from "./restart";
 
@@ -22,6 +22,7 @@ export function garmProviderWith(garm: () => GarmClient, log: (line: string) => 
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: () => Date.now(),
     log,
+    watchRestarts: (file, read) => processRestarts.watch(file, read),
   });
   return {
     check: (olds, news) => impl.check(olds ?? {}, news),

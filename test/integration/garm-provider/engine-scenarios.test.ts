@@ -8,6 +8,7 @@ import type { Engine, StepRecord } from "../../../harness/engine";
 import type { Simulator } from "../../../simulator";
 import { mutatingCalls } from "../scaleset/fixture";
 import { Client } from "../simulator/helpers";
+import { engineForGarm } from "../../../harness/engine-for-garm";
 import { BEGIN, blocksIn, type Fixture, HAND_WRITTEN, startFixture } from "./engine-fixture";
 
 /** The RPCs of one operation: `engine.steps` from `from` on. */
@@ -331,5 +332,33 @@ describe("GarmProvider and GarmScaleSet through the engine against the GARM simu
     assert.deepEqual(up3.updated, ["prov"]);
     assert.deepEqual(names(sim), ["alpha"]);
     assert.equal(await fs.readFile(fx.file, "utf8"), text, "the file is not rewritten");
+  });
+
+  it("7. another stack's restart of the same GARM is ridden out like one's own: a scale set created while GARM is down for it waits and is created", async () => {
+    fx = await startFixture({ restartDownMs: 12_000 });
+    const { sim, engine } = fx;
+    const slow = { restartTimeoutSeconds: 40 };
+    const alpha = fx.provider("prov", "alpha", slow);
+    const up1 = await engine.up([alpha]);
+    assert.ok(up1.ok, JSON.stringify(up1.errors));
+
+    // Stack B (another project, its own provider process) adds beta to the same file and restarts GARM.
+    const teamB = engineForGarm(sim, "team-b");
+    const beta = fx.provider("prov-b", "beta", { ...slow, owner: { project: "team-b", stack: "dev", resource: "prov-b" } });
+    const restartsBefore = fx.restarts.length;
+    const upB = teamB.up([beta]);
+    const deadline = Date.now() + 30_000;
+    while (fx.restarts.length === restartsBefore && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(fx.restarts.length, restartsBefore + 1, "stack B restarted GARM");
+
+    // Meanwhile stack A adds a scale set: GARM refuses connections for seconds, longer than ordinary retries last.
+    const upA = await engine.up([alpha, fx.scaleSet("ss", "prov")]);
+    const b = await upB;
+    assert.ok(b.ok, JSON.stringify(b.errors));
+    assert.ok(upA.ok, JSON.stringify(upA.errors));
+    assert.deepEqual(upA.created, ["ss"]);
+    assert.equal(sim.scaleSets().length, 1);
+    assert.deepEqual(names(sim), ["alpha", "beta"]);
+    await assert.rejects(fs.stat(`${fx.dir}/.config.toml.pulumi-garm-restart`), "the announcement is withdrawn");
   });
 });

@@ -6,6 +6,7 @@ import { makeGarmProviderImpl, type GarmProviderDeps } from "../../../provider/k
 import { readBlock, renderBlock, upsertBlock } from "../../../provider/kinds/garm-provider/managed-block";
 import { RestartCoordinator, type CommandResult } from "../../../provider/kinds/garm-provider/restart";
 import type { PoolRef, ScaleSetRef } from "../../../provider/common/dependents";
+import { announcementPath, readAnnouncement } from "../../../provider/kinds/garm-provider/restart-announcement";
 import { HAND_WRITTEN, removeDir, tempConfig } from "./helpers";
 
 /**
@@ -245,6 +246,20 @@ describe("garm-provider lifecycle", () => {
     assert.equal((await impl.diff("os", outs as any, inputs("os"))).changes, false);
     assert.equal((await impl.diff("os", outs as any, inputs("os"))).changes, false);
     assert.equal(logs.filter((l) => /could not ask GARM which providers it loaded/.test(l)).length, 1, logs.join("\n"));
+  });
+
+  it("announces its restart beside the config file while it lasts, and watches the announcements of other writers", async () => {
+    const watched: string[] = [];
+    let during: Awaited<ReturnType<typeof readAnnouncement>>;
+    const restart = garm.restart.bind(garm);
+    garm.restart = async () => ((during = await readAnnouncement(file)), restart());
+    const impl = makeGarmProviderImpl({ ...deps, watchRestarts: (f) => watched.push(f) });
+    await impl.create(inputs("os"));
+    assert.ok(during && during.remainingMs > 2 * 2000, JSON.stringify(during));
+    assert.match(during.by, new RegExp(`pid ${process.pid} on `));
+    assert.equal(await readAnnouncement(file), undefined, "withdrawn once GARM shows the change");
+    await assert.rejects(fs.stat(announcementPath(file)));
+    assert.deepEqual(watched, [file]);
   });
 
   it("delete refuses while scale sets or pools use the provider and lists them", async () => {
