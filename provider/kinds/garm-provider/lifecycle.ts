@@ -1,11 +1,12 @@
 // The GarmProvider resource operations with their collaborators passed in: the config file edits, the shared GARM
 // restart, and the GARM reads that confirm a change or guard a delete.
-import { promises as fs } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { partialCreate } from "../../common/lost-answer";
 import { checkGarmProvider, type CheckFailure } from "./checks";
 import { describeCommand } from "./command-text";
 import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
+import { errnoOf, type GarmHost } from "./host";
+import { localHost } from "./local-host";
 import { diffGarmProvider, sameFile, type GarmProviderDiff } from "./diff";
 import { handWrittenProviderNames, verifyEdit } from "./garm-config";
 import { type ScaleSetAndPoolSource, listDependents, refusalOf, scaleSetsAndPoolsWhere } from "../../common/dependents";
@@ -45,7 +46,10 @@ export interface GarmProviderDeps {
   log(line: string): void;
   /** Interval between GET /providers polls after a restart. Defaults to 1000 ms. */
   pollMs?: number;
+  /** Options of config file edits; their `host` is ignored in favour of `host`. */
   editOptions?: EditOptions;
+  /** The machine GARM's config file lives on and its restart command runs on. Defaults to this one. */
+  host?: GarmHost;
   /** Watches where other writers of a config file announce their GARM restarts (RestartWindows.watch). */
   watchRestarts?(file: string, read: RestartAnnouncement): void;
   /** Bound on planning's GET /providers, so an unreachable GARM does not hold a preview up. Defaults to 5000 ms. */
@@ -64,14 +68,14 @@ export interface GarmProviderImpl {
 }
 
 /** Default file inspection: the executable must exist and carry an execute bit; GARM refuses to start otherwise (§9.1). */
-export async function inspectLocalFile(file: string, mustBeExecutable: boolean): Promise<string | undefined> {
+export async function inspectHostFile(host: GarmHost, file: string, mustBeExecutable: boolean): Promise<string | undefined> {
   try {
-    const st = await fs.stat(file);
-    if (!st.isFile()) return `${file} is not a regular file`;
+    const st = await host.stat(file);
+    if (!st.isFile) return `${file} is not a regular file`;
     if (mustBeExecutable && (st.mode & 0o111) === 0) return `${file} is not executable (mode ${(st.mode & 0o777).toString(8)})`;
     return undefined;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoOf(e);
     return code === "ENOENT" ? `${file} does not exist` : `${file} cannot be inspected (${(e as Error).message})`;
   }
 }
@@ -90,7 +94,10 @@ function one(e: unknown): string {
 
 export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
   const pollMs = deps.pollMs ?? 1000;
-  const inspect = deps.inspectFile ?? inspectLocalFile;
+  const host = deps.host ?? localHost;
+  const editOptions: EditOptions = { ...deps.editOptions, host };
+  const readText = (file: string) => readConfigText(file, host);
+  const inspect = deps.inspectFile ?? ((file: string, mustBeExecutable: boolean) => inspectHostFile(host, file, mustBeExecutable));
   const say = (name: string, what: string) => deps.log(`GarmProvider "${name}": ${what}`);
 
   /** Refuses, before the file is touched, a block that would stop GARM from starting. */
@@ -133,7 +140,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
         return upsertBlock(text, spec, file, inputs.owner);
       },
       (before, after) => verifyEdit(before, after, spec.name, spec, file),
-      deps.editOptions,
+      editOptions,
     );
     return { written: result.changed, garmChanged };
   }
@@ -147,7 +154,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     want: ProviderExpectation,
   ): Promise<void> {
     const timeoutMs = inputs.restartTimeoutSeconds * 1000;
-    const withdraw = await announceRestart(inputs.garmConfigPath, timeoutMs);
+    const withdraw = await announceRestart(host, inputs.garmConfigPath, timeoutMs);
     try {
       await deps.restarts.request(inputs.restartCommand, timeoutMs);
       const garm = deps.garm();
@@ -160,7 +167,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
 
   /** Watches the restarts other writers announce beside `file`, so this process's requests wait through them too. */
   function watchFile(file: unknown): void {
-    if (typeof file === "string" && file !== "") deps.watchRestarts?.(file, () => readAnnouncement(file));
+    if (typeof file === "string" && file !== "") deps.watchRestarts?.(file, () => readAnnouncement(host, file));
   }
 
   function presentWant(spec: ProviderBlockSpec): ProviderExpectation {
@@ -204,7 +211,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     const name = olds.name;
     let text: string;
     try {
-      text = await readConfigText(file);
+      text = await readText(file);
     } catch (e) {
       // update reads it again and fails with this reason; planning need not.
       return { name, line: `cannot read ${file} to check its block (${one(e)}); this update tries again` };
@@ -268,7 +275,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
         const name = news.name;
         declareFor(() => deps.garm(), (d) => d.declareProvider(name));
       }
-      return checkGarmProvider(news, { readConfig: readConfigText }, olds);
+      return checkGarmProvider(news, { readConfig: readText }, olds);
     },
 
     async diff(_id, olds, news) {
@@ -324,7 +331,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       const name = props.name;
       let text: string;
       try {
-        text = await readConfigText(file);
+        text = await readText(file);
       } catch (e) {
         throw new Error(`GarmProvider "${name}": cannot read ${file} to remove its block (${one(e)}). The resource stays; Pulumi will retry the delete on the next run`);
       }
@@ -347,7 +354,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
           return removeBlock(t, name, file);
         },
         (before, after) => verifyEdit(before, after, name, undefined, file),
-        deps.editOptions,
+        editOptions,
       );
       if (handWritten) {
         say(name, `removed its block from ${file}; a hand-written entry with the same name stays, so GARM is not restarted`);
@@ -366,7 +373,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     async read(id, rawProps) {
       const props = migrateState(rawProps ?? {});
       watchFile(props.garmConfigPath);
-      const block = readBlock(await readConfigText(props.garmConfigPath), props.name, props.garmConfigPath);
+      const block = readBlock(await readText(props.garmConfigPath), props.name, props.garmConfigPath);
       if (!block) {
         say(props.name, `its block is gone from ${props.garmConfigPath}; dropping the resource from the stack`);
         return {};

@@ -1,9 +1,9 @@
 // Announces a GARM restart beside GARM's config file, so every other writer of that file (another stack, another
 // operator) knows GARM is down on purpose and its requests wait, as they do for their own restarts (restart-window.ts).
-import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { AnnouncedRestart } from "../../garm/restart-window";
+import type { GarmHost } from "./host";
 
 /** How long after its request a restart may still keep GARM down: the coordinator's longest delay, the command, GARM's return. */
 const COORDINATOR_MAX_DELAY_MS = 10_000;
@@ -25,23 +25,23 @@ export function announcementPath(configFile: string): string {
  * Writes the announcement of a restart of `timeoutMs`; best effort (a directory this user may not write also refuses
  * the lock, which fails the edit first). Returns its withdrawal, which removes it only while it is still this one.
  */
-export async function announceRestart(configFile: string, timeoutMs: number, now = Date.now()): Promise<() => Promise<void>> {
+export async function announceRestart(host: GarmHost, configFile: string, timeoutMs: number, now = Date.now()): Promise<() => Promise<void>> {
   const file = announcementPath(configFile);
   const text = JSON.stringify({ by: `another pulumi-garm run (pid ${process.pid} on ${os.hostname()})`, at: now, windowMs: COORDINATOR_MAX_DELAY_MS + 2 * timeoutMs } satisfies Announcement);
   try {
-    await fs.writeFile(file, text, { mode: 0o644 });
+    await host.writeNote(file, text);
   } catch {
     return async () => undefined;
   }
   return async () => {
-    const current = await fs.readFile(file, "utf8").catch(() => undefined);
-    if (current === text) await fs.unlink(file).catch(() => undefined);
+    const current = await host.readFile(file).then((b) => b.toString("utf8"), () => undefined);
+    if (current === text) await host.remove(file).catch(() => undefined);
   };
 }
 
 /** The restart announced beside `configFile` that may still keep GARM down at `now`, if any. */
-export async function readAnnouncement(configFile: string, now = Date.now()): Promise<AnnouncedRestart | undefined> {
-  const text = await fs.readFile(announcementPath(configFile), "utf8").catch(() => undefined);
+export async function readAnnouncement(host: GarmHost, configFile: string, now = Date.now()): Promise<AnnouncedRestart | undefined> {
+  const text = await host.readFile(announcementPath(configFile)).then((b) => b.toString("utf8"), () => undefined);
   if (text === undefined) return undefined;
   let a: Partial<Announcement>;
   try {

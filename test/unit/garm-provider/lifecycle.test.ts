@@ -6,6 +6,7 @@ import { makeGarmProviderImpl, type GarmProviderDeps } from "../../../provider/k
 import { readBlock, renderBlock, upsertBlock } from "../../../provider/kinds/garm-provider/managed-block";
 import { RestartCoordinator, type CommandResult } from "../../../provider/kinds/garm-provider/restart";
 import type { PoolRef, ScaleSetRef } from "../../../provider/common/dependents";
+import { localHost } from "../../../provider/kinds/garm-provider/local-host";
 import { announcementPath, readAnnouncement } from "../../../provider/kinds/garm-provider/restart-announcement";
 import { HAND_WRITTEN, removeDir, tempConfig } from "./helpers";
 
@@ -252,12 +253,12 @@ describe("garm-provider lifecycle", () => {
     const watched: string[] = [];
     let during: Awaited<ReturnType<typeof readAnnouncement>>;
     const restart = garm.restart.bind(garm);
-    garm.restart = async () => ((during = await readAnnouncement(file)), restart());
+    garm.restart = async () => ((during = await readAnnouncement(localHost, file)), restart());
     const impl = makeGarmProviderImpl({ ...deps, watchRestarts: (f) => watched.push(f) });
     await impl.create(inputs("os"));
     assert.ok(during && during.remainingMs > 2 * 2000, JSON.stringify(during));
     assert.match(during.by, new RegExp(`pid ${process.pid} on `));
-    assert.equal(await readAnnouncement(file), undefined, "withdrawn once GARM shows the change");
+    assert.equal(await readAnnouncement(localHost, file), undefined, "withdrawn once GARM shows the change");
     await assert.rejects(fs.stat(announcementPath(file)));
     assert.deepEqual(watched, [file]);
   });
