@@ -11,7 +11,9 @@
 #   Python language host v3.68.0 -> $CACHE/pulumi-language-python-v3.68.0/bin (with its -exec script, linked beside the
 #                       CLI) and venv/ holding the pulumi Python package 3.248.0 (PyPI) for programs and the SDK wheel
 #   pulumi-garm-sdkgen (for `make sdks` and the test that sdk/ matches schema.json) -> $CACHE/pulumi-garm-sdkgen-v3.248.0/bin
-# Usage: scripts/tools.sh [garm|pulumi|nodejs|yaml|python|sdkgen|all]   (prints the bin directories it made ready)
+#   OpenSSH server (Debian's openssh-server, for the GarmProvider SSH tests, which start their own sshd on a loopback
+#                       port) -> /usr/sbin/sshd, installed with apt-get when missing; the system's sshd is not started
+# Usage: scripts/tools.sh [garm|pulumi|nodejs|yaml|python|sdkgen|sshd|all]   (prints the bin directories it made ready)
 set -euo pipefail
 
 CACHE="${PULUMI_GARM_CACHE:-$HOME/.cache/pulumi-garm}"
@@ -188,6 +190,22 @@ build_sdkgen() {
   echo "$dir/bin"
 }
 
+ensure_sshd() {
+  if [[ -x /usr/sbin/sshd ]] && command -v ssh-keygen >/dev/null; then echo /usr/sbin; return; fi
+  if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null; then
+    log "openssh-server is missing: install it (apt-get install openssh-server) for the SSH tests, which skip without it"
+    return
+  fi
+  log "installing openssh-server (the tests start their own sshd; the system's is left alone)"
+  # A policy that forbids starting services keeps the package from starting the system's sshd.
+  local policy=/usr/sbin/policy-rc.d created=
+  if [[ ! -e $policy ]]; then printf '#!/bin/sh\nexit 101\n' >"$policy"; chmod +x "$policy"; created=1; fi
+  (apt-get install -y -qq --no-install-recommends openssh-server openssh-client >/dev/null 2>&1 ||
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openssh-server openssh-client >/dev/null))
+  [[ -n $created ]] && rm -f "$policy"
+  echo /usr/sbin
+}
+
 case "${1:-all}" in
   garm) build_garm ;;
   pulumi) build_pulumi ;;
@@ -195,6 +213,7 @@ case "${1:-all}" in
   yaml) build_yaml_host ;;
   python) build_python_host ;;
   sdkgen) build_sdkgen ;;
-  all) build_garm; build_pulumi; build_nodejs_host; build_yaml_host; build_python_host; build_sdkgen ;;
-  *) log "usage: $0 [garm|pulumi|nodejs|yaml|python|sdkgen|all]"; exit 2 ;;
+  sshd) ensure_sshd ;;
+  all) build_garm; build_pulumi; build_nodejs_host; build_yaml_host; build_python_host; build_sdkgen; ensure_sshd ;;
+  *) log "usage: $0 [garm|pulumi|nodejs|yaml|python|sdkgen|sshd|all]"; exit 2 ;;
 esac
