@@ -179,4 +179,39 @@ describe("GarmProvider's SSH host against a real OpenSSH server", function () {
     const left = spawnSync("sh", ["-c", `pgrep -f '[s]leep 30; touch ${marker}' || true`], { encoding: "utf8" }).stdout.trim();
     assert.equal(left, "", "the command's processes are gone");
   });
+
+  it("settles when the restart command's shell exits, leaving a daemon it started (setsid … &) running", async () => {
+    const host = hostFor();
+    const pidFile = path.join(server.dir, "daemon.pid");
+    const started = Date.now();
+    const r = await host.run(`setsid sh -c 'echo $$ > ${pidFile}; exec sleep 60' >/dev/null 2>&1 & echo started`, 20_000);
+    assert.deepEqual([r.code, r.timedOut, r.output.trim()], [0, false, "started"]);
+    assert.ok(Date.now() - started < 5000, "it did not wait for the daemon");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const pid = Number((await fs.readFile(pidFile, "utf8")).trim());
+    assert.doesNotThrow(() => process.kill(pid, 0), "the daemon outlives the command");
+    process.kill(pid, "SIGKILL");
+  });
+
+  it("connects through a proxy (bastion) with the same fields", async () => {
+    const file = await tempFile("via bastion\n", 0o600);
+    const host = hostFor({ proxy: connection() });
+    assert.equal(await readConfigText(file, host), "via bastion\n");
+  });
+
+  it("a connection lost before the rename leaves the old file intact", async () => {
+    const file = await tempFile("[default]\n", 0o640);
+    const host = hostFor();
+    await assert.rejects(
+      editConfigFile(file, (t) => `${t}# never written\n`, () => undefined, {
+        host,
+        hooks: { afterTempWritten: () => host.close() },
+      }),
+    );
+    assert.equal(await fs.readFile(file, "utf8"), "[default]\n");
+    assert.equal((await fs.stat(file)).mode & 0o7777, 0o640);
+    // The host connects again to clean up: the lock is released and the temp file removed.
+    await assert.rejects(fs.stat(`${file}.lock`));
+    assert.deepEqual((await fs.readdir(server.dir)).filter((f) => f.includes(path.basename(file)) && f !== path.basename(file)), []);
+  });
 });
