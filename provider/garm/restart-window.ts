@@ -144,15 +144,15 @@ interface RestartOutcome {
  * Wraps the runner of GARM's restart command so every run opens a restart window in `restarts`: from the command's
  * start until GARM answers after it, or the timeout passes; a failed command closes it at once.
  */
-export function markingGarmRestarts<R extends RestartOutcome>(
-  run: (command: string, timeoutMs: number) => Promise<R>,
+export function markingGarmRestarts<R extends RestartOutcome, A extends unknown[] = []>(
+  run: (command: string, timeoutMs: number, ...rest: A) => Promise<R>,
   restarts: RestartWindows = processRestarts,
-): (command: string, timeoutMs: number) => Promise<R> {
-  return async (command, timeoutMs) => {
+): (command: string, timeoutMs: number, ...rest: A) => Promise<R> {
+  return async (command, timeoutMs, ...rest) => {
     const window = restarts.begin(timeoutMs);
     let succeeded = false;
     try {
-      const result = await run(command, timeoutMs);
+      const result = await run(command, timeoutMs, ...rest);
       succeeded = result.code === 0 && !result.timedOut;
       return result;
     } finally {

@@ -34,7 +34,7 @@ export interface GarmReader extends ScaleSetAndPoolSource {
 
 export interface Restarter {
   /** Resolves after a restart that began after this call succeeded; rejects with the restart's failure. */
-  request(command: string, timeoutMs: number): Promise<void>;
+  request(command: string, timeoutMs: number, host?: GarmHost): Promise<void>;
 }
 
 export interface GarmProviderDeps {
@@ -156,7 +156,8 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     const timeoutMs = inputs.restartTimeoutSeconds * 1000;
     const withdraw = await announceRestart(host, inputs.garmConfigPath, timeoutMs);
     try {
-      await deps.restarts.request(inputs.restartCommand, timeoutMs);
+      // On the machine the file is on: the GARM that reads it runs there. This machine's restarts keep their old key.
+      await deps.restarts.request(inputs.restartCommand, timeoutMs, host === localHost ? undefined : host);
       const garm = deps.garm();
       await waitForProviders(() => garm.listProviders(), want, { timeoutMs, pollMs, sleep: deps.sleep, now: deps.now });
     } finally {

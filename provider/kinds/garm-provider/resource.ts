@@ -5,14 +5,14 @@ import type { GarmClient } from "../../garm/client";
 import { markingGarmRestarts, processRestarts } from "../../garm/restart-window";
 import { makeGarmProviderImpl } from "./lifecycle";
 import { localHost } from "./local-host";
-import { RestartCoordinator } from "./restart";
+import { RestartCoordinator, type RestartHost } from "./restart";
 
 const consoleLine = (line: string) => console.log(line);
 
 // One coordinator per provider process: Pulumi runs every operation of an update in this one process, so changes
 // made together share one restart. Its line goes to whoever asked for the restart that started the batch.
 let restartLog: (line: string) => void = consoleLine;
-const restarts = new RestartCoordinator({ run: markingGarmRestarts((command, timeoutMs) => localHost.run(command, timeoutMs)), log: (line) => restartLog(line) });
+const restarts = new RestartCoordinator({ run: markingGarmRestarts((command: string, timeoutMs: number, host?: RestartHost) => (host ?? localHost).run(command, timeoutMs)), log: (line) => restartLog(line) });
 
 /** The GarmProvider methods (without configure) over the given GARM client source; `log` takes the lines users see. */
 export function garmProviderWith(garm: () => GarmClient, log: (line: string) => void = consoleLine): Omit<pulumi.dynamic.ResourceProvider, "configure"> {

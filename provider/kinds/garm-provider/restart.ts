@@ -31,8 +31,15 @@ function describeFailure(command: string, r: CommandResult, timeoutMs: number): 
   return `${describeCommand(command)} ${how}${tail ? `; its last output: "${tail.split("\n").join(" | ")}"` : " with no output"}`;
 }
 
-export interface RestartCoordinatorOptions {
+/** Where a restart command runs: this machine unless a request names GARM's host (host.ts). */
+export interface RestartHost {
+  readonly label: string;
   run: CommandRunner;
+}
+
+export interface RestartCoordinatorOptions {
+  /** Runs the command on `host` when the request named one. */
+  run: (command: string, timeoutMs: number, host?: RestartHost) => Promise<CommandResult>;
   /** Quiet window: a restart starts once no new change has arrived for this long. Defaults to 750 ms. */
   quietMs?: number;
   /** A restart starts at the latest this long after the first change waiting for it. Defaults to 10 s. */
@@ -48,6 +55,8 @@ interface Waiter {
 }
 
 interface Queue {
+  command: string;
+  host?: RestartHost;
   waiting: Waiter[];
   firstAt?: number;
   timer?: NodeJS.Timeout;
@@ -73,27 +82,30 @@ export class RestartCoordinator {
    * Resolves once a run of `command` that started after this call has succeeded.
    * @throws RestartFailedError when that run fails; every request sharing it gets the same error.
    */
-  request(command: string, timeoutMs: number): Promise<void> {
-    let queue = this.queues.get(command);
+  request(command: string, timeoutMs: number, host?: RestartHost): Promise<void> {
+    // The same command on two hosts restarts two GARMs.
+    const key = host ? `${host.label}\0${command}` : command;
+    let queue = this.queues.get(key);
     if (!queue) {
-      queue = { waiting: [], running: false };
-      this.queues.set(command, queue);
+      queue = { command, host, waiting: [], running: false };
+      this.queues.set(key, queue);
     }
     const q = queue;
     return new Promise<void>((resolve, reject) => {
       q.waiting.push({ timeoutMs, resolve, reject });
       if (q.firstAt === undefined) q.firstAt = Date.now();
-      if (!q.running) this.schedule(command, q);
+      if (!q.running) this.schedule(key, q);
     });
   }
 
-  private schedule(command: string, q: Queue): void {
+  private schedule(key: string, q: Queue): void {
     if (q.timer) clearTimeout(q.timer);
     const untilCap = (q.firstAt ?? Date.now()) + this.maxDelayMs - Date.now();
-    q.timer = setTimeout(() => void this.fire(command, q), Math.max(0, Math.min(this.quietMs, untilCap)));
+    q.timer = setTimeout(() => void this.fire(key, q), Math.max(0, Math.min(this.quietMs, untilCap)));
   }
 
-  private async fire(command: string, q: Queue): Promise<void> {
+  private async fire(key: string, q: Queue): Promise<void> {
+    const command = q.command;
     q.timer = undefined;
     const batch = q.waiting;
     q.waiting = [];
@@ -101,10 +113,11 @@ export class RestartCoordinator {
     if (batch.length === 0) return;
     q.running = true;
     const timeoutMs = Math.max(...batch.map((w) => w.timeoutMs));
-    this.options.log?.(`GarmProvider: restarting GARM with ${describeCommand(command)} for ${batch.length} provider change(s) made together`);
+    const on = q.host ? ` on ${q.host.label}` : "";
+    this.options.log?.(`GarmProvider: restarting GARM${on} with ${describeCommand(command)} for ${batch.length} provider change(s) made together`);
     let failure: Error | undefined;
     try {
-      const result = await this.options.run(command, timeoutMs);
+      const result = await (q.host ? this.options.run(command, timeoutMs, q.host) : this.options.run(command, timeoutMs));
       if (result.timedOut || result.code !== 0) failure = new RestartFailedError(command, result, timeoutMs);
     } catch (e) {
       failure = e instanceof Error ? e : new Error(String(e));
@@ -112,9 +125,9 @@ export class RestartCoordinator {
     q.running = false;
     if (q.waiting.length > 0) {
       q.firstAt = Date.now();
-      this.schedule(command, q);
+      this.schedule(key, q);
     } else {
-      this.queues.delete(command);
+      this.queues.delete(key);
     }
     for (const w of batch) (failure ? w.reject(failure) : w.resolve());
   }

@@ -263,6 +263,17 @@ describe("garm-provider lifecycle", () => {
     assert.deepEqual(watched, [file]);
   });
 
+  it("runs the restart on the host the config file is on, and the same command on two hosts restarts both", async () => {
+    const ran: string[] = [];
+    const remote = (label: string) => ({ ...localHost, label, run: async (command: string) => (ran.push(`${label}: ${command}`), garm.restart()) });
+    const restarts = new RestartCoordinator({ run: (c, t, h) => (h ? h.run(c, t) : garm.restart()), quietMs: 50, log: (l) => logs.push(l) });
+    const a = makeGarmProviderImpl({ ...deps, restarts, host: remote("garm@10.0.0.5:22") });
+    const b = makeGarmProviderImpl({ ...deps, restarts, host: remote("garm@10.0.0.6:22") });
+    await Promise.all([a.create(inputs("a")), b.create(inputs("b"))]);
+    assert.deepEqual(ran.sort(), ["garm@10.0.0.5:22: systemctl restart garm", "garm@10.0.0.6:22: systemctl restart garm"]);
+    assert.ok(logs.some((l) => l.startsWith("GarmProvider: restarting GARM on garm@10.0.0.5:22 with ")), logs.join("\n"));
+  });
+
   it("delete refuses while scale sets or pools use the provider and lists them", async () => {
     const impl = makeGarmProviderImpl(deps);
     const { outs } = await impl.create(inputs("os"));
