@@ -12,7 +12,9 @@
 #                       CLI) and venv/ holding the pulumi Python package 3.248.0 (PyPI) for programs and the SDK wheel
 #   pulumi-garm-sdkgen (for `make sdks` and the test that sdk/ matches schema.json) -> $CACHE/pulumi-garm-sdkgen-v3.248.0/bin
 #   sdk/go compiled once into Go's build cache (go-sdk), so the Go program test does not pay a cold compile
-# Usage: scripts/tools.sh [garm|pulumi|nodejs|yaml|python|sdkgen|go-sdk|all]   (prints the bin directories it made ready)
+#   OpenSSH server (Debian's openssh-server, for the GarmProvider SSH tests, which start their own sshd on a loopback
+#                       port) -> /usr/sbin/sshd, installed with apt-get when missing; the system's sshd is not started
+# Usage: scripts/tools.sh [garm|pulumi|nodejs|yaml|python|sdkgen|go-sdk|sshd|all]   (prints the bin directories it made ready)
 set -euo pipefail
 
 CACHE="${PULUMI_GARM_CACHE:-$HOME/.cache/pulumi-garm}"
@@ -202,6 +204,22 @@ warm_go_sdk() {
   mkdir -p "$CACHE" && touch "$marker"
 }
 
+ensure_sshd() {
+  if [[ -x /usr/sbin/sshd ]] && command -v ssh-keygen >/dev/null; then echo /usr/sbin; return; fi
+  if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null; then
+    log "openssh-server is missing: install it (apt-get install openssh-server) for the SSH tests, which skip without it"
+    return
+  fi
+  log "installing openssh-server (the tests start their own sshd; the system's is left alone)"
+  # A policy that forbids starting services keeps the package from starting the system's sshd.
+  local policy=/usr/sbin/policy-rc.d created=
+  if [[ ! -e $policy ]]; then printf '#!/bin/sh\nexit 101\n' >"$policy"; chmod +x "$policy"; created=1; fi
+  (apt-get install -y -qq --no-install-recommends openssh-server openssh-client >/dev/null 2>&1 ||
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openssh-server openssh-client >/dev/null))
+  [[ -n $created ]] && rm -f "$policy"
+  echo /usr/sbin
+}
+
 case "${1:-all}" in
   garm) build_garm ;;
   pulumi) build_pulumi ;;
@@ -210,6 +228,7 @@ case "${1:-all}" in
   python) build_python_host ;;
   sdkgen) build_sdkgen ;;
   go-sdk) warm_go_sdk ;;
-  all) build_garm; build_pulumi; build_nodejs_host; build_yaml_host; build_python_host; build_sdkgen; warm_go_sdk ;;
-  *) log "usage: $0 [garm|pulumi|nodejs|yaml|python|sdkgen|go-sdk|all]"; exit 2 ;;
+  sshd) ensure_sshd ;;
+  all) build_garm; build_pulumi; build_nodejs_host; build_yaml_host; build_python_host; build_sdkgen; warm_go_sdk; ensure_sshd ;;
+  *) log "usage: $0 [garm|pulumi|nodejs|yaml|python|sdkgen|go-sdk|sshd|all]"; exit 2 ;;
 esac

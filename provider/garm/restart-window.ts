@@ -1,5 +1,6 @@
-// Restarts of GARM that this process started: while one is under way, requests wait for GARM instead of failing on
-// the refused connections of the seconds GARM is down (GARM loads providers only at start, garm-behaviour.md §9.2).
+// Restarts of GARM that this process started, or that another writer of GARM's config file announced: while one is
+// under way, requests wait for GARM instead of failing on the refused connections of the seconds GARM is down (GARM
+// loads providers only at start, garm-behaviour.md §9.2).
 
 export type RestartWindowState = "open" | "confirmed" | "failed" | "expired";
 
@@ -12,6 +13,8 @@ export class RestartWindow {
     private deadline: number,
     private readonly timeoutMs: number,
     private readonly windows: RestartWindows,
+    /** Who started the restart, for messages: "this run", or the writer an announcement names. */
+    readonly startedBy = "this run",
   ) {}
 
   get state(): RestartWindowState {
@@ -49,9 +52,19 @@ export class RestartWindow {
   }
 }
 
+/** A restart another process announced: how long GARM may still be down for it, and who started it. */
+export interface AnnouncedRestart {
+  readonly remainingMs: number;
+  readonly by: string;
+}
+
+/** Reads where restarts are announced (e.g. beside a GARM config file); undefined when none is under way. */
+export type RestartAnnouncement = () => Promise<AnnouncedRestart | undefined>;
+
 /** The restarts of one process. */
 export class RestartWindows {
   private readonly windows = new Set<RestartWindow>();
+  private readonly announcements = new Map<string, RestartAnnouncement>();
   private ticks = 0;
 
   constructor(readonly now: () => number = Date.now) {}
@@ -62,6 +75,32 @@ export class RestartWindows {
    */
   begin(timeoutMs: number): RestartWindow {
     const window = new RestartWindow(this.now() + 2 * timeoutMs, timeoutMs, this);
+    this.windows.add(window);
+    return window;
+  }
+
+  /**
+   * Watches where other writers announce their restarts of GARM (`key` names the place, so watching it again replaces
+   * the reader): another stack editing the same config file restarts the same GARM.
+   */
+  watch(key: string, read: RestartAnnouncement): void {
+    this.announcements.set(key, read);
+  }
+
+  /**
+   * Asked when GARM refuses a request and this process has no restart under way: opens a window for the announced
+   * restart that leaves GARM the longest, if any. Its command counts as ended (GARM is down now), so GARM's next
+   * answer closes it. Unreadable announcements count as none.
+   */
+  async announced(): Promise<RestartWindow | undefined> {
+    let longest: AnnouncedRestart | undefined;
+    for (const read of this.announcements.values()) {
+      const found = await read().catch(() => undefined);
+      if (found && found.remainingMs > 0 && (!longest || found.remainingMs > longest.remainingMs)) longest = found;
+    }
+    if (!longest) return undefined;
+    const window = new RestartWindow(this.now() + longest.remainingMs, longest.remainingMs, this, longest.by);
+    window.commandEnded(true);
     this.windows.add(window);
     return window;
   }
@@ -105,15 +144,15 @@ interface RestartOutcome {
  * Wraps the runner of GARM's restart command so every run opens a restart window in `restarts`: from the command's
  * start until GARM answers after it, or the timeout passes; a failed command closes it at once.
  */
-export function markingGarmRestarts<R extends RestartOutcome>(
-  run: (command: string, timeoutMs: number) => Promise<R>,
+export function markingGarmRestarts<R extends RestartOutcome, A extends unknown[] = []>(
+  run: (command: string, timeoutMs: number, ...rest: A) => Promise<R>,
   restarts: RestartWindows = processRestarts,
-): (command: string, timeoutMs: number) => Promise<R> {
-  return async (command, timeoutMs) => {
+): (command: string, timeoutMs: number, ...rest: A) => Promise<R> {
+  return async (command, timeoutMs, ...rest) => {
     const window = restarts.begin(timeoutMs);
     let succeeded = false;
     try {
-      const result = await run(command, timeoutMs);
+      const result = await run(command, timeoutMs, ...rest);
       succeeded = result.code === 0 && !result.timedOut;
       return result;
     } finally {

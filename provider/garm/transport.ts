@@ -71,7 +71,7 @@ function notBackAfterRestart(failure: GarmApiError, window: RestartWindow): Garm
     failure.request,
     undefined,
     failure.label,
-    `GARM did not come back within ${seconds}s after the restart this run started; check that the GarmProvider's restartCommand starts GARM again, and GARM's log`,
+    `GARM did not come back within ${seconds}s after the restart ${window.startedBy} started; check that the GarmProvider's restartCommand starts GARM again, and GARM's log`,
     failure.outcomeUnknown,
   );
 }
@@ -294,10 +294,11 @@ export class GarmTransport {
         if (!(err instanceof GarmApiError)) throw err;
         failure = err;
         if (isRestartSymptom(idempotent, failure)) {
-          const window = restart?.state === "open" ? restart : this.restarts.current();
+          // Another writer's announced restart is looked up once per request, when no restart of this process is open.
+          const window = restart?.state === "open" ? restart : (this.restarts.current() ?? (restart ? undefined : await this.restarts.announced()));
           if (window) {
-            // GARM is down for a restart this process started: wait for it. Those waits leave the ordinary retry
-            // budget whole for after the restart.
+            // GARM is down for a restart this process started or another writer announced: wait for it. Those waits
+            // leave the ordinary retry budget whole for after the restart.
             restart = window;
             attempt = 0;
             started = this.now();

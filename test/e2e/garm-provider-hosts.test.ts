@@ -16,6 +16,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { GarmProvider } from "../../sdk/nodejs";
+import { GarmClient } from "../../provider/garm/client";
+import { garmProviderWith } from "../../provider/kinds/garm-provider/resource";
 import { installFakeProvider } from "../../harness/fake-provider";
 import { locatePulumi, runPulumi, type RunPulumiResult } from "../../harness/pulumi-cli";
 import { locateGarm, waitFor } from "../../harness/real-garm";
@@ -149,6 +151,43 @@ describe("e2e: GarmProvider on real hosts (real GARM v0.2.1)", function () {
         assert.equal(statOf(garm.configPath).mode, "0660");
         assert.deepEqual(blocksIn(fs.readFileSync(garm.configPath, "utf8")), []);
         assert.deepEqual((await garm.api<{ name: string }[]>("GET", "/providers")).body.map((p) => p.name), ["fake"]);
+    });
+
+    it("a block that left the file while the provider stayed in state, then another writer's restart: diff plans an update, which writes the block again and GARM loads it", async function () {
+        env = await startE2eEnvironment();
+        const { garm } = env;
+        control = await startRestartControl(garm);
+        const fake = installFakeProvider({ dir: path.join(garm.workDir, "providers", "back"), name: "back" });
+        const impl = garmProviderWith(() => new GarmClient({ url: garm.url, username: garm.username, password: garm.password }), () => undefined);
+        const inputs = {
+            name: "back",
+            description: "pulumi-managed provider that must come back",
+            executable: fake.executable,
+            configFile: fake.configFile,
+            environmentVariables: ["PATH"],
+            interfaceVersion: "v0.1.0",
+            garmConfigPath: garm.configPath,
+            restartCommand: control.command,
+            restartTimeoutSeconds: 60,
+        };
+        const checked = (await impl.check!({}, inputs)).inputs!;
+        const { outs } = await impl.create(checked);
+        const listed = async () => (await garm.api<{ name: string }[]>("GET", "/providers")).body.map((p) => p.name).sort();
+        assert.deepEqual(await listed(), ["back", "fake"]);
+        assert.equal((await impl.diff!("back", outs, checked)).changes, false, "in the file and loaded: no change");
+
+        // What a destroy whose restart failed leaves: the block gone, the resource still in state. Then another stack
+        // restarts the same GARM, which starts without the provider.
+        const withBlock = fs.readFileSync(garm.configPath, "utf8");
+        fs.writeFileSync(garm.configPath, withBlock.slice(0, withBlock.indexOf('# BEGIN pulumi-garm provider "back"')));
+        await control.restart();
+        assert.deepEqual(await listed(), ["fake"]);
+
+        assert.equal((await impl.diff!("back", outs, checked)).changes, true, "the next up must not plan no change");
+        await impl.update!("back", outs, checked);
+        assert.deepEqual(blocksIn(fs.readFileSync(garm.configPath, "utf8")), ["back"]);
+        assert.deepEqual(await listed(), ["back", "fake"]);
+        assert.equal((await impl.diff!("back", outs, checked)).changes, false);
     });
 
     it("a restartCommand that starts GARM as a background daemon (setsid garm … &): up and destroy settle, and GARM outlives Pulumi", async function () {

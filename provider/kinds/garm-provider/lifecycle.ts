@@ -1,12 +1,13 @@
 // The GarmProvider resource operations with their collaborators passed in: the config file edits, the shared GARM
 // restart, and the GARM reads that confirm a change or guard a delete.
-import { promises as fs } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { isCancelled } from "../../common/cancel";
 import { partialCreate } from "../../common/lost-answer";
 import { checkGarmProvider, type CheckFailure } from "./checks";
 import { describeCommand } from "./command-text";
 import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
+import { errnoOf, type GarmHost } from "./host";
+import { localHost } from "./local-host";
 import { diffGarmProvider, sameFile } from "./diff";
 import type { PlannedDiff } from "../../common/planned-diff";
 import { handWrittenProviderNames, verifyEdit } from "./garm-config";
@@ -23,7 +24,9 @@ import {
   type GarmProviderOwner,
   type ProviderBlockSpec,
 } from "./inputs";
-import { waitForProviders, type ProviderExpectation, type ProviderListing } from "./wait";
+import { announceRestart, readAnnouncement } from "./restart-announcement";
+import type { RestartAnnouncement } from "../../garm/restart-window";
+import { providerShown, waitForProviders, type ProviderExpectation, type ProviderListing } from "./wait";
 import { declareFor } from "../../garm/lookups";
 
 /** The GARM reads GarmProvider needs. */
@@ -33,10 +36,10 @@ export interface GarmReader extends ScaleSetAndPoolSource {
 
 export interface Restarter {
   /**
-   * Resolves after a restart that began after this call succeeded; rejects with the restart's failure, or with the
-   * cancellation when `cancel` aborts first.
+   * Resolves after a restart that began after this call succeeded, on `host` (this machine when absent); rejects with
+   * the restart's failure, or with the cancellation when `cancel` aborts first.
    */
-  request(command: string, timeoutMs: number, cancel?: AbortSignal): Promise<void>;
+  request(command: string, timeoutMs: number, host?: GarmHost, cancel?: AbortSignal): Promise<void>;
 }
 
 export interface GarmProviderDeps {
@@ -51,7 +54,14 @@ export interface GarmProviderDeps {
   log(line: string): void;
   /** Interval between GET /providers polls after a restart. Defaults to 1000 ms. */
   pollMs?: number;
+  /** Options of config file edits; their `host` is ignored in favour of `host`. */
   editOptions?: EditOptions;
+  /** The machine GARM's config file lives on and its restart command runs on. Defaults to this one. */
+  host?: GarmHost;
+  /** Watches where other writers of a config file announce their GARM restarts (RestartWindows.watch). */
+  watchRestarts?(file: string, read: RestartAnnouncement): void;
+  /** Bound on planning's GET /providers, so an unreachable GARM does not hold a preview up. Defaults to 5000 ms. */
+  planningReadMs?: number;
   /** Returns why `file` cannot serve as provider executable (or config file), or undefined when it can. */
   inspectFile?(file: string, mustBeExecutable: boolean): Promise<string | undefined>;
 }
@@ -66,14 +76,14 @@ export interface GarmProviderImpl {
 }
 
 /** Default file inspection: the executable must exist and carry an execute bit; GARM refuses to start otherwise (§9.1). */
-export async function inspectLocalFile(file: string, mustBeExecutable: boolean): Promise<string | undefined> {
+export async function inspectHostFile(host: GarmHost, file: string, mustBeExecutable: boolean): Promise<string | undefined> {
   try {
-    const st = await fs.stat(file);
-    if (!st.isFile()) return `${file} is not a regular file`;
+    const st = await host.stat(file);
+    if (!st.isFile) return `${file} is not a regular file`;
     if (mustBeExecutable && (st.mode & 0o111) === 0) return `${file} is not executable (mode ${(st.mode & 0o777).toString(8)})`;
     return undefined;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoOf(e);
     return code === "ENOENT" ? `${file} does not exist` : `${file} cannot be inspected (${(e as Error).message})`;
   }
 }
@@ -92,8 +102,10 @@ function one(e: unknown): string {
 
 export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
   const pollMs = deps.pollMs ?? 1000;
-  const editOptions: EditOptions = { ...deps.editOptions, cancel: deps.cancel };
-  const inspect = deps.inspectFile ?? inspectLocalFile;
+  const host = deps.host ?? localHost;
+  const editOptions: EditOptions = { ...deps.editOptions, host, cancel: deps.cancel };
+  const readText = (file: string) => readConfigText(file, host);
+  const inspect = deps.inspectFile ?? ((file: string, mustBeExecutable: boolean) => inspectHostFile(host, file, mustBeExecutable));
   const say = (name: string, what: string) => deps.log(`GarmProvider "${name}": ${what}`);
 
   /** Refuses, before the file is touched, a block that would stop GARM from starting. */
@@ -141,17 +153,89 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     return { written: result.changed, garmChanged };
   }
 
-  /** Restarts GARM (shared with other changes) and waits until GET /providers shows `want`. */
-  async function applyAndWait(inputs: Pick<GarmProviderInputs, "name" | "restartCommand" | "restartTimeoutSeconds">, want: ProviderExpectation): Promise<void> {
+  /**
+   * Restarts GARM (shared with other changes) and waits until GET /providers shows `want`. The restart is announced
+   * beside the config file for the time it takes, so other writers' requests wait through it.
+   */
+  async function applyAndWait(
+    inputs: Pick<GarmProviderInputs, "name" | "restartCommand" | "restartTimeoutSeconds" | "garmConfigPath">,
+    want: ProviderExpectation,
+  ): Promise<void> {
     const timeoutMs = inputs.restartTimeoutSeconds * 1000;
-    await deps.restarts.request(inputs.restartCommand, timeoutMs, deps.cancel);
-    const garm = deps.garm();
-    await waitForProviders(() => garm.listProviders(), want, { timeoutMs, pollMs, sleep: deps.sleep, now: deps.now });
+    const withdraw = await announceRestart(host, inputs.garmConfigPath, timeoutMs);
+    try {
+      // On the machine the file is on: the GARM that reads it runs there. This machine's restarts keep their old key.
+      await deps.restarts.request(inputs.restartCommand, timeoutMs, host === localHost ? undefined : host, deps.cancel);
+      const garm = deps.garm();
+      await waitForProviders(() => garm.listProviders(), want, { timeoutMs, pollMs, sleep: deps.sleep, now: deps.now });
+    } finally {
+      await withdraw();
+    }
     say(inputs.name, want.present ? "GARM lists the provider as configured" : "GARM no longer lists the provider");
+  }
+
+  /** Watches the restarts other writers announce beside `file`, so this process's requests wait through them too. */
+  function watchFile(file: unknown): void {
+    if (typeof file === "string" && file !== "") deps.watchRestarts?.(file, () => readAnnouncement(host, file));
   }
 
   function presentWant(spec: ProviderBlockSpec): ProviderExpectation {
     return { name: spec.name, present: true, description: spec.description };
+  }
+
+  /** Whether GARM lists the provider as `spec` describes it; false also when GARM cannot be asked (a restart may help). */
+  async function garmRuns(spec: ProviderBlockSpec): Promise<boolean> {
+    try {
+      return providerShown(await deps.garm().listProviders(), presentWant(spec));
+    } catch {
+      return false;
+    }
+  }
+
+  // Planning asks GARM through one bounded gate per process: once GARM could not be reached, diff plans from the
+  // file and the state and says so once.
+  let planningUnavailable = false;
+  const planningReadMs = deps.planningReadMs ?? 5000;
+  async function planningProviders(): Promise<ProviderListing[] | undefined> {
+    if (planningUnavailable) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(planningReadMs / 1000)}s`)), planningReadMs);
+        timer.unref();
+      });
+      return await Promise.race([deps.garm().listProviders(), timeout]);
+    } catch (e) {
+      planningUnavailable = true;
+      deps.log(`GarmProvider: could not ask GARM which providers it loaded (${one(e).split("\n")[0]}); planning from the config file and Pulumi's state, so a provider GARM has not loaded shows as unchanged`);
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** What makes an unchanged GarmProvider need an update anyway: its block gone, rewritten, or not loaded by GARM. */
+  async function findDrift(olds: GarmProviderOutputs): Promise<{ name: string; line: string } | undefined> {
+    const file = olds.garmConfigPath;
+    const name = olds.name;
+    let text: string;
+    try {
+      text = await readText(file);
+    } catch (e) {
+      // update reads it again and fails with this reason; planning need not.
+      return { name, line: `cannot read ${file} to check its block (${one(e)}); this update tries again` };
+    }
+    // A name taken by a hand-written entry or another owner is update's refusal to make, not planning's.
+    if (handWrittenProviderNames(text)?.includes(name)) return undefined;
+    if (foreignOwner(readBlockOwner(text, name, file), olds.owner)) return undefined;
+    const found = readBlock(text, name, file);
+    if (!found) return { name, line: `its block is gone from ${file}; this update writes it again and restarts GARM` };
+    if (!isDeepStrictEqual(found, blockSpecOf(olds))) return { name, line: `its block in ${file} differs from the one it wrote; this update writes it again and restarts GARM` };
+    const listed = await planningProviders();
+    if (listed && !providerShown(listed, presentWant(blockSpecOf(olds)))) {
+      return { name, line: `GARM has not loaded the provider its block in ${file} defines; this update restarts GARM` };
+    }
+    return undefined;
   }
 
   /**
@@ -194,20 +278,29 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
 
   return {
     async check(olds, news) {
+      watchFile(news.garmConfigPath);
       // A scale set's preview check must not call this provider unknown to GARM before `up` adds it.
       if (typeof news.name === "string") {
         const name = news.name;
         declareFor(() => deps.garm(), (d) => d.declareProvider(name));
       }
-      return checkGarmProvider(news, { readConfig: readConfigText }, olds);
+      return checkGarmProvider(news, { readConfig: readText }, olds);
     },
 
     async diff(_id, olds, news) {
-      return diffGarmProvider(olds, news);
+      watchFile(olds.garmConfigPath);
+      const planned = diffGarmProvider(olds, news);
+      if (planned.changes) return planned;
+      // Pulumi's state says nothing changed; the file and GARM may say otherwise (drift.ts).
+      const drift = await findDrift(migrateState(olds));
+      if (!drift) return planned;
+      say(drift.name, drift.line);
+      return { ...planned, changes: true };
     },
 
     async create(raw) {
       const inputs = inputsOf(raw);
+      watchFile(inputs.garmConfigPath);
       await preflight(inputs);
       const { written: changed } = await writeBlock(inputs);
       say(
@@ -229,10 +322,11 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       const blockChanged = !isDeepStrictEqual(blockSpecOf(olds), blockSpecOf(inputs));
       if (blockChanged) await preflight(inputs);
       const { written, garmChanged } = await writeBlock(inputs, olds.owner);
-      // Restart when what GARM loads changed, when the file held something else (edited by hand), and when GARM
-      // never confirmed the block (the retry of a create or update whose restart failed). An owner change alone
-      // rewrites a comment GARM does not read.
-      if (blockChanged || garmChanged || olds.confirmed === false) {
+      // Restart when what GARM loads changed, when the file held something else (edited by hand, or its block was
+      // gone), when GARM never confirmed the block (the retry of a create or update whose restart failed), and when
+      // GARM does not run the block the file holds (restarted by another writer while the block was out). An owner
+      // change alone rewrites a comment GARM does not read.
+      if (blockChanged || garmChanged || olds.confirmed === false || !(await garmRuns(blockSpecOf(inputs)))) {
         say(inputs.name, `${written ? "updated its block in" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`);
         await applyWritten(rawNews, id, inputs, "updated");
       }
@@ -241,11 +335,12 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
 
     async delete(_id, rawProps) {
       const props = migrateState(rawProps);
+      watchFile(props.garmConfigPath);
       const file = props.garmConfigPath;
       const name = props.name;
       let text: string;
       try {
-        text = await readConfigText(file);
+        text = await readText(file);
       } catch (e) {
         throw new Error(`GarmProvider "${name}": cannot read ${file} to remove its block (${one(e)}). The resource stays; Pulumi will retry the delete on the next run`);
       }
@@ -286,7 +381,8 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
 
     async read(id, rawProps) {
       const props = migrateState(rawProps ?? {});
-      const block = readBlock(await readConfigText(props.garmConfigPath), props.name, props.garmConfigPath);
+      watchFile(props.garmConfigPath);
+      const block = readBlock(await readText(props.garmConfigPath), props.name, props.garmConfigPath);
       if (!block) {
         say(props.name, `its block is gone from ${props.garmConfigPath}; dropping the resource from the stack`);
         return {};

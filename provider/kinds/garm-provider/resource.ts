@@ -4,16 +4,17 @@ import { sleepUnlessCancelled } from "../../common/cancel";
 import { configure, garmClient, processCancel } from "../../common/connection";
 import type { KindMethods } from "../../common/planned-diff";
 import type { GarmClient } from "../../garm/client";
-import { markingGarmRestarts } from "../../garm/restart-window";
+import { markingGarmRestarts, processRestarts } from "../../garm/restart-window";
 import { makeGarmProviderImpl } from "./lifecycle";
-import { RestartCoordinator, runShellCommand } from "./restart";
+import { localHost } from "./local-host";
+import { RestartCoordinator, type RestartHost } from "./restart";
 
 const consoleLine = (line: string) => console.log(line);
 
 // One coordinator per provider process: Pulumi runs every operation of an update in this one process, so changes
 // made together share one restart. Its line goes to whoever asked for the restart that started the batch.
 let restartLog: (line: string) => void = consoleLine;
-const restarts = new RestartCoordinator({ run: markingGarmRestarts(runShellCommand), log: (line) => restartLog(line) });
+const restarts = new RestartCoordinator({ run: markingGarmRestarts((command: string, timeoutMs: number, host?: RestartHost) => (host ?? localHost).run(command, timeoutMs)), log: (line) => restartLog(line) });
 
 /**
  * The GarmProvider methods (without configure) over the given GARM client source; `log` takes the lines users see, and
@@ -28,6 +29,7 @@ export function garmProviderWith(garm: () => GarmClient, log: (line: string) => 
     sleep: (ms) => sleepUnlessCancelled(ms, cancel),
     now: () => Date.now(),
     log,
+    watchRestarts: (file, read) => processRestarts.watch(file, read),
   });
   return {
     check: (olds, news) => impl.check(olds ?? {}, news),

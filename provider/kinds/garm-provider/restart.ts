@@ -31,8 +31,15 @@ function describeFailure(command: string, r: CommandResult, timeoutMs: number): 
   return `${describeCommand(command)} ${how}${tail ? `; its last output: "${tail.split("\n").join(" | ")}"` : " with no output"}`;
 }
 
-export interface RestartCoordinatorOptions {
+/** Where a restart command runs: this machine unless a request names GARM's host (host.ts). */
+export interface RestartHost {
+  readonly label: string;
   run: CommandRunner;
+}
+
+export interface RestartCoordinatorOptions {
+  /** Runs the command on `host` when the request named one. */
+  run: (command: string, timeoutMs: number, host?: RestartHost) => Promise<CommandResult>;
   /** Quiet window: a restart starts once no new change has arrived for this long. Defaults to 750 ms. */
   quietMs?: number;
   /** A restart starts at the latest this long after the first change waiting for it. Defaults to 10 s. */
@@ -48,6 +55,8 @@ interface Waiter {
 }
 
 interface Queue {
+  command: string;
+  host?: RestartHost;
   waiting: Waiter[];
   firstAt?: number;
   timer?: NodeJS.Timeout;
@@ -73,24 +82,26 @@ export class RestartCoordinator {
    * Resolves once a run of `command` that started after this call has succeeded.
    * @throws RestartFailedError when that run fails; every request sharing it gets the same error.
    */
-  request(command: string, timeoutMs: number, cancel?: AbortSignal): Promise<void> {
+  request(command: string, timeoutMs: number, host?: RestartHost, cancel?: AbortSignal): Promise<void> {
     if (cancel?.aborted) return Promise.reject(cancel.reason);
-    let queue = this.queues.get(command);
+    // The same command on two hosts restarts two GARMs.
+    const key = host ? `${host.label}\0${command}` : command;
+    let queue = this.queues.get(key);
     if (!queue) {
-      queue = { waiting: [], running: false };
-      this.queues.set(command, queue);
+      queue = { command, host, waiting: [], running: false };
+      this.queues.set(key, queue);
     }
     const q = queue;
     return new Promise<void>((resolve, reject) => {
       const stop = () => {
-        this.withdraw(command, q, waiter);
+        this.withdraw(key, q, waiter);
         reject(cancel?.reason);
       };
       const settled = () => cancel?.removeEventListener("abort", stop);
       const waiter: Waiter = { timeoutMs, resolve: () => (settled(), resolve()), reject: (e) => (settled(), reject(e)) };
       q.waiting.push(waiter);
       if (q.firstAt === undefined) q.firstAt = Date.now();
-      if (!q.running) this.schedule(command, q);
+      if (!q.running) this.schedule(key, q);
       cancel?.addEventListener("abort", stop, { once: true });
     });
   }
@@ -100,22 +111,23 @@ export class RestartCoordinator {
    * runs; a restart already running is let finish (its command runs in a process group of its own, shell.ts), and the
    * cancelled request's caller says what the next run does.
    */
-  private withdraw(command: string, q: Queue, waiter: Waiter): void {
+  private withdraw(key: string, q: Queue, waiter: Waiter): void {
     q.waiting = q.waiting.filter((w) => w !== waiter);
     if (q.waiting.length > 0 || q.running) return;
     if (q.timer) clearTimeout(q.timer);
     q.timer = undefined;
     q.firstAt = undefined;
-    this.queues.delete(command);
+    this.queues.delete(key);
   }
 
-  private schedule(command: string, q: Queue): void {
+  private schedule(key: string, q: Queue): void {
     if (q.timer) clearTimeout(q.timer);
     const untilCap = (q.firstAt ?? Date.now()) + this.maxDelayMs - Date.now();
-    q.timer = setTimeout(() => void this.fire(command, q), Math.max(0, Math.min(this.quietMs, untilCap)));
+    q.timer = setTimeout(() => void this.fire(key, q), Math.max(0, Math.min(this.quietMs, untilCap)));
   }
 
-  private async fire(command: string, q: Queue): Promise<void> {
+  private async fire(key: string, q: Queue): Promise<void> {
+    const command = q.command;
     q.timer = undefined;
     const batch = q.waiting;
     q.waiting = [];
@@ -123,10 +135,11 @@ export class RestartCoordinator {
     if (batch.length === 0) return;
     q.running = true;
     const timeoutMs = Math.max(...batch.map((w) => w.timeoutMs));
-    this.options.log?.(`GarmProvider: restarting GARM with ${describeCommand(command)} for ${batch.length} provider change(s) made together`);
+    const on = q.host ? ` on ${q.host.label}` : "";
+    this.options.log?.(`GarmProvider: restarting GARM${on} with ${describeCommand(command)} for ${batch.length} provider change(s) made together`);
     let failure: Error | undefined;
     try {
-      const result = await this.options.run(command, timeoutMs);
+      const result = await (q.host ? this.options.run(command, timeoutMs, q.host) : this.options.run(command, timeoutMs));
       if (result.timedOut || result.code !== 0) failure = new RestartFailedError(command, result, timeoutMs);
     } catch (e) {
       failure = e instanceof Error ? e : new Error(String(e));
@@ -134,9 +147,9 @@ export class RestartCoordinator {
     q.running = false;
     if (q.waiting.length > 0) {
       q.firstAt = Date.now();
-      this.schedule(command, q);
+      this.schedule(key, q);
     } else {
-      this.queues.delete(command);
+      this.queues.delete(key);
     }
     for (const w of batch) (failure ? w.reject(failure) : w.resolve());
   }

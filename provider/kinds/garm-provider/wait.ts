@@ -22,7 +22,8 @@ export class ProviderWaitError extends Error {
   override readonly name = "ProviderWaitError";
 }
 
-function satisfied(list: ProviderListing[], want: ProviderExpectation): boolean {
+/** Whether `list` (an answer of GET /providers) shows `want`. */
+export function providerShown(list: ProviderListing[], want: ProviderExpectation): boolean {
   const found = list.find((p) => p.name === want.name);
   if (!want.present) return found === undefined;
   return found !== undefined && (found.description ?? "") === want.description;
@@ -42,7 +43,7 @@ export async function waitForProviders(
   for (;;) {
     try {
       const providers = await list();
-      if (satisfied(providers, want)) return;
+      if (providerShown(providers, want)) return;
       const found = providers.find((p) => p.name === want.name);
       const names = providers.map((p) => p.name).sort().join(", ") || "none";
       last = !want.present

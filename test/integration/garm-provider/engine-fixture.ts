@@ -51,7 +51,12 @@ export function blocksIn(text: string): string[] {
   return [...text.matchAll(/^# BEGIN pulumi-garm provider "([^"]*)"/gm)].map((m) => m[1]);
 }
 
-export async function startFixture(): Promise<Fixture> {
+export interface FixtureOptions {
+  /** How long a simulator restart keeps GARM down; the simulator's default otherwise. */
+  restartDownMs?: number;
+}
+
+export async function startFixture(options: FixtureOptions = {}): Promise<Fixture> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "garm-engine-it-"));
   // The simulator refuses a provider whose executable is missing or not executable, as GARM does (§9.1).
   const exe = path.join(dir, "garm-provider-fake");
@@ -62,6 +67,7 @@ export async function startFixture(): Promise<Fixture> {
   let simRef: Simulator | undefined;
   const sim = await startSimulator({
     garmConfigPath: file,
+    restartDownMs: options.restartDownMs,
     tickMs: 25,
     consolidationMs: 300,
     log: (line) => {

@@ -8,6 +8,7 @@ import type { Engine, StepRecord } from "../../../harness/engine";
 import type { Simulator } from "../../../simulator";
 import { mutatingCalls } from "../scaleset/fixture";
 import { Client } from "../simulator/helpers";
+import { engineForGarm } from "../../../harness/engine-for-garm";
 import { BEGIN, blocksIn, type Fixture, HAND_WRITTEN, startFixture } from "./engine-fixture";
 
 /** The RPCs of one operation: `engine.steps` from `from` on. */
@@ -291,5 +292,73 @@ describe("GarmProvider and GarmScaleSet through the engine against the GARM simu
     assert.deepEqual(third.deleted, ["ss-beta", "prov-beta"]);
     assert.deepEqual(names(sim), ["alpha"]);
     assert.deepEqual(blocksIn(await fs.readFile(fx.file, "utf8")), ["alpha"]);
+  });
+
+  it("6. a destroy whose restart failed removed the block but kept the provider; after another writer's restart the next up writes the block again, so the scale set can be created", async () => {
+    fx = await startFixture();
+    const { sim, engine } = fx;
+    const failMark = `${fx.dir}/restart-fails`;
+    // The service manager refuses while the mark exists, as a restart that failed on the host.
+    const prov = fx.provider("prov", "alpha", { restartCommand: `test ! -e ${failMark} && ${fx.serviceRestart}` });
+    const up1 = await engine.up([prov]);
+    assert.ok(up1.ok, JSON.stringify(up1.errors));
+    assert.deepEqual(names(sim), ["alpha"]);
+
+    await fs.writeFile(failMark, "");
+    const down = await engine.destroy();
+    assert.equal(down.ok, false, "the restart after removing the block fails");
+    assert.deepEqual(blocksIn(await fs.readFile(fx.file, "utf8")), [], "the block is gone, the provider stays in state");
+    await fs.rm(failMark);
+    // Another stack on the same GARM restarts it: GARM no longer loads alpha.
+    await sim.restart();
+    assert.deepEqual(names(sim), []);
+
+    const up2 = await engine.up([prov, fx.scaleSet("ss", "prov")]);
+    assert.ok(up2.ok, JSON.stringify(up2.errors));
+    assert.deepEqual(up2.updated, ["prov"], "the provider is not planned as unchanged");
+    assert.deepEqual(up2.created, ["ss"]);
+    assert.deepEqual(blocksIn(await fs.readFile(fx.file, "utf8")), ["alpha"]);
+    assert.deepEqual(names(sim), ["alpha"]);
+    assert.equal(sim.scaleSets().length, 1);
+
+    // The block back in the file but GARM restarted without it meanwhile (a hand edit): the next up restarts GARM.
+    const text = await fs.readFile(fx.file, "utf8");
+    await fs.writeFile(fx.file, HAND_WRITTEN);
+    await sim.restart();
+    await fs.writeFile(fx.file, text);
+    assert.deepEqual(names(sim), []);
+    const up3 = await engine.up([prov, fx.scaleSet("ss", "prov")]);
+    assert.ok(up3.ok, JSON.stringify(up3.errors));
+    assert.deepEqual(up3.updated, ["prov"]);
+    assert.deepEqual(names(sim), ["alpha"]);
+    assert.equal(await fs.readFile(fx.file, "utf8"), text, "the file is not rewritten");
+  });
+
+  it("7. another stack's restart of the same GARM is ridden out like one's own: a scale set created while GARM is down for it waits and is created", async () => {
+    fx = await startFixture({ restartDownMs: 12_000 });
+    const { sim, engine } = fx;
+    const slow = { restartTimeoutSeconds: 40 };
+    const alpha = fx.provider("prov", "alpha", slow);
+    const up1 = await engine.up([alpha]);
+    assert.ok(up1.ok, JSON.stringify(up1.errors));
+
+    // Stack B (another project, its own provider process) adds beta to the same file and restarts GARM.
+    const teamB = engineForGarm(sim, "team-b");
+    const beta = fx.provider("prov-b", "beta", { ...slow, owner: { project: "team-b", stack: "dev", resource: "prov-b" } });
+    const restartsBefore = fx.restarts.length;
+    const upB = teamB.up([beta]);
+    const deadline = Date.now() + 30_000;
+    while (fx.restarts.length === restartsBefore && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(fx.restarts.length, restartsBefore + 1, "stack B restarted GARM");
+
+    // Meanwhile stack A adds a scale set: GARM refuses connections for seconds, longer than ordinary retries last.
+    const upA = await engine.up([alpha, fx.scaleSet("ss", "prov")]);
+    const b = await upB;
+    assert.ok(b.ok, JSON.stringify(b.errors));
+    assert.ok(upA.ok, JSON.stringify(upA.errors));
+    assert.deepEqual(upA.created, ["ss"]);
+    assert.equal(sim.scaleSets().length, 1);
+    assert.deepEqual(names(sim), ["alpha", "beta"]);
+    await assert.rejects(fs.stat(`${fx.dir}/.config.toml.pulumi-garm-restart`), "the announcement is withdrawn");
   });
 });

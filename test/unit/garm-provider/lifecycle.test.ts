@@ -7,6 +7,8 @@ import { readBlock, renderBlock, upsertBlock } from "../../../provider/kinds/gar
 import { RestartCoordinator, type CommandResult } from "../../../provider/kinds/garm-provider/restart";
 import type { PoolRef, ScaleSetRef } from "../../../provider/common/dependents";
 import { cancelNow, newCancellation } from "../../../provider/common/cancel";
+import { localHost } from "../../../provider/kinds/garm-provider/local-host";
+import { announcementPath, readAnnouncement } from "../../../provider/kinds/garm-provider/restart-announcement";
 import { HAND_WRITTEN, removeDir, tempConfig } from "./helpers";
 
 /**
@@ -207,6 +209,89 @@ describe("garm-provider lifecycle", () => {
     await fs.writeFile(other, "");
     assert.deepEqual((await impl.diff("os", updated as any, inputs("os", { garmConfigPath: other }))).replaces, ["garmConfigPath"]);
     await assert.rejects(impl.update("os", updated as any, inputs("os", { garmConfigPath: other })), /need a replacement/);
+  });
+
+  it("a block gone from the file (a delete whose restart failed, or a hand edit) is planned as an update that writes it again and restarts", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    const news = inputs("os");
+    assert.equal((await impl.diff("os", outs as any, news)).changes, false, "in the file and loaded: no change");
+    // A destroy removed the block, then its restart failed: GARM still runs the provider, the state still holds it.
+    garm.failRestart = { code: 1, signal: null, output: "boom", timedOut: false };
+    await assert.rejects(impl.delete("os", outs as any), /its block is removed from/);
+    garm.failRestart = undefined;
+    assert.equal(readBlock(await text(), "os"), undefined);
+    const planned = await impl.diff("os", outs as any, news);
+    assert.equal(planned.changes, true, "the next up must not plan no change");
+    assert.deepEqual(planned.replaces, []);
+    assert.ok(logs.some((l) => /its block is gone from .*config\.toml; this update writes it again/.test(l)), logs.join("\n"));
+    const restarts = garm.restarts;
+    await impl.update("os", outs as any, news);
+    assert.ok(readBlock(await text(), "os"), "the block is back");
+    assert.equal(garm.restarts, restarts + 1);
+    assert.ok(garm.providers.some((p) => p.name === "os"));
+    assert.equal((await impl.diff("os", outs as any, news)).changes, false);
+  });
+
+  it("a block that differs from the state in the file is planned as an update that writes the program's block", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    await fs.writeFile(file, upsertBlock(await text(), { ...readBlock(await text(), "os")!, executable: "/opt/other" }));
+    const news = inputs("os");
+    assert.equal((await impl.diff("os", outs as any, news)).changes, true);
+    assert.ok(logs.some((l) => /its block in .*config\.toml differs from the one it wrote; this update writes it again/.test(l)), logs.join("\n"));
+    await impl.update("os", outs as any, news);
+    assert.equal(readBlock(await text(), "os")?.executable, "/usr/local/bin/garm-provider-os");
+  });
+
+  it("a block GARM has not loaded (GET /providers lacks it) is planned as an update that restarts GARM", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    // GARM was restarted while the block was out (another writer's restart), then the block came back unrestarted.
+    garm.providers = garm.providers.filter((p) => p.name !== "os");
+    const news = inputs("os");
+    const before = await text();
+    assert.equal((await impl.diff("os", outs as any, news)).changes, true);
+    assert.ok(logs.some((l) => /GARM has not loaded the provider .*; this update restarts GARM/.test(l)), logs.join("\n"));
+    const restarts = garm.restarts;
+    await impl.update("os", outs as any, news);
+    assert.equal(garm.restarts, restarts + 1, "the update restarts GARM though the file is unchanged");
+    assert.equal(await text(), before);
+    assert.ok(garm.providers.some((p) => p.name === "os"));
+  });
+
+  it("diff plans from the state when GARM cannot be asked, saying so once", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const { outs } = await impl.create(inputs("os"));
+    garm.down = true;
+    assert.equal((await impl.diff("os", outs as any, inputs("os"))).changes, false);
+    assert.equal((await impl.diff("os", outs as any, inputs("os"))).changes, false);
+    assert.equal(logs.filter((l) => /could not ask GARM which providers it loaded/.test(l)).length, 1, logs.join("\n"));
+  });
+
+  it("announces its restart beside the config file while it lasts, and watches the announcements of other writers", async () => {
+    const watched: string[] = [];
+    let during: Awaited<ReturnType<typeof readAnnouncement>>;
+    const restart = garm.restart.bind(garm);
+    garm.restart = async () => ((during = await readAnnouncement(localHost, file)), restart());
+    const impl = makeGarmProviderImpl({ ...deps, watchRestarts: (f) => watched.push(f) });
+    await impl.create(inputs("os"));
+    assert.ok(during && during.remainingMs > 2 * 2000, JSON.stringify(during));
+    assert.match(during.by, new RegExp(`pid ${process.pid} on `));
+    assert.equal(await readAnnouncement(localHost, file), undefined, "withdrawn once GARM shows the change");
+    await assert.rejects(fs.stat(announcementPath(file)));
+    assert.deepEqual(watched, [file]);
+  });
+
+  it("runs the restart on the host the config file is on, and the same command on two hosts restarts both", async () => {
+    const ran: string[] = [];
+    const remote = (label: string) => ({ ...localHost, label, run: async (command: string) => (ran.push(`${label}: ${command}`), garm.restart()) });
+    const restarts = new RestartCoordinator({ run: (c, t, h) => (h ? h.run(c, t) : garm.restart()), quietMs: 50, log: (l) => logs.push(l) });
+    const a = makeGarmProviderImpl({ ...deps, restarts, host: remote("garm@10.0.0.5:22") });
+    const b = makeGarmProviderImpl({ ...deps, restarts, host: remote("garm@10.0.0.6:22") });
+    await Promise.all([a.create(inputs("a")), b.create(inputs("b"))]);
+    assert.deepEqual(ran.sort(), ["garm@10.0.0.5:22: systemctl restart garm", "garm@10.0.0.6:22: systemctl restart garm"]);
+    assert.ok(logs.some((l) => l.startsWith("GarmProvider: restarting GARM on garm@10.0.0.5:22 with ")), logs.join("\n"));
   });
 
   it("delete refuses while scale sets or pools use the provider and lists them", async () => {

@@ -113,6 +113,36 @@ describe("GarmTransport during a GARM restart this process started (§9.2)", fun
     });
   });
 
+  it("a read refused during a restart another writer announced waits until GARM listens again, as for its own", async () => {
+    let asked = 0;
+    restarts.watch("/etc/garm/config.toml", async () => (asked++, { remainingMs: 10_000, by: "another pulumi-garm run (pid 7 on ci-1)" }));
+    const down = garm.restart(2500);
+    const started = Date.now();
+    assert.deepEqual(await client!.listJobs(), []);
+    assert.ok(Date.now() - started >= 2000, "it waited for GARM");
+    await down;
+    assert.equal(asked, 1, "the announcement is read once, when GARM first refuses");
+    assert.equal(restarts.current(), undefined, "GARM's answer closes the window");
+    await client!.listJobs();
+    assert.equal(asked, 1, "nothing is read while GARM answers");
+  });
+
+  it("an announced restart that does not bring GARM back names who announced it", async () => {
+    restarts.watch("/etc/garm/config.toml", async () => ({ remainingMs: 400, by: "another pulumi-garm run (pid 7 on ci-1)" }));
+    await garm.stop();
+    await assert.rejects(client!.listJobs(), /did not come back within 0\.4s after the restart another pulumi-garm run \(pid 7 on ci-1\) started/);
+  });
+
+  it("an announcement that says no restart is under way changes nothing", async () => {
+    restarts.watch("/etc/garm/config.toml", async () => undefined);
+    restarts.watch("/other.toml", async () => {
+      throw new Error("unreadable");
+    });
+    const down = garm.restart(2500);
+    await assert.rejects(client!.listJobs(), /ECONNREFUSED/);
+    await down;
+  });
+
   it("a failed restart command closes the window: requests fail as without one", async () => {
     const window = restarts.begin(10_000);
     window.commandEnded(false);

@@ -161,7 +161,7 @@ describe("cancellation", () => {
     const run = sinon.stub().resolves({ code: 0, signal: null, output: "", timedOut: false });
     const coordinator = new RestartCoordinator({ run, quietMs: 50 });
     const cancellation = newCancellation();
-    const request = coordinator.request("systemctl restart garm", 60_000, cancellation.signal);
+    const request = coordinator.request("systemctl restart garm", 60_000, undefined, cancellation.signal);
     cancelNow(cancellation, "test");
     await assert.rejects(request, CancelledError);
     await new Promise((resolve) => setTimeout(resolve, 100));

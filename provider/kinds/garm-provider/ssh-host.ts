@@ -1,0 +1,326 @@
+// A remote machine as GARM's host, over one SSH connection: files through SFTP (the lock a directory on that host
+// with who, where and since inside; replacement by temp file and POSIX rename in the same directory), the restart
+// command through exec, bounded by its timeout, which stops only the process group sshd gave that command.
+import { randomBytes } from "node:crypto";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { Client, SFTPWrapper, Stats } from "ssh2";
+import { GarmConfigError } from "./garm-config";
+import { type GarmHost, type HostFileStat, type LockHolder, type WriteHooks, lockPause } from "./host";
+import type { CommandResult } from "./shell";
+import { connectSsh, where, type SshConnection } from "./ssh-connection";
+
+// SFTP status codes (draft-ietf-secsh-filexfer-02 §7), mapped to the errno codes host.ts speaks.
+const SFTP_CODES: Record<number, string> = { 2: "ENOENT", 3: "EACCES", 4: "EFAILURE" };
+
+function fsError(e: unknown, op: string, file: string): Error {
+  const code = SFTP_CODES[(e as { code?: number }).code ?? -1] ?? "EIO";
+  return Object.assign(new Error(`${op} ${file} over SFTP: ${(e as Error).message}`), { code });
+}
+
+const LOCK_POLL_MS = 250;
+/** A lock whose holder has not refreshed it for this long is stale: its holder died or lost its connection. */
+export const LOCK_STALE_MS = 30_000;
+const LOCK_REFRESH_MS = 5_000;
+const OUTPUT_KEEP_BYTES = 64 * 1024;
+
+/** Single-quotes `s` for a POSIX shell. */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export class SshHost implements GarmHost {
+  readonly label: string;
+  private client?: Promise<Client>;
+  private sftpSession?: Promise<SFTPWrapper>;
+
+  constructor(
+    private readonly connection: SshConnection,
+    private readonly warn: (line: string) => void = (line) => console.warn(line),
+  ) {
+    this.label = where(connection);
+  }
+
+  /** One connection for every operation on this host, opened on first use. */
+  private connect(): Promise<Client> {
+    if (!this.client) {
+      const opened = connectSsh(this.connection, this.warn);
+      this.client = opened;
+      opened.then(
+        (c) =>
+          c.once("close", () => {
+            if (this.client === opened) this.client = undefined;
+            this.sftpSession = undefined;
+          }),
+        () => {
+          if (this.client === opened) this.client = undefined;
+        },
+      );
+    }
+    return this.client;
+  }
+
+  private sftp(): Promise<SFTPWrapper> {
+    if (!this.sftpSession) {
+      this.sftpSession = this.connect().then(
+        (c) => new Promise<SFTPWrapper>((resolve, reject) => c.sftp((err, s) => (err ? reject(err) : resolve(s)))),
+      );
+      this.sftpSession.catch(() => (this.sftpSession = undefined));
+    }
+    return this.sftpSession;
+  }
+
+  private async call<T>(op: string, file: string, fn: (s: SFTPWrapper, cb: (err: Error | undefined | null, v?: T) => void) => void): Promise<T> {
+    const s = await this.sftp();
+    return new Promise<T>((resolve, reject) => fn(s, (err, v) => (err ? reject(fsError(err, op, file)) : resolve(v as T))));
+  }
+
+  async close(): Promise<void> {
+    const c = await this.client?.catch(() => undefined);
+    c?.end();
+  }
+
+  readFile(file: string): Promise<Buffer> {
+    return this.call<Buffer>("reading", file, (s, cb) => s.readFile(file, cb));
+  }
+
+  realpath(file: string): Promise<string> {
+    // OpenSSH's sftp-server answers with realpath(3), which resolves symlinks and fails for a missing file.
+    return this.call<string>("resolving", file, (s, cb) => s.realpath(file, cb));
+  }
+
+  async stat(file: string): Promise<HostFileStat> {
+    const st = await this.call<Stats>("inspecting", file, (s, cb) => s.stat(file, cb));
+    return { isFile: st.isFile(), uid: st.uid, gid: st.gid, mode: st.mode & 0o7777 };
+  }
+
+  writeNote(file: string, text: string): Promise<void> {
+    return this.call<void>("writing", file, (s, cb) => s.writeFile(file, text, { mode: 0o644 }, cb));
+  }
+
+  async remove(file: string): Promise<void> {
+    try {
+      await this.call<void>("removing", file, (s, cb) => s.unlink(file, cb));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
+  }
+
+  /** The time on the host, so staleness is judged by one clock (the holder's writes and this read). */
+  private async remoteNowMs(dir: string): Promise<number> {
+    const probe = path.posix.join(dir, `.pulumi-garm-clock-${randomBytes(4).toString("hex")}`);
+    await this.writeNote(probe, "");
+    try {
+      const st = await this.call<Stats>("inspecting", probe, (s, cb) => s.stat(probe, cb));
+      return st.mtime * 1000;
+    } finally {
+      await this.remove(probe).catch(() => undefined);
+    }
+  }
+
+  async lock(file: string, target: string, waitMs: number, onCompromised: (err: Error) => void, cancel?: AbortSignal): Promise<() => Promise<void>> {
+    const lockDir = `${target}.lock`;
+    const holderFile = path.posix.join(lockDir, "holder");
+    const me: LockHolder = { who: `pulumi-garm pid ${process.pid} (user ${os.userInfo().username})`, where: os.hostname(), since: Date.now() };
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      try {
+        await this.call<void>("locking", lockDir, (s, cb) => s.mkdir(lockDir, { mode: 0o700 }, cb));
+        break;
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "EACCES") {
+          throw new GarmConfigError(
+            `cannot lock GARM config file ${file} on ${this.label}: no permission to create ${lockDir} in ${path.posix.dirname(target)}; give user ${this.connection.user ?? "root"} write access to that directory (e.g. through its group). The file is unchanged`,
+          );
+        }
+        // EFAILURE is how sftp-server reports an existing directory.
+        const held = await this.readHolder(holderFile, path.posix.dirname(target));
+        if (held?.stale) {
+          // Rename first: of two writers taking over one stale lock, only one rename succeeds.
+          const grave = `${lockDir}.stale-${randomBytes(4).toString("hex")}`;
+          const moved = await this.call<void>("taking over", lockDir, (s, cb) => s.rename(lockDir, grave, cb)).then(
+            () => true,
+            () => false,
+          );
+          if (moved) {
+            this.warn(`GarmProvider: took over the lock of ${file} on ${this.label} left by ${held.holder ? describeHolder(held.holder) : "an unknown writer"}, not refreshed for ${Math.round(held.ageMs / 1000)}s`);
+            await this.removeLockDir(grave);
+          }
+          continue;
+        }
+        if (Date.now() >= deadline) {
+          const by = held?.holder ? describeHolder(held.holder) : "another writer";
+          throw new GarmConfigError(
+            `cannot lock GARM config file ${file} on ${this.label}: ${by} holds ${lockDir} and did not release it within ${waitMs / 1000}s; retry when it is done (a lock not refreshed for ${LOCK_STALE_MS / 1000}s is taken over)`,
+          );
+        }
+        await lockPause(file, lockDir, LOCK_POLL_MS, cancel);
+      }
+    }
+    const writeHolder = () => this.writeNote(holderFile, JSON.stringify(me));
+    await writeHolder();
+    // Refreshing the holder file's mtime tells other writers this holder is alive.
+    const timer = setInterval(() => void writeHolder().catch((e: Error) => onCompromised(e)), LOCK_REFRESH_MS);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await this.removeLockDir(lockDir);
+    };
+  }
+
+  private async removeLockDir(dir: string): Promise<void> {
+    await this.remove(path.posix.join(dir, "holder")).catch(() => undefined);
+    await this.call<void>("unlocking", dir, (s, cb) => s.rmdir(dir, cb)).catch(() => undefined);
+  }
+
+  private async readHolder(holderFile: string, dir: string): Promise<{ holder?: LockHolder; stale: boolean; ageMs: number } | undefined> {
+    let st: Stats;
+    try {
+      st = await this.call<Stats>("inspecting", holderFile, (s, cb) => s.stat(holderFile, cb));
+    } catch {
+      // Just made and not yet described, or made by another tool: judged by the directory's own age.
+      try {
+        st = await this.call<Stats>("inspecting", path.posix.dirname(holderFile), (s, cb) => s.stat(path.posix.dirname(holderFile), cb));
+      } catch {
+        return undefined;
+      }
+    }
+    const ageMs = (await this.remoteNowMs(dir)) - st.mtime * 1000;
+    let holder: LockHolder | undefined;
+    try {
+      holder = JSON.parse((await this.readFile(holderFile)).toString("utf8")) as LockHolder;
+    } catch {
+      holder = undefined;
+    }
+    return { holder, stale: ageMs > LOCK_STALE_MS, ageMs };
+  }
+
+  async replaceKeepingOwner(file: string, target: string, content: string, beforeWrite: () => void, hooks?: WriteHooks): Promise<void> {
+    const st = await this.call<Stats>("inspecting", target, (s, cb) => s.stat(target, cb));
+    if (await this.replaceAtomically(target, st, content, beforeWrite, hooks)) return;
+    let handle: Buffer;
+    try {
+      handle = await this.call<Buffer>("opening", target, (s, cb) => s.open(target, "r+", cb));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EACCES") throw e;
+      throw new GarmConfigError(
+        `cannot rewrite GARM config file ${file} on ${this.label} keeping its owner uid ${st.uid}, group gid ${st.gid} and mode ${(st.mode & 0o7777).toString(8)}: user ${this.connection.user ?? "root"} may not give a new file that owner and may not write the file itself. Let a group that user is in write it (chgrp <group> ${file}; chmod g+w ${file}), or log in as its owner. The file is unchanged`,
+      );
+    }
+    try {
+      beforeWrite();
+      const data = Buffer.from(content, "utf8");
+      // Not atomic, as locally: the price of keeping an owner this user cannot give a new file.
+      await this.call<void>("writing", target, (s, cb) => s.write(handle, data, 0, data.length, 0, cb));
+      await this.call<void>("truncating", target, (s, cb) => s.fsetstat(handle, { size: data.length }, cb));
+      await this.call<void>("syncing", target, (s, cb) => s.ext_openssh_fsync(handle, (err) => cb(err)));
+    } finally {
+      await this.call<void>("closing", target, (s, cb) => s.close(handle, cb)).catch(() => undefined);
+    }
+  }
+
+  /** Temp file beside `target`, given its owner, group and mode, synced, renamed over it; false when not allowed. */
+  private async replaceAtomically(target: string, st: Stats, content: string, beforeRename: () => void, hooks?: WriteHooks): Promise<boolean> {
+    const dir = path.posix.dirname(target);
+    const mode = st.mode & 0o7777;
+    const temp = path.posix.join(dir, `.${path.posix.basename(target)}.pulumi-garm-${randomBytes(4).toString("hex")}.tmp`);
+    let handle: Buffer;
+    try {
+      handle = await this.call<Buffer>("creating", temp, (s, cb) => s.open(temp, "wx", { mode: mode & 0o777 }, cb));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EACCES") return false;
+      throw e;
+    }
+    let renamed = false;
+    try {
+      try {
+        await this.call<void>("chown", temp, (s, cb) => s.fchown(handle, st.uid, st.gid, cb));
+      } catch {
+        return false; // this user may not give the file that owner or group
+      }
+      await this.call<void>("chmod", temp, (s, cb) => s.fchmod(handle, mode, cb));
+      const data = Buffer.from(content, "utf8");
+      await this.call<void>("writing", temp, (s, cb) => s.write(handle, data, 0, data.length, 0, cb));
+      await this.call<void>("syncing", temp, (s, cb) => s.ext_openssh_fsync(handle, (err) => cb(err)));
+      await this.call<void>("closing", temp, (s, cb) => s.close(handle, cb));
+      await hooks?.afterTempWritten?.(temp);
+      beforeRename();
+      try {
+        // POSIX rename (posix-rename@openssh.com) replaces the target; plain SFTP rename refuses an existing one.
+        await this.call<void>("renaming", temp, (s, cb) => s.ext_openssh_rename(temp, target, cb));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "EACCES") return false;
+        throw e;
+      }
+      renamed = true;
+      return true;
+    } finally {
+      if (!renamed) await this.remove(temp).catch(() => undefined);
+    }
+  }
+
+  async run(command: string, timeoutMs: number): Promise<CommandResult> {
+    let client: Client;
+    try {
+      client = await this.connect();
+    } catch (e) {
+      return { code: null, signal: null, output: (e as Error).message, timedOut: false };
+    }
+    // sshd makes the command's shell a session leader, so its pid is the process group of what the command starts in
+    // the foreground and in `&` jobs; a daemon that called setsid has left it and is not stopped. Output goes to a
+    // temp file on the host, not the channel, so a daemon that keeps it open does not hold the channel open.
+    const script = [
+      `echo "pulumi-garm-pgid $$"`,
+      `out=$(mktemp "\${TMPDIR:-/tmp}/pulumi-garm-restart.XXXXXX") || exit 125`,
+      `/bin/sh -c ${shellQuote(command)} >"$out" 2>&1 </dev/null`,
+      `code=$?`,
+      `tail -c ${OUTPUT_KEEP_BYTES} "$out"`,
+      `rm -f "$out"`,
+      `exit $code`,
+    ].join("; ");
+    return new Promise<CommandResult>((resolve) => {
+      client.exec(`exec /bin/sh -c ${shellQuote(script)}`, (err, channel) => {
+        if (err) return resolve({ code: null, signal: null, output: `cannot run the restart command on ${this.label}: ${err.message}`, timedOut: false });
+        let output = "";
+        let pgid: number | undefined;
+        let timedOut = false;
+        let code: number | null = null;
+        let signal: string | null = null;
+        const take = (b: Buffer) => {
+          output += b.toString("utf8");
+          const m = pgid === undefined ? /^pulumi-garm-pgid (\d+)\n/.exec(output) : null;
+          if (m) {
+            pgid = Number(m[1]);
+            output = output.slice(m[0].length);
+          }
+        };
+        channel.on("data", take);
+        channel.stderr.on("data", take);
+        const timer = setTimeout(() => {
+          timedOut = true;
+          // Stop the command's process group on the host, then the channel; settle once both are done.
+          if (pgid === undefined) return channel.close();
+          client.exec(`kill -KILL -- -${pgid}`, (e, ch) => {
+            if (e) return channel.close();
+            ch.resume();
+            ch.stderr.resume();
+            ch.once("close", () => channel.close());
+          });
+        }, timeoutMs);
+        channel.on("exit", (c: number | null, s?: string) => {
+          code = c;
+          signal = s ?? null;
+        });
+        channel.on("close", () => {
+          clearTimeout(timer);
+          resolve({ code: timedOut ? null : code, signal: timedOut ? "SIGKILL" : signal, output, timedOut });
+        });
+      });
+    });
+  }
+}
+
+function describeHolder(h: LockHolder): string {
+  return `${h.who} on ${h.where} since ${new Date(h.since).toISOString()}`;
+}
