@@ -1,5 +1,6 @@
 // GarmTemplate and GarmPool through pulumi-resource-garm's gRPC protocol against the GARM simulator: the same provider/
-// code as the dynamic provider, so a YAML or Python program gets the same in-place body change and the same drain.
+// code as the dynamic provider, so a YAML or Python program gets the same in-place body change and the same drain, and
+// `pulumi import` of either reads it as it stands.
 import { strict as assert } from "node:assert";
 import { type PluginOnSimulator, startPluginOnSimulator } from "../../../harness/plugin-process";
 
@@ -11,7 +12,7 @@ describe("pulumi-resource-garm: GarmTemplate and GarmPool", function () {
   let fx: PluginOnSimulator | undefined;
   afterEach(async () => fx?.close());
 
-  it("creates a template and a pool using it, changes the body in place, refuses import, and deletes the pool before the template", async () => {
+  it("creates a template and a pool using it, changes the body in place, imports both as they stand, and deletes the pool before the template", async () => {
     fx = await startPluginOnSimulator({ tickMs: 25, consolidationMs: 300 });
     const { sim, plugin: p } = fx;
 
@@ -39,7 +40,19 @@ describe("pulumi-resource-garm: GarmTemplate and GarmPool", function () {
     assert.deepEqual(diff.getReplacesList(), [], "a body change is an in-place update");
     const tplUpdated = await p.update(TEMPLATE, "tpl", tplMade.id, tplMade.outs, edited);
 
-    await assert.rejects(p.read(POOL, "pool", poolMade.id), /GarmPool cannot be imported: declare it in the program with adoptPoolId/);
+    // An import (a read with no state) states the inputs that reproduce each, naming the template by its id.
+    const poolImported = await p.read(POOL, "pool", poolMade.id);
+    assert.equal(poolImported.id, poolMade.id);
+    assert.equal(poolImported.props.poolId, poolMade.id);
+    assert.deepEqual(
+      { organization: poolImported.inputs.organization, labels: poolImported.inputs.labels, templateId: poolImported.inputs.templateId, maxRunners: poolImported.inputs.maxRunners },
+      { organization: "acme", labels: ["linux", "plugin"], templateId: tplMade.outs.templateId, maxRunners: 2 },
+    );
+    const tplImported = await p.read(TEMPLATE, "tpl", tplMade.id);
+    assert.deepEqual(
+      { name: tplImported.inputs.name, body: tplImported.inputs.body },
+      { name: "plugin-linux", body: "#!/bin/bash\necho two\n" },
+    );
     await assert.rejects(p.delete(TEMPLATE, "tpl", tplMade.id, tplUpdated), /pool/, "a template a pool uses is not deleted");
 
     await p.delete(POOL, "pool", poolMade.id, poolMade.outs);
