@@ -157,7 +157,8 @@ describe("GarmPool against the GARM simulator", function () {
     // deleting every time (failed before the pool drain woke on GARM's instance events, poolConcern).
     // One idle runner wanted: GARM's own scale-down leaves it, and skips a disabled pool (runner/pool/pool.go L1225-1233),
     // so only the drain can remove it.
-    await fx.engine.up([pool("p", { minIdleRunners: 1, drain: { timeoutSeconds: 3, pollSeconds: 1 } })]);
+    // 8 s: the forced removal of the stuck runner must fit in the drain on a loaded CI machine (3 s did not, once).
+    await fx.engine.up([pool("p", { minIdleRunners: 1, drain: { timeoutSeconds: 8, pollSeconds: 1 } })]);
     const id = poolIdOf("p");
     const idle = fx.sim.addPoolRunner(id, { name: "garm-idle" });
     const busy = fx.sim.addPoolRunner(id, { name: "garm-busy" });
@@ -168,7 +169,7 @@ describe("GarmPool against the GARM simulator", function () {
     const first = await fx.engine.destroy();
     assert.equal(first.ok, false);
     const message = String(first.errors.p);
-    assert.match(message, new RegExp(`GarmPool ${id}: not deleted after 3s: .*garm-busy: job "build-${job}" \\(id ${job}\\) in_progress`));
+    assert.match(message, new RegExp(`GarmPool ${id}: not deleted after 8s: .*garm-busy: job "build-${job}" \\(id ${job}\\) in_progress`));
     assert.match(message, /The pool stays disabled and running jobs are not interrupted/);
     const names = fx.sim.instances().map((i) => i.name);
     assert.ok(!names.includes(idle), `idle runner still there: ${names}`);
