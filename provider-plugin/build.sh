@@ -22,13 +22,16 @@ trap 'rm -rf "$work"' EXIT
 npm pack --ignore-scripts --silent --pack-destination "$work" >/dev/null
 rm -rf "$dir" && mkdir -p "$dir"
 printf '{ "name": "pulumi-resource-garm", "private": true }\n' >"$dir/package.json"
-# The npm cache serves what an earlier run fetched; the registry is asked only for what it lacks.
-(cd "$dir" && npm install --prefer-offline --omit=dev --no-audit --no-fund --loglevel=error \
+# The npm cache serves what an earlier run fetched; the registry is asked only for what it lacks. No install scripts and
+# no optional dependencies: ssh2 would build an optional crypto addon (and pull cpu-features) for this machine only, and
+# runs on its pure JavaScript code without them.
+(cd "$dir" && npm install --prefer-offline --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund --loglevel=error \
   "$work"/pulumi-garm-"$version".tgz "@pulumi/pulumi@$pulumi_version")
 install -m 0755 provider-plugin/bin/pulumi-resource-garm "$dir/pulumi-resource-garm"
 
-# One archive serves every os/arch only while no dependency ships a compiled addon or an install-time build.
-native="$(find "$dir/node_modules" \( -name '*.node' -o -name binding.gyp \) -print | head -5)"
+# One archive serves every os/arch only while no dependency ships a compiled addon (a binding.gyp alone is source that
+# no script built).
+native="$(find "$dir/node_modules" -name '*.node' -print | head -5)"
 if [[ -n "$native" ]]; then
   echo "build.sh: native code in the plugin's node_modules, so one archive cannot serve every os/arch:" >&2
   echo "$native" >&2
