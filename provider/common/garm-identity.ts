@@ -23,19 +23,25 @@ export function controllerInfoOf(client: GarmClient): Promise<ControllerView> {
   return answers(client).get("", () => client.getController());
 }
 
-/** The controller id of the GARM `client` reaches, or undefined when GARM does not answer within `timeoutMs`. */
-export async function garmIdentityOf(client: GarmClient, timeoutMs = IDENTITY_TIMEOUT_MS): Promise<string | undefined> {
+/** GARM's controller info, or undefined when it does not answer within `timeoutMs`; a failed read throws. */
+export async function controllerInfoWithin(client: GarmClient, timeoutMs: number): Promise<ControllerView | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), timeoutMs);
   });
   try {
-    const info = await Promise.race([controllerInfoOf(client), timedOut]);
-    return info?.controllerId || undefined;
-  } catch {
-    return undefined;
+    return await Promise.race([controllerInfoOf(client), timedOut]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The controller id of the GARM `client` reaches, or undefined when GARM does not answer within `timeoutMs`. */
+export async function garmIdentityOf(client: GarmClient, timeoutMs = IDENTITY_TIMEOUT_MS): Promise<string | undefined> {
+  try {
+    return (await controllerInfoWithin(client, timeoutMs))?.controllerId || undefined;
+  } catch {
+    return undefined;
   }
 }
 

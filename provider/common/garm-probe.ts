@@ -3,7 +3,7 @@
 // a GARM of a version this release was not tested against is named before a behaviour difference bites.
 import type { GarmClient } from "../garm/client";
 import { isGarmError } from "../garm/errors";
-import { controllerInfoOf } from "./garm-identity";
+import { controllerInfoWithin } from "./garm-identity";
 import type { Logger } from "./log";
 
 /** Bound on the probe, so an unreachable GARM delays the run by this much at most; the operations then say why. */
@@ -14,13 +14,9 @@ export const TESTED_GARM_VERSIONS: readonly string[] = ["v0.2.1"];
 
 /** Reads GARM's controller info and warns, one line each, about a refused login or an untested version. Never throws. */
 export async function probeGarm(client: GarmClient, log: Logger, timeoutMs = PROBE_TIMEOUT_MS): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), timeoutMs);
-  });
   try {
-    const answer = await Promise.race([controllerInfoOf(client), timedOut]);
-    if (answer === "timeout") return;
+    const answer = await controllerInfoWithin(client, timeoutMs);
+    if (answer === undefined) return;
     if (!TESTED_GARM_VERSIONS.includes(answer.version)) {
       log.warn(
         `GARM reports version ${JSON.stringify(answer.version)}, but this pulumi-garm release was tested against ${TESTED_GARM_VERSIONS.join(", ")} only: ` +
@@ -31,8 +27,6 @@ export async function probeGarm(client: GarmClient, log: Logger, timeoutMs = PRO
     if (isGarmError(err, "auth-failed")) {
       log.warn(`GARM refused the login; preview goes on, but \`pulumi up\` will fail until it is fixed: ${(err as Error).message}`);
     }
-  } finally {
-    clearTimeout(timer);
   }
 }
 
