@@ -3,11 +3,19 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { garmClient } from "./common/connection";
 import { keptInItsGarm } from "./common/garm-identity";
+import { importedByCreate } from "./dynamic-import";
 import { userFacing } from "./common/user-facing";
 import { BOUND_KINDS } from "./registry/implementations";
 import type { KindKey } from "./registry/kinds";
 
-// Each resource is acted on only in the GARM it lives in; no error leaves with the value of one of the kind's secrets in it.
-const providers = Object.fromEntries(BOUND_KINDS.map((kind) => [kind.key, userFacing(keptInItsGarm(kind.impl.dynamic, garmClient), kind.secrets)])) as Record<KindKey, pulumi.dynamic.ResourceProvider>;
+// Each resource is acted on only in the GARM it lives in; no error leaves with the value of one of the kind's secrets in
+// it; the `import` option reaches the kind's importer through create (dynamic-import.ts).
+const providers = Object.fromEntries(
+  BOUND_KINDS.map((kind) => {
+    const support = kind.importable === true ? { importer: kind.impl.importer! } : { instead: kind.importable.instead };
+    const imports = importedByCreate(kind.impl.dynamic, support, garmClient, kind.sdkClass);
+    return [kind.key, userFacing(keptInItsGarm(imports, garmClient), kind.secrets)];
+  }),
+) as Record<KindKey, pulumi.dynamic.ResourceProvider>;
 
 export = providers;

@@ -13,6 +13,12 @@
  */
 export const TOKEN_PREFIX = "garm:index:";
 
+/**
+ * The input that carries Pulumi's `import` option from a TypeScript class to the dynamic provider, whose create adopts
+ * the object (provider/dynamic-import.ts); Pulumi's own import cannot reach a dynamic provider (pulumi-behaviour.md §10).
+ */
+export const IMPORT_INPUT = "__import";
+
 export interface KindRow<K extends string = string> {
   /** The key `pulumi-garm/provider` exports the kind's implementation under: state written by every version names it. */
   readonly key: K;

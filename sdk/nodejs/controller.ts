@@ -1,7 +1,7 @@
 // GarmController: GARM's controller settings (metadata, callback and webhook URLs, job back-off) from a Pulumi program.
 // A singleton: create takes over GARM's one controller record; delete leaves its settings as they are.
 import * as pulumi from "@pulumi/pulumi";
-import { type InputsAsOutputs, resourceInputs } from "./resource-inputs";
+import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { controllerProvider } from "./shim";
 
 /** Inputs of a GarmController. An omitted one is left as GARM holds it. */
@@ -37,6 +37,6 @@ export class GarmController extends pulumi.dynamic.Resource {
   declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmControllerArgs, opts?: pulumi.CustomResourceOptions) {
-    super(controllerProvider, name, resourceInputs("controller", args), opts, "garm", "GarmController");
+    super(controllerProvider, name, resourceInputs("controller", args, opts), resourceOptions("controller", opts), "garm", "GarmController");
   }
 }

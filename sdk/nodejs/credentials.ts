@@ -49,6 +49,6 @@ export class GarmCredentials extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: GarmCredentialsArgs, opts?: pulumi.CustomResourceOptions) {
     // The secrets go in as Pulumi secrets, so the state keeps its copy of the inputs encrypted.
-    super(credentialsProvider, name, resourceInputs("credentials", args), resourceOptions("credentials", opts), "garm", "GarmCredentials");
+    super(credentialsProvider, name, resourceInputs("credentials", args, opts), resourceOptions("credentials", opts), "garm", "GarmCredentials");
   }
 }

@@ -1,6 +1,6 @@
 // GarmEndpoint: a GitHub or Gitea endpoint in GARM, managed from a Pulumi program.
 import * as pulumi from "@pulumi/pulumi";
-import { type InputsAsOutputs, resourceInputs } from "./resource-inputs";
+import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { endpointProvider } from "./shim";
 
 /** Inputs of a GarmEndpoint. Checked at `pulumi preview`. */
@@ -41,6 +41,6 @@ export class GarmEndpoint extends pulumi.dynamic.Resource {
   declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmEndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    super(endpointProvider, name, resourceInputs("endpoint", args), opts, "garm", "GarmEndpoint");
+    super(endpointProvider, name, resourceInputs("endpoint", args, opts), resourceOptions("endpoint", opts), "garm", "GarmEndpoint");
   }
 }

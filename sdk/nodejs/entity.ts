@@ -71,7 +71,7 @@ abstract class GarmEntity extends pulumi.dynamic.Resource {
     opts?: pulumi.CustomResourceOptions,
   ) {
     // The secret stays a secret in state; the provider returns only a slow salted digest of it, a secret output too.
-    super(provider, name, resourceInputs(kind, args), resourceOptions(kind, opts), "garm", type);
+    super(provider, name, resourceInputs(kind, args, opts), resourceOptions(kind, opts), "garm", type);
   }
 }
 

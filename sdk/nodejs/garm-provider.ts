@@ -1,6 +1,6 @@
 // GarmProvider: one [[provider]] entry in GARM's config file, managed from a Pulumi program.
 import * as pulumi from "@pulumi/pulumi";
-import { type InputsAsOutputs, resourceInputs } from "./resource-inputs";
+import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { providerFor } from "./shim";
 
 /** Inputs of a GarmProvider. Checked at `pulumi preview`. */
@@ -43,6 +43,6 @@ export class GarmProvider extends pulumi.dynamic.Resource {
   constructor(name: string, args: GarmProviderArgs, opts?: pulumi.CustomResourceOptions) {
     // Recorded in the block, so another stack or resource cannot take over a GARM provider of the same name.
     const owner = { project: pulumi.getProject(), stack: pulumi.getStack(), resource: name };
-    super(providerFor("garmProvider"), name, resourceInputs("garmProvider", { ...args, owner }), opts, "garm", "GarmProvider");
+    super(providerFor("garmProvider"), name, resourceInputs("garmProvider", { ...args, owner }, opts), resourceOptions("garmProvider", opts), "garm", "GarmProvider");
   }
 }

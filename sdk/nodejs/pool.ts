@@ -1,7 +1,7 @@
 // GarmPool: one GARM classic pool, managed from a Pulumi program.
 import * as pulumi from "@pulumi/pulumi";
 import type { RunnerSettingsArgs } from "./runner-args";
-import { type InputsAsOutputs, resourceInputs } from "./resource-inputs";
+import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { poolProvider } from "./shim";
 
 /** Inputs of a GarmPool. Checked at `pulumi preview`. */
@@ -33,6 +33,6 @@ export class GarmPool extends pulumi.dynamic.Resource {
   declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmPoolArgs, opts?: pulumi.CustomResourceOptions) {
-    super(poolProvider, name, resourceInputs("pool", args), opts, "garm", "GarmPool");
+    super(poolProvider, name, resourceInputs("pool", args, opts), resourceOptions("pool", opts), "garm", "GarmPool");
   }
 }

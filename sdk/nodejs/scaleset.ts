@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RunnerSettingsArgs } from "./runner-args";
 import { kindRow } from "../../provider/registry/kinds";
-import { type InputsAsOutputs, resourceInputs } from "./resource-inputs";
+import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { providerFor } from "./shim";
 
 /** Inputs of a GarmScaleSet. Field rules and defaults are checked at `pulumi preview`. */
@@ -50,6 +50,6 @@ export class GarmScaleSet extends pulumi.dynamic.Resource {
   declare readonly endpointName: pulumi.Output<string>;
 
   constructor(name: string, args: GarmScaleSetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("scaleSet"), name, resourceInputs("scaleSet", args), opts, "garm", "GarmScaleSet");
+    super(providerFor("scaleSet"), name, resourceInputs("scaleSet", args, opts), resourceOptions("scaleSet", opts), "garm", "GarmScaleSet");
   }
 }

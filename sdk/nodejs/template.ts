@@ -1,6 +1,6 @@
 // GarmTemplate: one GARM runner install template, managed from a Pulumi program.
 import * as pulumi from "@pulumi/pulumi";
-import { type InputsAsOutputs, resourceInputs } from "./resource-inputs";
+import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { templateProvider } from "./shim";
 
 /** Inputs of a GarmTemplate. Checked at `pulumi preview`. */
@@ -41,6 +41,6 @@ export class GarmTemplate extends pulumi.dynamic.Resource {
   declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmTemplateArgs, opts?: pulumi.CustomResourceOptions) {
-    super(templateProvider, name, resourceInputs("template", args), opts, "garm", "GarmTemplate");
+    super(templateProvider, name, resourceInputs("template", args, opts), resourceOptions("template", opts), "garm", "GarmTemplate");
   }
 }

@@ -1,0 +1,71 @@
+// Pulumi's `import` resource option for the dynamic provider. The engine imports by calling Read with the id and no
+// properties (pulumi-behaviour.md §10), and the dynamic provider's host can only find the provider in the properties,
+// so an import could never reach it. The SDK classes therefore hand the id over as the input IMPORT_INPUT instead, and
+// the create it leads to adopts the object: it reads it with the kind's importer, writes nothing to GARM, and succeeds
+// only when the program's inputs describe the object as GARM holds it, as Pulumi's own import does.
+import type * as pulumi from "@pulumi/pulumi";
+import type { PlannedDiff } from "./common/planned-diff";
+import type { GarmClient } from "./garm/client";
+import { IMPORT_INPUT } from "./registry/kinds";
+
+type Props = Record<string, unknown>;
+
+/** Reads the object `id` names as the kind's create would have made it: its outputs and the inputs that reproduce it. */
+export type Importer = (client: GarmClient, id: string) => Promise<{ id: string; props: Props; inputs: Props }>;
+
+/** A kind that cannot be imported says what to do instead. */
+export type ImportSupport = { readonly importer: Importer } | { readonly instead: string };
+
+/** The import id in `inputs`, when the program set the `import` option. */
+export function importIdIn(inputs: Props | undefined): string | undefined {
+  const id = inputs?.[IMPORT_INPUT];
+  return typeof id === "string" && id !== "" ? id : undefined;
+}
+
+function without(props: Props | undefined): Props {
+  const { [IMPORT_INPUT]: _dropped, ...rest } = props ?? {};
+  return rest;
+}
+
+/** Names the inputs a diff would change, for the refusal of an import whose program describes another object. */
+function differingInputs(diff: pulumi.dynamic.DiffResult): string[] {
+  const fields = Object.keys((diff as Partial<PlannedDiff>).fields ?? {});
+  const named = fields.length > 0 ? fields : [...(diff.replaces ?? [])];
+  return [...new Set(named)].sort();
+}
+
+/**
+ * `provider` with imports served by create: check refuses at preview a kind that cannot be imported, create adopts the
+ * object by id, and the import input is invisible to the kind's own methods, so removing the `import` option after the
+ * import (as Pulumi advises) plans no change.
+ */
+export function importedByCreate(provider: pulumi.dynamic.ResourceProvider, support: ImportSupport, client: () => GarmClient, label: string): pulumi.dynamic.ResourceProvider {
+  const { check, diff, create, update, read } = provider;
+  return {
+    ...provider,
+    check: async (olds, news) => {
+      const id = importIdIn(news);
+      if (id !== undefined && "instead" in support) throw new Error(`${label} ${id}: the import option is not supported for this kind: ${support.instead}`);
+      const checked = check ? await check.call(provider, without(olds), without(news)) : { inputs: without(news) };
+      return id === undefined || !checked.inputs ? checked : { ...checked, inputs: { ...checked.inputs, [IMPORT_INPUT]: id } };
+    },
+    create: async (inputs) => {
+      const id = importIdIn(inputs);
+      if (id === undefined) return create.call(provider, inputs);
+      if ("instead" in support) throw new Error(`${label} ${id}: the import option is not supported for this kind: ${support.instead}`);
+      const found = await support.importer(client(), id);
+      const wanted = without(inputs);
+      const planned = diff ? await diff.call(provider, found.id, found.props, wanted) : { changes: false };
+      if (planned.changes) {
+        throw new Error(
+          `${label} ${id}: the program's inputs differ from the object GARM holds in ${differingInputs(planned).join(", ") || "its inputs"}; ` +
+            "nothing was imported or changed. Set those inputs to GARM's values (`pulumi import` with the garm plugin prints them), or drop the import option to manage a new object",
+        );
+      }
+      return { id: found.id, outs: { ...found.props, [IMPORT_INPUT]: id } };
+    },
+    ...(diff && { diff: (id, olds, news) => diff.call(provider, id, without(olds), without(news)) }),
+    ...(update && { update: (id, olds, news) => update.call(provider, id, without(olds), without(news)) }),
+    ...(read && { read: (id, props) => read.call(provider, id, without(props)) }),
+  };
+}
