@@ -1,0 +1,103 @@
+// The plan: GARM's objects as Pulumi's bulk import file (`pulumi import --file`), every object or those under chosen
+// entities. GARM's own objects (its system templates and default github.com endpoint) are left for programs to refer to.
+import type { EntityKind } from "../../provider/garm/client";
+import { sameEndpointName, sameEntityName } from "../../provider/garm/names";
+import { DEFAULT_ENDPOINT } from "../../provider/kinds/endpoint/inputs";
+import { SYSTEM_OWNER } from "../../provider/kinds/template/state";
+import { IMPORT_IDS, type Listed, importIdOf, tokenFor } from "./import-ids";
+import type { Inventory } from "./inventory";
+import { logicalNames } from "./names";
+
+/** One entry of the import file's `resources` (Pulumi v3.248.0 pkg/cmd/pulumi/operations/import.go, importSpec). */
+export interface ImportSpec {
+  readonly type: string;
+  readonly name: string;
+  readonly id: string;
+}
+
+export interface ImportFile {
+  readonly resources: ImportSpec[];
+}
+
+/** Entities chosen by name (repositories as owner/name) or GARM id; none chosen means the whole GARM. */
+export type Selection = { readonly [K in EntityKind]?: readonly string[] };
+
+export interface Plan {
+  readonly file: ImportFile;
+  /** Kinds in the plan whose importer has not landed: `pulumi import --file` refuses them until it does. */
+  readonly waiting: string[];
+  /** GARM's own objects the plan leaves out, for the progress lines. */
+  readonly referenced: string[];
+}
+
+const isDefaultEndpoint = (e: { forge: string; name: string }) => e.forge === "github" && sameEndpointName(e.name, DEFAULT_ENDPOINT);
+
+/** The objects to import, in the order a program declares them (what is referred to first). */
+export function selectObjects(inv: Inventory, selection: Selection = {}): { objects: Listed[]; referenced: string[] } {
+  const chosen = chosenEntities(inv, selection);
+  const under = (entity: { id: string } | undefined) => chosen === undefined || (entity !== undefined && chosen.has(entity.id));
+  const entities = inv.entities.filter((e) => under(e.view));
+  const pools = inv.pools.filter((p) => under(p.entity));
+  const scaleSets = inv.scaleSets.filter((s) => under(s.entity));
+  const runners = [...pools, ...scaleSets];
+  const usedTemplates = new Set(runners.map((r) => r.templateId));
+  const usedProviders = new Set(runners.map((r) => r.providerName));
+  const usedCredentials = new Set(entities.map((e) => `${e.view.endpoint}\n${e.view.credentials}`));
+  const usedEndpoints = new Set(entities.map((e) => e.view.endpoint));
+
+  const referenced: string[] = [];
+  const endpoints = inv.endpoints.filter((e) => {
+    if (isDefaultEndpoint(e)) return void referenced.push(`GARM's default endpoint ${e.name}`), false;
+    return chosen === undefined || usedEndpoints.has(e.name);
+  });
+  const templates = inv.templates.filter((t) => {
+    if (t.owner === SYSTEM_OWNER) return void referenced.push(`system template ${t.name} (id ${t.id})`), false;
+    return chosen === undefined || usedTemplates.has(t.id);
+  });
+  const credentials = inv.credentials.filter((c) => chosen === undefined || usedCredentials.has(`${c.endpoint}\n${c.name}`));
+  const providers = inv.providers.filter((p) => chosen === undefined || usedProviders.has(p.name));
+  const twice = (list: { name: string }[]) => (name: string) => list.filter((x) => x.name === name).length > 1;
+  const endpointTwice = twice(inv.endpoints);
+  const credentialsTwice = twice(inv.credentials);
+
+  const objects: Listed[] = [
+    ...endpoints.map((view) => ({ kind: "endpoint" as const, view, ambiguous: endpointTwice(view.name) })),
+    ...credentials.map((view) => ({ kind: "credentials" as const, view, ambiguous: credentialsTwice(view.name) })),
+    ...providers.map((view) => ({ kind: "garmProvider" as const, view })),
+    ...templates.map((view) => ({ kind: "template" as const, view })),
+    ...entities.map(({ kind, view }) => ({ kind, view })),
+    ...pools.map((view) => ({ kind: "pool" as const, view })),
+    ...scaleSets.map((view) => ({ kind: "scaleSet" as const, view })),
+    ...(chosen === undefined && inv.controller.controllerId ? [{ kind: "controller" as const, view: inv.controller }] : []),
+  ];
+  return { objects, referenced };
+}
+
+/** The import file for `inv`; throws naming the flag when a chosen entity is not in GARM. */
+export function buildPlan(inv: Inventory, selection: Selection = {}): Plan {
+  const { objects, referenced } = selectObjects(inv, selection);
+  const names = logicalNames(objects);
+  const resources = objects.map((o, i) => ({ type: tokenFor(o.kind), name: names[i], id: importIdOf(o) }));
+  const waiting = [...new Set(objects.filter((o) => !IMPORT_IDS[o.kind].importer).map((o) => tokenFor(o.kind)))];
+  return { file: { resources }, waiting, referenced };
+}
+
+const FLAG: Record<EntityKind, string> = { organization: "--org", repository: "--repo", enterprise: "--enterprise" };
+
+/** The GARM ids of the chosen entities, or undefined when none were chosen. */
+function chosenEntities(inv: Inventory, selection: Selection): Set<string> | undefined {
+  const asked = (Object.entries(selection) as [EntityKind, readonly string[]][]).filter(([, l]) => l.length > 0);
+  if (asked.length === 0) return undefined;
+  const ids = new Set<string>();
+  for (const [kind, wanted] of asked) {
+    for (const want of wanted) {
+      const found = inv.entities.filter((e) => e.kind === kind && (e.view.id.toLowerCase() === want.toLowerCase() || sameEntityName(e.view.name, want)));
+      if (found.length === 0) throw new Error(`${FLAG[kind]} ${want}: GARM has no ${kind} of that name or id (garm-cli ${kind === "organization" ? "org" : kind === "repository" ? "repo" : kind} list shows them)`);
+      if (found.length > 1) {
+        throw new Error(`${FLAG[kind]} ${want}: GARM has ${found.length} ${kind}s of that name on endpoints ${found.map((e) => e.view.endpoint).join(", ")}: give the GARM id of the one you mean`);
+      }
+      ids.add(found[0].view.id);
+    }
+  }
+  return ids;
+}

@@ -1,0 +1,72 @@
+// A GARM set up as a user's would be, through its REST API only (as garm-cli does), for the import-plan tests: two more
+// endpoints (GHES and Gitea), credentials on each, two organizations, a repository, an enterprise, a template, three
+// pools and four scale sets, two of them named without a generation hash. The simulator seeds the rest.
+import { GarmClient } from "../provider/garm/client";
+import { liveName } from "../provider/runners/naming";
+
+export interface PopulatedGarm {
+  readonly endpoints: { readonly ghes: string; readonly gitea: string };
+  readonly credentials: string[];
+  readonly organizations: Record<string, string>;
+  readonly repositories: Record<string, string>;
+  readonly enterprises: Record<string, string>;
+  readonly templateId: number;
+  readonly poolIds: string[];
+  readonly scaleSets: Record<string, number>;
+}
+
+const RUNNER = { provider_name: "fake", image: "ubuntu-24.04", flavor: "small", os_type: "linux", os_arch: "amd64", enabled: false, min_idle_runners: 0 } as const;
+
+/**
+ * Adds the objects to a GARM whose admin `login` reaches and that already holds the simulator's seed (credentials
+ * acme-pat on github.com, organization acme, repository acme/app, provider fake).
+ */
+export async function populateGarm(login: { url: string; username: string; password: string }, providerName = "fake"): Promise<PopulatedGarm> {
+  const rest = new GarmClient(login);
+  try {
+    const runner = { ...RUNNER, provider_name: providerName };
+    await rest.createEndpoint("github", { name: "ghes", description: "our GHES", base_url: "https://ghes.example.com", api_base_url: "https://ghes.example.com/api/v3/", upload_base_url: "https://ghes.example.com/api/uploads/" });
+    await rest.createEndpoint("gitea", { name: "gitea-local", description: "our Gitea", base_url: "https://gitea.example.com", api_base_url: "https://gitea.example.com/api/v1" } as never);
+    await rest.createCredentials("github", { name: "ghes-pat", description: "PAT on GHES", endpoint: "ghes", auth_type: "pat", pat: { oauth2_token: "ghp-ghes" } });
+    await rest.createCredentials("gitea", { name: "gitea-token", description: "Gitea token", endpoint: "gitea-local", auth_type: "pat", pat: { oauth2_token: "gitea-secret" } } as never);
+
+    const acme = (await rest.findEntities("organization", "acme"))[0].id;
+    const app = (await rest.findEntities("repository", "acme/app"))[0].id;
+    const forge = (await rest.createEntity("organization", { name: "forge-org", credentials_name: "gitea-token", forge_type: "gitea", webhook_secret: "s3cret", pool_balancer_type: "roundrobin" } as never)).id;
+    const ent = (await rest.createEntity("enterprise", { name: "acme-ent", credentials_name: "acme-pat", webhook_secret: "s3cret", pool_balancer_type: "pack" } as never)).id;
+
+    const data = Buffer.from("#!/bin/bash\necho {{ .RunnerName }}\n").toString("base64");
+    const templateId = (await rest.createTemplate({ name: "custom-linux", description: "made with garm-cli", os_type: "linux", forge_type: "github", data } as never)).id;
+
+    const poolIds = [
+      (await rest.createPool({ kind: "organization", id: acme }, { ...runner, tags: ["linux", "small"], max_runners: 2, priority: 1 } as never)).id,
+      // Alike to the first in entity, image and flavor: their logical names need a suffix.
+      (await rest.createPool({ kind: "organization", id: acme }, { ...runner, tags: ["linux", "gpu"], max_runners: 1, template_id: templateId } as never)).id,
+      (await rest.createPool({ kind: "enterprise", id: ent }, { ...runner, flavor: "large", tags: ["linux", "large"], max_runners: 3 } as never)).id,
+    ];
+
+    const hashed = (name: string, labels: string[]) => liveName(name, labels, providerName, "hashed");
+    const scaleSets: Record<string, number> = {};
+    const make = async (entity: { kind: "organization" | "repository" | "enterprise"; id: string }, name: string, labels: string[], extra: Record<string, unknown> = {}) => {
+      scaleSets[name] = (await rest.createScaleSet(entity, { ...runner, name, labels, max_runners: 4, ...extra } as never)).id;
+    };
+    await make({ kind: "organization", id: acme }, hashed("ci-small", ["linux", "x64"]), ["linux", "x64"]);
+    await make({ kind: "organization", id: acme }, "hand-made", ["linux", "arm64"], { template_id: templateId });
+    await make({ kind: "repository", id: app }, "app-builds", ["linux"], { runner_prefix: "app" });
+    await make({ kind: "organization", id: forge }, hashed("gitea-ci", ["linux"]), ["linux"]);
+
+    const credentials = ["acme-pat", "ghes-pat", "gitea-token"];
+    return {
+      endpoints: { ghes: "ghes", gitea: "gitea-local" },
+      credentials,
+      organizations: { acme, "forge-org": forge },
+      repositories: { "acme/app": app },
+      enterprises: { "acme-ent": ent },
+      templateId,
+      poolIds,
+      scaleSets,
+    };
+  } finally {
+    await rest.close();
+  }
+}
