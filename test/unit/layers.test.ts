@@ -71,8 +71,13 @@ describe("imports run one way", () => {
     assert.deepEqual(wrong, []);
   });
 
+  it("the pulumi-garm command (cli/) sits above the provider: it imports provider/ and itself, never the SDK, plugin or harnesses", () => {
+    const wrong = sources("cli").flatMap((f) => importsOf(f).local.filter((t) => !t.startsWith("provider/") && !t.startsWith("cli/")).map((t) => `${f} imports ${t}`));
+    assert.deepEqual(wrong, []);
+  });
+
   it("nothing outside test/ imports from test/", () => {
-    const wrong = ["provider", "provider-plugin", "sdk/nodejs", "simulator", "harness", "bench", "scripts"]
+    const wrong = ["cli", "provider", "provider-plugin", "sdk/nodejs", "simulator", "harness", "bench", "scripts"]
       .flatMap(sources)
       .flatMap((f) => importsOf(f).local.filter((t) => t.startsWith("test/")).map((t) => `${f} imports ${t}`));
     assert.deepEqual(wrong, []);

@@ -1,0 +1,135 @@
+// `pulumi-garm import-plan` against a simulated GARM populated over REST: the plan lists every object with its token,
+// import id and a stable name, leaves GARM's own objects out, narrows to chosen entities, and reads with one list per kind.
+import { strict as assert } from "node:assert";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { importPlan } from "../../../cli/import-plan/command";
+import type { ImportFile } from "../../../cli/import-plan/plan";
+import { type PopulatedGarm, populateGarm } from "../../../harness/populated-garm";
+import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
+import { type Simulator, startSimulator } from "../../../simulator";
+
+async function plan(sim: Simulator, extra: string[] = []): Promise<{ file: ImportFile; stderr: string[]; calls: number }> {
+  let out = "";
+  const stderr: string[] = [];
+  const outcome = await importPlan(["--url", sim.url, "--username", sim.username, "--password", sim.password, ...extra], { stdout: (t) => (out += t), stderr: (l) => stderr.push(l), env: {} });
+  return { file: JSON.parse(out) as ImportFile, stderr, calls: outcome!.garmCalls };
+}
+
+describe("pulumi-garm import-plan (simulator populated over REST)", function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let made: PopulatedGarm;
+
+  before(async () => {
+    sim = await startSimulator({ tickMs: 0 });
+    made = await populateGarm(sim);
+  });
+  after(() => sim.stop());
+
+  it("lists every object with its token, import id and name, and the same plan on a second run", async () => {
+    const first = await plan(sim);
+    const [acmePool1, acmePool2] = made.poolIds.slice(0, 2).sort();
+    const byName = Object.fromEntries(first.file.resources.map((r) => [r.name, `${r.type} ${r.id}`]));
+    assert.deepEqual(byName, {
+      "endpoint-ghes": "garm:index:GarmEndpoint ghes",
+      "endpoint-gitea-local": "garm:index:GarmEndpoint gitea-local",
+      "credentials-acme-pat": "garm:index:GarmCredentials acme-pat",
+      "credentials-ghes-pat": "garm:index:GarmCredentials ghes-pat",
+      "credentials-gitea-token": "garm:index:GarmCredentials gitea-token",
+      "provider-fake": "garm:index:GarmProvider fake",
+      "template-custom-linux": `garm:index:GarmTemplate ${made.templateId}`,
+      "org-acme": `garm:index:GarmOrganization ${made.organizations.acme}`,
+      "org-forge-org": `garm:index:GarmOrganization ${made.organizations["forge-org"]}`,
+      "repo-acme-app": `garm:index:GarmRepository ${made.repositories["acme/app"]}`,
+      "enterprise-acme-ent": `garm:index:GarmEnterprise ${made.enterprises["acme-ent"]}`,
+      // Alike in entity, image and flavor: each named with the start of its GARM id.
+      [`pool-acme-ubuntu-24-04-small-${acmePool1.slice(0, 8)}`]: `garm:index:GarmPool ${acmePool1}`,
+      [`pool-acme-ubuntu-24-04-small-${acmePool2.slice(0, 8)}`]: `garm:index:GarmPool ${acmePool2}`,
+      "pool-acme-ent-ubuntu-24-04-large": `garm:index:GarmPool ${made.poolIds[2]}`,
+      // A hashed live name gives its base name; names GARM holds without a hash are kept.
+      "scaleset-ci-small": `garm:index:GarmScaleSet ${Object.entries(made.scaleSets).find(([n]) => n.startsWith("ci-small-"))![1]}`,
+      "scaleset-hand-made": `garm:index:GarmScaleSet ${made.scaleSets["hand-made"]}`,
+      "scaleset-app-builds": `garm:index:GarmScaleSet ${made.scaleSets["app-builds"]}`,
+      "scaleset-gitea-ci": `garm:index:GarmScaleSet ${Object.entries(made.scaleSets).find(([n]) => n.startsWith("gitea-ci-"))![1]}`,
+      controller: `garm:index:GarmController ${sim.controllerId()}`,
+    });
+    assert.deepEqual((await plan(sim)).file, first.file, "the same GARM gives the same plan");
+  });
+
+  it("leaves GARM's system templates and default github.com endpoint out, and says it refers to them", async () => {
+    const { file, stderr } = await plan(sim);
+    assert.ok(!file.resources.some((r) => r.type === "garm:index:GarmEndpoint" && r.id === "github.com"));
+    const templates = file.resources.filter((r) => r.type === "garm:index:GarmTemplate").map((r) => r.id);
+    assert.deepEqual(templates, [String(made.templateId)]);
+    assert.ok(stderr.includes("left to refer to, not imported: GARM's default endpoint github.com"), stderr.join("\n"));
+    assert.equal(stderr.filter((l) => /system template (github|gitea)_(linux|windows)/.test(l)).length, 4, stderr.join("\n"));
+  });
+
+  it("reads with one list per kind and forge and nothing else: 11 lists, the controller and the login", async () => {
+    sim.clearRequests();
+    const { calls, stderr } = await plan(sim);
+    const asked = sim.requests().map((r) => `${r.method} ${r.path.replace(/^\/api\/v1/, "")}`).sort();
+    assert.deepEqual(asked, [
+      "GET /controller",
+      "GET /enterprises",
+      "GET /gitea/credentials",
+      "GET /gitea/endpoints",
+      "GET /github/credentials",
+      "GET /github/endpoints",
+      "GET /organizations",
+      "GET /pools",
+      "GET /providers",
+      "GET /repositories",
+      "GET /scalesets",
+      "GET /templates",
+      "POST /auth/login",
+    ]);
+    assert.equal(calls, asked.length);
+    assert.equal(stderr.at(-1), `GARM calls: ${asked.length}`);
+  });
+
+  it("--org narrows the plan to the organization, what runs under it, and what those use", async () => {
+    const { file } = await plan(sim, ["--org", "acme"]);
+    assert.deepEqual(file.resources.map((r) => r.name).sort(), [
+      "credentials-acme-pat",
+      `pool-acme-ubuntu-24-04-small-${made.poolIds.slice(0, 2).sort()[0].slice(0, 8)}`,
+      `pool-acme-ubuntu-24-04-small-${made.poolIds.slice(0, 2).sort()[1].slice(0, 8)}`,
+      "org-acme",
+      "provider-fake",
+      "scaleset-ci-small",
+      "scaleset-hand-made",
+      "template-custom-linux",
+    ].sort());
+    const byRepoId = await plan(sim, ["--repo", made.repositories["acme/app"], "--enterprise", "acme-ent"]);
+    assert.deepEqual(byRepoId.file.resources.map((r) => r.name).sort(), ["credentials-acme-pat", "enterprise-acme-ent", "pool-acme-ent-ubuntu-24-04-large", "provider-fake", "repo-acme-app", "scaleset-app-builds"]);
+    await assert.rejects(plan(sim, ["--org", "nobody"]), /--org nobody: GARM has no organization of that name or id/);
+  });
+
+  it("runs as `pulumi-garm import-plan` with GARM_* from the environment, the plan to --out and progress on stderr", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-plan-"));
+    try {
+      const out = path.join(dir, "plan.json");
+      const env = { PATH: process.env.PATH, GARM_URL: sim.url, GARM_USERNAME: sim.username, GARM_PASSWORD: sim.password };
+      const bin = path.join(REPO_ROOT, JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).bin["pulumi-garm"]);
+      const run = (args: string[]) =>
+        new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+          execFile(process.execPath, [bin, ...args], { env }, (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr })),
+        );
+      const ok = await run(["import-plan", "--out", out]);
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.equal(ok.stdout, "");
+      assert.match(ok.stderr, /wrote 19 resources to .*plan\.json: run `pulumi import --file /);
+      assert.equal((JSON.parse(fs.readFileSync(out, "utf8")) as ImportFile).resources.length, 19);
+      assert.ok(!ok.stderr.includes(sim.password));
+      const bad = await run(["import-plan", "--url", "garm.example.com"]);
+      assert.deepEqual([bad.code, bad.stderr], [1, 'pulumi-garm import-plan: --url "garm.example.com" is not a URL: expected e.g. https://garm.example.com:9997\n']);
+      const missing = await new Promise<string>((resolve) => execFile(process.execPath, [bin, "import-plan"], { env: { PATH: process.env.PATH } }, (_e, _o, stderr) => resolve(stderr)));
+      assert.equal(missing, "pulumi-garm import-plan: no GARM url: give --url or set GARM_URL\n");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
