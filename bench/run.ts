@@ -13,6 +13,7 @@ import { locateGarm } from "../harness/real-garm";
 import { startE2eEnvironment } from "../harness/real-garm/environment";
 import { type Simulator, startSimulator } from "../simulator";
 import { wholeCliRun } from "./cli";
+import { importPlanAtScale } from "./import-plan";
 import { previewReferenceCost } from "./preview";
 import { drainLatency as eventsDrainLatency, forcedDeletesForStuckRunner, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
 import { simulatorScaleSetInputs } from "../harness/scaleset-inputs";
@@ -229,6 +230,7 @@ const PARTS: Record<string, { run: () => Promise<Result[]>; prefix: string }> = 
   preview: { run: previewReferenceCost, prefix: "preview's reference check" },
   cli: { run: wholeCliRun, prefix: "whole CLI `pulumi" },
   "stuck-runner": { run: forcedDeletesForStuckRunner, prefix: "forced DELETEs for one stuck runner" },
+  "import-plan": { run: importPlanAtScale, prefix: "import-plan of" },
 };
 
 async function only(name: string): Promise<void> {
@@ -259,6 +261,7 @@ async function main(): Promise<void> {
     ...(await hundredScaleSetDestroy()),
     await hundred(),
     ...(await wholeCliRun()),
+    ...(await importPlanAtScale()),
   ];
   for (const r of results) console.log(`${r.met ? "met   " : "MISSED"} ${r.target}: ${r.measured}`);
   const file = join(REPO_ROOT, "bench", "results.json");
