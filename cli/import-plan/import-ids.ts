@@ -1,5 +1,5 @@
 // The one table of what import-plan writes per kind: the plugin token, the id `pulumi import` takes, the prefix of the
-// logical name, and whether the kind's importer has landed. Adjust an id form here and nowhere else.
+// logical name. Adjust an id form here and nowhere else; whether a kind imports at all is the registry's `importable`.
 import type { CredentialsView, EndpointView, EntityKind, EntityView, PoolView, ProviderView, ScaleSetView, TemplateView } from "../../provider/garm/client";
 import { type KindKey, kindRow, tokenOf } from "../../provider/registry/kinds";
 
@@ -21,25 +21,23 @@ interface IdForm<K extends ListedKind> {
   readonly id: (o: Listed & { readonly kind: K }) => string;
   /** The first word of the object's logical name. */
   readonly prefix: string;
-  /** False while the kind's importer is still to land (the plugin answers "not importable" until then). */
-  readonly importer: boolean;
 }
 
 /** `forge/name` only where GitHub and Gitea both hold the name, as the endpoint importer asks. */
 const forgeQualified = (o: { view: { forge: string; name: string }; ambiguous: boolean }) => (o.ambiguous ? `${o.view.forge}/${o.view.name}` : o.view.name);
 
 export const IMPORT_IDS: { readonly [K in ListedKind]: IdForm<K> } = {
-  endpoint: { id: forgeQualified, prefix: "endpoint", importer: true },
-  // Assumed until the credentials importer lands: by name, forge-qualified where both forges hold it.
-  credentials: { id: forgeQualified, prefix: "credentials", importer: false },
-  organization: { id: (o) => o.view.id, prefix: "org", importer: false },
-  repository: { id: (o) => o.view.id, prefix: "repo", importer: false },
-  enterprise: { id: (o) => o.view.id, prefix: "enterprise", importer: false },
-  template: { id: (o) => String(o.view.id), prefix: "template", importer: true },
-  pool: { id: (o) => o.view.id, prefix: "pool", importer: true },
-  scaleSet: { id: (o) => String(o.view.id), prefix: "scaleset", importer: true },
-  garmProvider: { id: (o) => o.view.name, prefix: "provider", importer: false },
-  controller: { id: (o) => o.view.controllerId, prefix: "controller", importer: true },
+  endpoint: { id: forgeQualified, prefix: "endpoint" },
+  // Assumed until the credentials importer lands (as are the entities' and GarmProvider's forms below): by name, forge-qualified where both forges hold it.
+  credentials: { id: forgeQualified, prefix: "credentials" },
+  organization: { id: (o) => o.view.id, prefix: "org" },
+  repository: { id: (o) => o.view.id, prefix: "repo" },
+  enterprise: { id: (o) => o.view.id, prefix: "enterprise" },
+  template: { id: (o) => String(o.view.id), prefix: "template" },
+  pool: { id: (o) => o.view.id, prefix: "pool" },
+  scaleSet: { id: (o) => String(o.view.id), prefix: "scaleset" },
+  garmProvider: { id: (o) => o.view.name, prefix: "provider" },
+  controller: { id: (o) => o.view.controllerId, prefix: "controller" },
 };
 
 /** The registry key of a listed kind (entities are one registry row per entity kind). */
@@ -50,6 +48,11 @@ export function registryKey(kind: ListedKind): KindKey {
 /** `garm:index:GarmScaleSet` etc.: the plugin token `pulumi import --file` takes. */
 export function tokenFor(kind: ListedKind): string {
   return tokenOf(kindRow(registryKey(kind)));
+}
+
+/** The plugin serves `pulumi import` for the kind (until then it answers "not importable"). */
+export function hasImporter(kind: ListedKind): boolean {
+  return kindRow(registryKey(kind)).importable === true;
 }
 
 export function importIdOf(o: Listed): string {

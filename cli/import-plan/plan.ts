@@ -4,7 +4,7 @@ import type { EntityKind } from "../../provider/garm/client";
 import { sameEndpointName, sameEntityName } from "../../provider/garm/names";
 import { DEFAULT_ENDPOINT } from "../../provider/kinds/endpoint/inputs";
 import { SYSTEM_OWNER } from "../../provider/kinds/template/state";
-import { IMPORT_IDS, type Listed, importIdOf, tokenFor } from "./import-ids";
+import { type Listed, hasImporter, importIdOf, tokenFor } from "./import-ids";
 import type { Inventory } from "./inventory";
 import { logicalNames } from "./names";
 
@@ -78,7 +78,7 @@ export function buildPlan(inv: Inventory, selection: Selection = {}): Plan {
   const { objects, referenced } = selectObjects(inv, selection);
   const names = logicalNames(objects);
   const resources = objects.map((o, i) => ({ type: tokenFor(o.kind), name: names[i], id: importIdOf(o) }));
-  const waiting = [...new Set(objects.filter((o) => !IMPORT_IDS[o.kind].importer).map((o) => tokenFor(o.kind)))];
+  const waiting = [...new Set(objects.filter((o) => !hasImporter(o.kind)).map((o) => tokenFor(o.kind)))];
   return { file: { resources }, waiting, referenced };
 }
 

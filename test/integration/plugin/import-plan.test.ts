@@ -1,18 +1,20 @@
 // The whole-GARM import with the real Pulumi CLI: `pulumi-garm import-plan` on a simulated GARM populated over REST, then
 // `pulumi import --file` in a YAML project with the garm plugin, then a preview with no change. The plan is cut to the
-// kinds whose importers have landed (import-ids.ts `importer`); credentials, entities and GarmProvider wait for theirs.
+// kinds whose importers have landed (the registry's `importable`); credentials, entities and GarmProvider wait for theirs.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { importPlan } from "../../../cli/import-plan/command";
-import { IMPORT_IDS, tokenFor, type ListedKind } from "../../../cli/import-plan/import-ids";
+import { IMPORT_IDS, type ListedKind, hasImporter, tokenFor } from "../../../cli/import-plan/import-ids";
 import type { ImportFile } from "../../../cli/import-plan/plan";
 import { populateGarm } from "../../../harness/populated-garm";
 import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
 import { startSimulatedHost } from "../../../scripts/demo/host";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { writes } from "./quickstart-scenario";
+
+const kindOfToken = (token: string) => (Object.keys(IMPORT_IDS) as ListedKind[]).find((k) => tokenFor(k) === token)!;
 
 describe("import-plan, then pulumi import --file in a YAML project (real CLI, garm plugin, simulator)", function () {
   this.timeout(600_000);
@@ -36,9 +38,9 @@ describe("import-plan, then pulumi import --file in a YAML project (real CLI, ga
     let text = "";
     await importPlan(["--url", host.sim.url, "--username", host.sim.username, "--password", host.sim.password], { stdout: (t) => (text += t), stderr: () => {}, env: {} });
     const whole = JSON.parse(text) as ImportFile;
-    const ready = new Set((Object.keys(IMPORT_IDS) as ListedKind[]).filter((k) => IMPORT_IDS[k].importer).map(tokenFor));
-    const file: ImportFile = { resources: whole.resources.filter((r) => ready.has(r.type)) };
-    assert.deepEqual([...new Set(file.resources.map((r) => r.type))].sort(), ["garm:index:GarmController", "garm:index:GarmEndpoint", "garm:index:GarmPool", "garm:index:GarmScaleSet", "garm:index:GarmTemplate"]);
+    const file: ImportFile = { resources: whole.resources.filter((r) => hasImporter(kindOfToken(r.type))) };
+    const kinds = new Set(file.resources.map((r) => r.type));
+    for (const t of ["garm:index:GarmController", "garm:index:GarmEndpoint", "garm:index:GarmPool", "garm:index:GarmScaleSet", "garm:index:GarmTemplate"]) assert.ok(kinds.has(t), `${t} is in the plan`);
 
     const p = new PluginProject(path.join(REPO_ROOT, "examples", "quickstart-yaml"), home, [YAML_HOST_DIR]);
     cleanup.push(() => p.close());
