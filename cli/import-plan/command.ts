@@ -23,6 +23,13 @@ export interface RunOutcome {
   readonly garmCalls: number;
 }
 
+/** The provider's messages name its stack config (`garm:caCertFile`); here the same setting is a flag. */
+function asFlags(message: string): string {
+  return message
+    .replace(/garm:(\w+)/g, (_m, key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)
+    .replace(/run `pulumi config set (?:--secret )?(--[\w-]+) ([^`]*)`/g, (_m, flag: string, value: string) => (flag === "--insecure" ? (value === "true" ? "give `--insecure`" : "leave out --insecure") : `give \`${flag} ${value}\``));
+}
+
 /** Runs the command; throws an Error whose message is the one line to show. */
 export async function importPlan(argv: readonly string[], io: CommandIo): Promise<RunOutcome | undefined> {
   const { values } = parseArgs({
@@ -57,7 +64,7 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
   }
   // The provider's own check of the settings: one set of rules for a URL, plain http and the CA bundle.
   const checked = checkConnectionSettings({ get: (key) => flags[key] }, io.env);
-  if (!checked.settings) throw new Error(checked.failures[0]?.message.replace(/garm:(\w+)/, "--$1") ?? "the GARM connection settings are incomplete");
+  if (!checked.settings) throw new Error(asFlags(checked.failures[0]?.message ?? "the GARM connection settings are incomplete"));
 
   const selection: Selection = { organization: values.org ?? [], repository: values.repo ?? [], enterprise: values.enterprise ?? [] };
   const client = new GarmClient(checked.settings);

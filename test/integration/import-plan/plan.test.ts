@@ -126,6 +126,8 @@ describe("pulumi-garm import-plan (simulator populated over REST)", function () 
       assert.ok(!ok.stderr.includes(sim.password));
       const bad = await run(["import-plan", "--url", "garm.example.com"]);
       assert.deepEqual([bad.code, bad.stderr], [1, 'pulumi-garm import-plan: --url "garm.example.com" is not a URL: expected e.g. https://garm.example.com:9997\n']);
+      const plainHttp = await run(["import-plan", "--url", "http://garm.example.com:9997"]);
+      assert.equal(plainHttp.stderr, "pulumi-garm import-plan: --url uses plain http to garm.example.com, which would send the GARM password unencrypted: use https, or give `--insecure` to accept that\n");
       const missing = await new Promise<string>((resolve) => execFile(process.execPath, [bin, "import-plan"], { env: { PATH: process.env.PATH } }, (_e, _o, stderr) => resolve(stderr)));
       assert.equal(missing, "pulumi-garm import-plan: no GARM url: give --url or set GARM_URL\n");
     } finally {
