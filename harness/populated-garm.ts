@@ -53,7 +53,9 @@ export async function populateGarm(login: { url: string; username: string; passw
     await make({ kind: "organization", id: acme }, hashed("ci-small", ["linux", "x64"]), ["linux", "x64"]);
     await make({ kind: "organization", id: acme }, "hand-made", ["linux", "arm64"], { template_id: templateId });
     await make({ kind: "repository", id: app }, "app-builds", ["linux"], { runner_prefix: "app" });
-    await make({ kind: "organization", id: forge }, hashed("gitea-ci", ["linux"]), ["linux"]);
+    // GARM makes scale sets for GitHub entities only (runner/scalesets.go L227-229), so the Gitea organization has none;
+    // and it registers each with GitHub first, which real GARM's tests reach only for the seeded organization and repository.
+    await make({ kind: "repository", id: app }, hashed("app-ci", ["linux"]), ["linux"]);
 
     const credentials = ["acme-pat", "ghes-pat", "gitea-token"];
     return {

@@ -89,6 +89,8 @@ function create(kind: EntityKind, ctx: RequestContext): Reply {
   if (p.runnerGroup === "") p.runnerGroup = "Default";
   // 2. entity, 3. template
   const entity = lookupEntity(store, kind, ctx.params["id"]!, "scaleset-create");
+  // GARM v0.2.1 makes scale sets for GitHub entities only (runner/scalesets.go L227-229).
+  if (entityForge(store, entity) !== "github") throw badRequest("scale sets are only supported for github entities");
   const template = findTemplate(store, p.osType, p.templateId, entityForge(store, entity));
   // 5. GitHub first
   let githubId: number;

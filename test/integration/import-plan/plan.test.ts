@@ -53,7 +53,7 @@ describe("pulumi-garm import-plan (simulator populated over REST)", function () 
       "scaleset-ci-small": `garm:index:GarmScaleSet ${Object.entries(made.scaleSets).find(([n]) => n.startsWith("ci-small-"))![1]}`,
       "scaleset-hand-made": `garm:index:GarmScaleSet ${made.scaleSets["hand-made"]}`,
       "scaleset-app-builds": `garm:index:GarmScaleSet ${made.scaleSets["app-builds"]}`,
-      "scaleset-gitea-ci": `garm:index:GarmScaleSet ${Object.entries(made.scaleSets).find(([n]) => n.startsWith("gitea-ci-"))![1]}`,
+      "scaleset-app-ci": `garm:index:GarmScaleSet ${Object.entries(made.scaleSets).find(([n]) => n.startsWith("app-ci-"))![1]}`,
       controller: `garm:index:GarmController ${sim.controllerId()}`,
     });
     assert.deepEqual((await plan(sim)).file, first.file, "the same GARM gives the same plan");
@@ -104,7 +104,7 @@ describe("pulumi-garm import-plan (simulator populated over REST)", function () 
       "template-custom-linux",
     ].sort());
     const byRepoId = await plan(sim, ["--repo", made.repositories["acme/app"], "--enterprise", "acme-ent"]);
-    assert.deepEqual(byRepoId.file.resources.map((r) => r.name).sort(), ["credentials-acme-pat", "enterprise-acme-ent", "pool-acme-ent-ubuntu-24-04-large", "provider-fake", "repo-acme-app", "scaleset-app-builds"]);
+    assert.deepEqual(byRepoId.file.resources.map((r) => r.name).sort(), ["credentials-acme-pat", "enterprise-acme-ent", "pool-acme-ent-ubuntu-24-04-large", "provider-fake", "repo-acme-app", "scaleset-app-builds", "scaleset-app-ci"]);
     await assert.rejects(plan(sim, ["--org", "nobody"]), /--org nobody: GARM has no organization of that name or id/);
   });
 

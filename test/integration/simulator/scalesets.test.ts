@@ -27,6 +27,17 @@ describe("simulator: scale sets (§2.1, §3, §4)", () => {
     assert.equal(e.body.enterprise_name, "bigcorp");
   });
 
+  it("refuses a scale set for a Gitea entity with 400, as GARM v0.2.1 does (runner/scalesets.go L227-229), and makes none", async () => {
+    assert.equal((await api.post("/gitea/endpoints", { name: "gitea-a", base_url: "https://git.example.com", api_base_url: "https://git.example.com/api/v1" })).status, 200);
+    assert.equal((await api.post("/gitea/credentials", { name: "gitea-pat", endpoint: "gitea-a", auth_type: "pat", pat: { oauth2_token: "t" } })).status, 200);
+    const org = await api.post("/organizations", { name: "forge", credentials_name: "gitea-pat", forge_type: "gitea", webhook_secret: "s" });
+    assert.equal(org.status, 200, JSON.stringify(org.body));
+    const r = await api.post(`/organizations/${org.body.id}/scalesets`, { name: "g1", provider_name: "fake", image: "i", flavor: "f", os_type: "linux", max_runners: 1 });
+    assert.equal(r.status, 400);
+    assert.equal(r.body.details, "scale sets are only supported for github entities");
+    assert.deepEqual(sim.scaleSets().map((ss) => ss.name), []);
+  });
+
   it("§3.1 a disabled scale set has no `enabled` key; min_idle_runners 0 is omitted; defaults are filled", async () => {
     const ss = await api.createScaleSet({ name: "plain", enabled: false, min_idle_runners: 0 });
     assert.equal("enabled" in ss, false);

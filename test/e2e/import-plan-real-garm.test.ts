@@ -1,0 +1,88 @@
+// The whole-GARM import against the REAL GARM v0.2.1 (issue 26): a GARM populated through its REST API only, as a
+// team's is, then `pulumi-garm import-plan`, `pulumi import --file` in a YAML project with the garm plugin, a preview
+// with no change, and no object of GARM changed by any of it. (A destroy of the imported program is not in dependency
+// order yet: the import file cannot state that a scale set uses a template, so Pulumi deletes them in parallel.)
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { importPlan } from "../../cli/import-plan/command";
+import { IMPORT_IDS, type ListedKind, hasImporter, tokenFor } from "../../cli/import-plan/import-ids";
+import type { ImportFile } from "../../cli/import-plan/plan";
+import { GarmClient } from "../../provider/garm/client";
+import { populateGarm } from "../../harness/populated-garm";
+import { REPO_ROOT } from "../../harness/pulumi-cli/project";
+import { locateGarm } from "../../harness/real-garm";
+import { type E2eEnvironment, startE2eEnvironment } from "../../harness/real-garm/environment";
+import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "../integration/plugin/plugin-project";
+
+/** The first place two JSON texts differ, for a failure message. */
+function firstDifference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i >= a.length && i >= b.length ? "none" : `…${a.slice(Math.max(0, i - 160), i + 80)}… became …${b.slice(Math.max(0, i - 160), i + 80)}…`;
+}
+const kindOfToken = (token: string) => (Object.keys(IMPORT_IDS) as ListedKind[]).find((k) => tokenFor(k) === token)!;
+/** What GARM holds, as its lists answer: unchanged by an import. */
+const LISTS = ["/github/endpoints", "/gitea/endpoints", "/github/credentials", "/organizations", "/repositories", "/enterprises", "/templates", "/pools", "/scalesets", "/controller"];
+
+describe("e2e: import-plan and pulumi import --file against real GARM v0.2.1 (garm plugin, YAML)", function () {
+  this.timeout(600_000);
+  let env: E2eEnvironment | undefined;
+  const cleanup: (() => unknown)[] = [];
+
+  before(function () {
+    try {
+      locateGarm();
+    } catch (err) {
+      console.log(`      skipped: ${(err as Error).message}`);
+      this.skip();
+    }
+  });
+  after(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+    await env?.stop();
+  });
+
+  it("imports what a team made over REST with no change to GARM, leaving GARM's own objects out; the written program previews no change", async () => {
+    env = await startE2eEnvironment();
+    const login = { url: env.garm.url, username: env.garm.username, password: env.garm.password };
+    const rest = new GarmClient(login);
+    // The credentials the populated GARM's enterprise uses, on GARM's default endpoint.
+    await rest.createCredentials("github", { name: "acme-pat", description: "PAT", endpoint: "github.com", auth_type: "pat", pat: { oauth2_token: "ghp-acme" } });
+    await populateGarm(login);
+    // What GARM's own workers change on their own (GitHub's rate limit, pool manager status, the agent release cache, their timestamps) is
+    // left out; every field a write could set stays.
+    const volatile = new Set(["rate_limit", "pool_manager_status", "updated_at", "cached_garm_agent_release_fetched_at"]);
+    const snapshot = async () =>
+      JSON.stringify(await Promise.all(LISTS.map(async (p) => (await env!.garm.api("GET", p)).body)), (key, value) => (volatile.has(key) ? undefined : value));
+    const before = await snapshot();
+
+    let text = "";
+    let progress = "";
+    await importPlan(["--url", login.url, "--username", login.username, "--password", login.password], { stdout: (t) => (text += t), stderr: (t) => (progress += t), env: {} });
+    const whole = JSON.parse(text) as ImportFile;
+    assert.ok(!whole.resources.some((r) => r.type.endsWith("GarmEndpoint") && r.id === "github.com"), "GARM's default endpoint is referenced, not imported");
+    const file: ImportFile = { resources: whole.resources.filter((r) => hasImporter(kindOfToken(r.type))) };
+    console.log(`      import-plan: ${whole.resources.length} objects, ${file.resources.length} with an importer; ${progress.trim().split("\n").pop()}`);
+
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-plugin-home-"));
+    cleanup.push(() => fs.rmSync(home, { recursive: true, force: true }));
+    const p = new PluginProject(path.join(REPO_ROOT, "examples", "quickstart-yaml"), home, [YAML_HOST_DIR]);
+    cleanup.push(() => p.close());
+    await p.installPlugin(buildPluginOnce());
+    fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), "name: garm-import-real\nruntime: yaml\n");
+    await p.initStack("dev", { "garm:url": login.url, "garm:username": login.username, "garm:password": { value: login.password, secret: true } });
+    const planPath = path.join(p.workDir, "plan.json");
+    fs.writeFileSync(planPath, JSON.stringify(file));
+    const generated = path.join(p.workDir, "generated.yaml");
+    await p.cli(["import", "--file", planPath, "--yes", "--out", generated]);
+    const afterImport = await snapshot();
+    assert.ok(afterImport === before, `importing changed nothing in GARM: ${firstDifference(before, afterImport)}`);
+    fs.appendFileSync(path.join(p.dir, "Pulumi.yaml"), fs.readFileSync(generated, "utf8"));
+    await p.cli(["preview", "--expect-no-changes"]);
+    const afterPreview = await snapshot();
+    assert.ok(afterPreview === before, `the preview changed nothing in GARM: ${firstDifference(before, afterPreview)}`);
+
+  });
+});
