@@ -99,10 +99,10 @@ export const KINDS = [
     key: "credentials",
     sdkClass: "GarmCredentials",
     legacyTokens: [],
-    outputs: ["forge", "name", "description", "endpoint", "token", "appId", "installationId", "privateKey", "adoptExisting", "credentialsId", "authType", "secretDigest", "secretSalt", "stateVersion", "garmControllerId"],
+    outputs: ["forge", "name", "description", "endpoint", "token", "tokenFromConfig", "appId", "installationId", "privateKey", "privateKeyFromConfig", "adoptExisting", "credentialsId", "authType", "secretDigest", "secretSalt", "stateVersion", "garmControllerId"],
     // The digest and its salt are derived from the secret: outputs the engine keeps encrypted, also in older state.
     secrets: ["token", "privateKey", "secretDigest", "secretSalt"],
-    importable: { instead: ADOPT },
+    importable: true,
   }),
   row({
     key: "organization",
