@@ -19,6 +19,7 @@ import { endpointInputSchema } from "../kinds/endpoint/inputs";
 import { importEndpoint } from "../kinds/endpoint/import";
 import { enterprise, entityMethodsWith, organization, repository } from "../kinds/entity/resource";
 import { entityInputSchema } from "../kinds/entity/inputs";
+import { importEntity } from "../kinds/entity/import";
 import { garmProvider, garmProviderWith } from "../kinds/garm-provider/resource";
 import { garmProviderInputSchema } from "../kinds/garm-provider/inputs";
 import { pool, poolMethodsWith } from "../kinds/pool/resource";
@@ -87,6 +88,7 @@ function entityImplementation(kind: "organization" | "repository" | "enterprise"
     replaceOnChanges: ["name"],
     dynamic,
     methods: (access) => entityMethodsWith(kind, access),
+    importer: (client, id, config) => importEntity(kind, client, id, config),
   };
 }
 
