@@ -149,6 +149,16 @@ describe("YAML programs through the garm resource plugin (real CLI, YAML host, s
       },
     },
     {
+      kind: "Gitea token credentials",
+      token: "garm:index:GarmCredentials",
+      make: async (rest) => {
+        await rest.createEndpoint("gitea", { name: "forgejo", base_url: "https://git.example.com", api_base_url: "https://git.example.com/api/v1" });
+        return `gitea/${(await rest.createCredentials("gitea", { name: "forgejo-bot", endpoint: "forgejo", auth_type: "pat", pat: { oauth2_token: "gitea_tok_1" } })).id}`;
+      },
+      code: /type: garm:(index:)?GarmCredentials[\s\S]*forge: gitea[\s\S]*tokenFromConfig: garm:credentials-gitea-forgejo-bot-token/,
+      config: { "garm:credentials-gitea-forgejo-bot-token": { value: "gitea_tok_1", secret: true } },
+    },
+    {
       kind: "organization (by name)",
       token: "garm:index:GarmOrganization",
       make: async (rest) => {
