@@ -54,7 +54,8 @@ function adapt(methods: KindMethods, connection: Connection, secrets: readonly s
 function served(row: KindRow & { impl: KindImplementation }, connection: Connection, log: Logger, cancel?: AbortSignal): PluginResource {
   const client = () => connection.client();
   const secrets = row.secrets;
-  const resource = adapt(row.impl.methods({ client, log, cancel }), connection, secrets);
+  const config = (key: string) => connection.configValue(key);
+  const resource = adapt(row.impl.methods({ client, log, cancel, config }), connection, secrets);
   const { importable } = row;
   const importer = row.impl.importer;
   const fromUrn = row.impl.inputsFromUrn;
@@ -66,7 +67,7 @@ function served(row: KindRow & { impl: KindImplementation }, connection: Connect
     read: (id, props) => {
       if (Object.keys(props).length > 0) return resource.read(id, props);
       // A row marked importable has an importer (test/unit/registry.test.ts).
-      if (importable === true) return imported(importer!(client(), id), client, id);
+      if (importable === true) return imported(importer!(client(), id, config), client, id);
       throw new Error(`${row.sdkClass} cannot be imported: ${importable.instead}`);
     },
   };

@@ -7,11 +7,16 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { PlannedDiff } from "./common/planned-diff";
 import type { GarmClient } from "./garm/client";
 import { IMPORT_INPUT } from "./registry/kinds";
+import { processConfigValue } from "./common/connection";
+import type { ConfigLookup } from "./common/secrets-from-config";
 
 type Props = Record<string, unknown>;
 
-/** Reads the object `id` names as the kind's create would have made it: its outputs and the inputs that reproduce it. */
-export type Importer = (client: GarmClient, id: string) => Promise<{ id: string; props: Props; inputs: Props }>;
+/**
+ * Reads the object `id` names as the kind's create would have made it: its outputs and the inputs that reproduce it.
+ * `config` gives the secrets GARM never returns, under the stack config keys the importer names.
+ */
+export type Importer = (client: GarmClient, id: string, config: ConfigLookup) => Promise<{ id: string; props: Props; inputs: Props }>;
 
 /** A kind that cannot be imported says what to do instead. */
 export type ImportSupport = { readonly importer: Importer } | { readonly instead: string };
@@ -53,7 +58,8 @@ export function importedByCreate(provider: pulumi.dynamic.ResourceProvider, supp
       const id = importIdIn(inputs);
       if (id === undefined) return create.call(provider, inputs);
       if ("instead" in support) throw new Error(`${label} ${id}: the import option is not supported for this kind: ${support.instead}`);
-      const found = await support.importer(client(), id);
+      // The secret's digest is made from the stack config key the importer names; the program passes the secret itself.
+      const found = await support.importer(client(), id, processConfigValue);
       const wanted = without(inputs);
       const planned = diff ? await diff.call(provider, found.id, found.props, wanted) : { changes: false };
       if (planned.changes) {

@@ -2,6 +2,8 @@
 // logical name. Adjust an id form here and nowhere else; whether a kind imports at all is the registry's `importable`.
 import type { CredentialsView, EndpointView, EntityKind, EntityView, PoolView, ProviderView, ScaleSetView, TemplateView } from "../../provider/garm/client";
 import { type KindKey, kindRow, tokenOf } from "../../provider/registry/kinds";
+import { credentialsImportId } from "../../provider/kinds/credentials/import";
+import { entityImportId } from "../../provider/kinds/entity/import";
 
 /** Every object import-plan can list, as GARM's list answers give it. */
 export type Listed =
@@ -28,11 +30,12 @@ const forgeQualified = (o: { view: { forge: string; name: string }; ambiguous: b
 
 export const IMPORT_IDS: { readonly [K in ListedKind]: IdForm<K> } = {
   endpoint: { id: forgeQualified, prefix: "endpoint" },
-  // Assumed until the credentials importer lands (as are the entities' and GarmProvider's forms below): by name, forge-qualified where both forges hold it.
-  credentials: { id: forgeQualified, prefix: "credentials" },
-  organization: { id: (o) => o.view.id, prefix: "org" },
-  repository: { id: (o) => o.view.id, prefix: "repo" },
-  enterprise: { id: (o) => o.view.id, prefix: "enterprise" },
+  // The importers' own forms: <forge>/<id> for credentials (each forge numbers its own), the GARM id for entities.
+  credentials: { id: (o) => credentialsImportId(o.view), prefix: "credentials" },
+  organization: { id: (o) => entityImportId(o.view), prefix: "org" },
+  repository: { id: (o) => entityImportId(o.view), prefix: "repo" },
+  enterprise: { id: (o) => entityImportId(o.view), prefix: "enterprise" },
+  // Assumed until the GarmProvider importer lands.
   template: { id: (o) => String(o.view.id), prefix: "template" },
   pool: { id: (o) => o.view.id, prefix: "pool" },
   scaleSet: { id: (o) => String(o.view.id), prefix: "scaleset" },

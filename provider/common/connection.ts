@@ -11,6 +11,7 @@ import { consoleLogger } from "./log";
 export class Connection {
   private settings: ConnectionSettings | Error | undefined;
   private cached: { key: string; client: GarmClient } | undefined;
+  private config: ConfigSource = { get: () => undefined };
 
   /** `cancel` is the instance's cancellation (cancel.ts): its client starts no request once it aborts. */
   constructor(private readonly cancel?: AbortSignal) {}
@@ -20,11 +21,17 @@ export class Connection {
    * and diff (which do not) still report input problems during preview.
    */
   configure(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): void {
+    this.config = config;
     try {
       this.settings = readConnectionSettings(config, env);
     } catch (err) {
       this.settings = err as Error;
     }
+  }
+
+  /** A stack config value by its full key (`garm:…`), as Configure received it: secrets named by key (secrets-from-config.ts). */
+  configValue(key: string): string | undefined {
+    return this.config.get(key);
   }
 
   /** The instance's client, or undefined while a setting is wrong or not known yet. */
@@ -71,6 +78,11 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   processConnection.configure(req.config);
   const client = processConnection.tryClient();
   if (client) await probeGarmOnce(client, consoleLogger);
+}
+
+/** A stack config value of the dynamic provider's process, by its full key. */
+export function processConfigValue(key: string): string | undefined {
+  return processConnection.configValue(key);
 }
 
 /** The dynamic provider's process-wide client. Throws the settings error. */

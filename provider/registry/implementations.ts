@@ -6,6 +6,8 @@ import { z } from "zod";
 import type { GarmClient } from "../garm/client";
 import { GARM_IDENTITY_OUTPUT } from "../common/garm-identity";
 import type { Logger } from "../common/log";
+import type { ConfigLookup } from "../common/secrets-from-config";
+import { importCredentials } from "../kinds/credentials/import";
 import type { KindMethods } from "../common/planned-diff";
 import { controller, controllerMethodsWith } from "../kinds/controller/resource";
 import { controllerInputSchema } from "../kinds/controller/inputs";
@@ -17,6 +19,7 @@ import { endpointInputSchema } from "../kinds/endpoint/inputs";
 import { importEndpoint } from "../kinds/endpoint/import";
 import { enterprise, entityMethodsWith, organization, repository } from "../kinds/entity/resource";
 import { entityInputSchema } from "../kinds/entity/inputs";
+import { importEntity } from "../kinds/entity/import";
 import { garmProvider, garmProviderWith } from "../kinds/garm-provider/resource";
 import { garmProviderInputSchema } from "../kinds/garm-provider/inputs";
 import { pool, poolMethodsWith } from "../kinds/pool/resource";
@@ -42,6 +45,8 @@ export interface KindAccess {
   readonly log: Logger;
   /** The instance's cancellation (../common/cancel.ts): the engine's Cancel aborts it, and every wait ends on it. */
   readonly cancel?: AbortSignal;
+  /** Stack config by full key (`garm:…`), for secret inputs named by a key (common/secrets-from-config.ts). */
+  readonly config?: ConfigLookup;
 }
 
 export interface KindImplementation {
@@ -56,7 +61,7 @@ export interface KindImplementation {
   /** The same methods over one plugin instance's connection. */
   readonly methods: (access: KindAccess) => KindMethods;
   /** For an importable kind: the object GARM holds under `id`, as outputs and the inputs that reproduce it. */
-  readonly importer?: (client: GarmClient, id: string) => Promise<{ id: string; props: Props; inputs: Props }>;
+  readonly importer?: (client: GarmClient, id: string, config: ConfigLookup) => Promise<{ id: string; props: Props; inputs: Props }>;
   /** Inputs the plugin takes from the resource's URN where the Node SDK computes them in the program. */
   readonly inputsFromUrn?: (urn: { project: string; stack: string; name: string }) => Props;
   /** Outputs that are a pure function of the inputs, which the plugin shows at preview; every other one is unknown. */
@@ -83,6 +88,7 @@ function entityImplementation(kind: "organization" | "repository" | "enterprise"
     replaceOnChanges: ["name"],
     dynamic,
     methods: (access) => entityMethodsWith(kind, access),
+    importer: (client, id, config) => importEntity(kind, client, id, config),
   };
 }
 
@@ -143,6 +149,7 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     replaceOnChanges: ["forge", "endpoint"],
     dynamic: credentials,
     methods: (access) => credentialsProviderWith(access),
+    importer: importCredentials,
   },
   organization: entityImplementation("organization", organization),
   repository: entityImplementation("repository", repository),

@@ -58,11 +58,10 @@ const RUNNER_SETTINGS = [
   "drain",
 ] as const;
 
-const ENTITY = ["name", "credentials", "webhookSecret", "poolBalancerType", "agentMode", "adoptExisting"] as const;
+const ENTITY = ["name", "credentials", "webhookSecret", "webhookSecretFromConfig", "poolBalancerType", "agentMode", "adoptExisting"] as const;
 const ENTITY_COMPUTED = ["entityId", "entityKind", "endpointName", "webhookSecretHash", "webhookSecretSalt", "webhookInstalled", "stateVersion"] as const;
 /** The webhook secret and the digest derived from it (kept encrypted by the engine, also in older state). */
 const ENTITY_SECRETS = ["webhookSecret", "webhookSecretHash", "webhookSecretSalt"] as const;
-const ADOPT = "declare it in the program with adoptExisting: true and `pulumi up` takes it over";
 
 /** Keeps the row's literal types (its key and output names), which the SDK's types are checked against. */
 function row<const R extends KindRow>(r: R): R {
@@ -99,10 +98,10 @@ export const KINDS = [
     key: "credentials",
     sdkClass: "GarmCredentials",
     legacyTokens: [],
-    outputs: ["forge", "name", "description", "endpoint", "token", "appId", "installationId", "privateKey", "adoptExisting", "credentialsId", "authType", "secretDigest", "secretSalt", "stateVersion", "garmControllerId"],
+    outputs: ["forge", "name", "description", "endpoint", "token", "tokenFromConfig", "appId", "installationId", "privateKey", "privateKeyFromConfig", "adoptExisting", "credentialsId", "authType", "secretDigest", "secretSalt", "stateVersion", "garmControllerId"],
     // The digest and its salt are derived from the secret: outputs the engine keeps encrypted, also in older state.
     secrets: ["token", "privateKey", "secretDigest", "secretSalt"],
-    importable: { instead: ADOPT },
+    importable: true,
   }),
   row({
     key: "organization",
@@ -110,7 +109,7 @@ export const KINDS = [
     legacyTokens: [],
     outputs: [...ENTITY, "installWebhook", "keepWebhookOnDelete", ...ENTITY_COMPUTED, "garmControllerId"],
     secrets: ENTITY_SECRETS,
-    importable: { instead: ADOPT },
+    importable: true,
   }),
   row({
     key: "repository",
@@ -118,7 +117,7 @@ export const KINDS = [
     legacyTokens: [],
     outputs: [...ENTITY, "installWebhook", "keepWebhookOnDelete", ...ENTITY_COMPUTED, "garmControllerId"],
     secrets: ENTITY_SECRETS,
-    importable: { instead: ADOPT },
+    importable: true,
   }),
   row({
     key: "enterprise",
@@ -126,7 +125,7 @@ export const KINDS = [
     legacyTokens: [],
     outputs: [...ENTITY, ...ENTITY_COMPUTED, "garmControllerId"],
     secrets: ENTITY_SECRETS,
-    importable: { instead: ADOPT },
+    importable: true,
   }),
   row({
     key: "controller",

@@ -79,6 +79,10 @@ export class GarmCredentials extends pulumi.CustomResource {
      */
     declare public readonly privateKey: pulumi.Output<string | undefined>;
     /**
+     * Instead of privateKey: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the key.
+     */
+    declare public readonly privateKeyFromConfig: pulumi.Output<string | undefined>;
+    /**
      * Slow salted digest (scrypt) of the token or private key, so a rotation is seen as a change; a secret output. The secret itself is never an output.
      */
     declare public /*out*/ readonly secretDigest: pulumi.Output<string>;
@@ -94,6 +98,10 @@ export class GarmCredentials extends pulumi.CustomResource {
      * Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place.
      */
     declare public readonly token: pulumi.Output<string | undefined>;
+    /**
+     * Instead of token: the stack config key holding it, in the garm: namespace, e.g. "garm:credentials-ci-token" (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the token.
+     */
+    declare public readonly tokenFromConfig: pulumi.Output<string | undefined>;
 
     /**
      * Create a GarmCredentials resource with the given unique name, arguments, and options.
@@ -120,7 +128,9 @@ export class GarmCredentials extends pulumi.CustomResource {
             resourceInputs["installationId"] = args?.installationId;
             resourceInputs["name"] = args?.name;
             resourceInputs["privateKey"] = args?.privateKey ? pulumi.secret(args.privateKey) : undefined;
+            resourceInputs["privateKeyFromConfig"] = args?.privateKeyFromConfig;
             resourceInputs["token"] = args?.token ? pulumi.secret(args.token) : undefined;
+            resourceInputs["tokenFromConfig"] = args?.tokenFromConfig;
             resourceInputs["authType"] = undefined /*out*/;
             resourceInputs["credentialsId"] = undefined /*out*/;
             resourceInputs["garmControllerId"] = undefined /*out*/;
@@ -139,10 +149,12 @@ export class GarmCredentials extends pulumi.CustomResource {
             resourceInputs["installationId"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["privateKey"] = undefined /*out*/;
+            resourceInputs["privateKeyFromConfig"] = undefined /*out*/;
             resourceInputs["secretDigest"] = undefined /*out*/;
             resourceInputs["secretSalt"] = undefined /*out*/;
             resourceInputs["stateVersion"] = undefined /*out*/;
             resourceInputs["token"] = undefined /*out*/;
+            resourceInputs["tokenFromConfig"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const secretOpts = { additionalSecretOutputs: ["privateKey", "secretDigest", "secretSalt", "token"] };
@@ -188,7 +200,15 @@ export interface GarmCredentialsArgs {
      */
     privateKey?: pulumi.Input<string | undefined>;
     /**
+     * Instead of privateKey: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the key.
+     */
+    privateKeyFromConfig?: pulumi.Input<string | undefined>;
+    /**
      * Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place.
      */
     token?: pulumi.Input<string | undefined>;
+    /**
+     * Instead of token: the stack config key holding it, in the garm: namespace, e.g. "garm:credentials-ci-token" (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the token.
+     */
+    tokenFromConfig?: pulumi.Input<string | undefined>;
 }

@@ -89,7 +89,11 @@ export class GarmOrganization extends pulumi.CustomResource {
     /**
      * Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
      */
-    declare public readonly webhookSecret: pulumi.Output<string>;
+    declare public readonly webhookSecret: pulumi.Output<string | undefined>;
+    /**
+     * Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
+     */
+    declare public readonly webhookSecretFromConfig: pulumi.Output<string | undefined>;
     /**
      * Slow salted digest (scrypt) of the webhook secret, to detect a rotation; a secret output, never the secret.
      */
@@ -116,9 +120,6 @@ export class GarmOrganization extends pulumi.CustomResource {
             if (args?.name === undefined && !opts.urn) {
                 throw new Error("Missing required property 'name'");
             }
-            if (args?.webhookSecret === undefined && !opts.urn) {
-                throw new Error("Missing required property 'webhookSecret'");
-            }
             resourceInputs["adoptExisting"] = args?.adoptExisting;
             resourceInputs["agentMode"] = args?.agentMode;
             resourceInputs["credentials"] = args?.credentials;
@@ -127,6 +128,7 @@ export class GarmOrganization extends pulumi.CustomResource {
             resourceInputs["name"] = args?.name;
             resourceInputs["poolBalancerType"] = args?.poolBalancerType;
             resourceInputs["webhookSecret"] = args?.webhookSecret ? pulumi.secret(args.webhookSecret) : undefined;
+            resourceInputs["webhookSecretFromConfig"] = args?.webhookSecretFromConfig;
             resourceInputs["endpointName"] = undefined /*out*/;
             resourceInputs["entityId"] = undefined /*out*/;
             resourceInputs["entityKind"] = undefined /*out*/;
@@ -150,6 +152,7 @@ export class GarmOrganization extends pulumi.CustomResource {
             resourceInputs["stateVersion"] = undefined /*out*/;
             resourceInputs["webhookInstalled"] = undefined /*out*/;
             resourceInputs["webhookSecret"] = undefined /*out*/;
+            resourceInputs["webhookSecretFromConfig"] = undefined /*out*/;
             resourceInputs["webhookSecretHash"] = undefined /*out*/;
             resourceInputs["webhookSecretSalt"] = undefined /*out*/;
         }
@@ -195,5 +198,9 @@ export interface GarmOrganizationArgs {
     /**
      * Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
      */
-    webhookSecret: pulumi.Input<string>;
+    webhookSecret?: pulumi.Input<string | undefined>;
+    /**
+     * Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
+     */
+    webhookSecretFromConfig?: pulumi.Input<string | undefined>;
 }

@@ -15,12 +15,16 @@ export interface GarmCredentialsArgs {
   readonly endpoint: pulumi.Input<string>;
   /** Personal access token (GitHub) or access token (Gitea). Stored as a Pulumi secret; rotating it updates in place. */
   readonly token?: pulumi.Input<string>;
+  /** Through the garm plugin only (what `pulumi import` writes): the `garm:` stack config key holding the token. */
+  readonly tokenFromConfig?: pulumi.Input<string>;
   /** GitHub App id. */
   readonly appId?: pulumi.Input<number>;
   /** GitHub App installation id. */
   readonly installationId?: pulumi.Input<number>;
   /** GitHub App private key (PEM, PKCS#1 RSA). Stored as a Pulumi secret; rotating it updates in place. */
   readonly privateKey?: pulumi.Input<string>;
+  /** Through the garm plugin only (what `pulumi import` writes): the `garm:` stack config key holding the private key. */
+  readonly privateKeyFromConfig?: pulumi.Input<string>;
   /** Manage existing credentials of this name instead of failing; their secret is set from the inputs. Defaults to false. */
   readonly adoptExisting?: pulumi.Input<boolean>;
 }

@@ -11,6 +11,8 @@ interface EntityArgsBase {
   readonly credentials: pulumi.Input<string>;
   /** Secret GitHub signs webhook deliveries with; kept as a Pulumi secret. A change updates in place. */
   readonly webhookSecret: pulumi.Input<string>;
+  /** Through the garm plugin only (what `pulumi import` writes): the `garm:` stack config key holding webhookSecret. */
+  readonly webhookSecretFromConfig?: pulumi.Input<string>;
   /** "roundrobin" (default) or "pack". */
   readonly poolBalancerType?: pulumi.Input<"roundrobin" | "pack">;
   /** GARM's agent mode. Defaults to false. */

@@ -2,6 +2,7 @@
 // L835-858 for Gitea), and a private key GARM could not parse, which it would answer with a 500 (private-key.ts).
 import { type CheckOutcome, type Failure, type InputCheck, type Known, checkInputs, fail } from "../../common/input-check";
 import { nameFailures } from "../../common/forge-inputs";
+import { type ConfigLookup, type SecretFromConfig, secretsFromConfig } from "../../common/secrets-from-config";
 import { privateKeyFailures } from "./private-key";
 import { type CredentialsInputs, credentialsInputSchema, withDefaults } from "./inputs";
 
@@ -39,7 +40,18 @@ const CREDENTIALS_CHECK: InputCheck<CredentialsInputs> = {
   withDefaults: (data) => ({ ...withDefaults(data as CredentialsInputs) }),
 };
 
-/** Validates raw inputs; with no failures, returns them with defaults and the auth type, unknowns kept in place. */
-export function checkCredentialsInputs(news: Record<string, unknown>): CredentialsCheckOutcome {
-  return checkInputs(CREDENTIALS_CHECK, news);
+/** The secrets that may be named by a stack config key instead (what `pulumi import` writes). */
+export const CREDENTIALS_SECRETS_FROM_CONFIG: readonly SecretFromConfig[] = [
+  { secret: "token", keyInput: "tokenFromConfig", what: "token" },
+  { secret: "privateKey", keyInput: "privateKeyFromConfig", what: "private key" },
+];
+
+/**
+ * Validates raw inputs; with no failures, returns them with defaults and the auth type, unknowns kept in place. A
+ * secret named by a config key is read from `config` first, so the rules see it as given.
+ */
+export function checkCredentialsInputs(news: Record<string, unknown>, config?: ConfigLookup): CredentialsCheckOutcome {
+  const resolved = secretsFromConfig(`GarmCredentials ${String(news.name ?? "")}`, news, CREDENTIALS_SECRETS_FROM_CONFIG, config);
+  if (resolved.failures.length > 0) return { inputs: news, failures: resolved.failures };
+  return checkInputs(CREDENTIALS_CHECK, resolved.news);
 }

@@ -20,6 +20,12 @@ export const credentialsInputSchema = z
     token: secretInput(
       z.string().optional().describe("Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place."),
     ),
+    tokenFromConfig: z
+      .string()
+      .optional()
+      .describe(
+        'Instead of token: the stack config key holding it, in the garm: namespace, e.g. "garm:credentials-ci-token" (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the token.',
+      ),
     appId: z.number().int().optional().describe("GitHub App id (with installationId and privateKey, instead of token)."),
     installationId: z.number().int().optional().describe("GitHub App installation id."),
     privateKey: secretInput(
@@ -28,6 +34,10 @@ export const credentialsInputSchema = z
         .optional()
         .describe('GitHub App private key, PEM text of a PKCS#1 RSA key ("-----BEGIN RSA PRIVATE KEY-----"). Secret: kept out of outputs. Rotating it updates GARM in place.'),
     ),
+    privateKeyFromConfig: z
+      .string()
+      .optional()
+      .describe('Instead of privateKey: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the key.'),
     adoptExisting: z.boolean().optional().describe("Manage existing credentials of this name instead of failing; their secret is set from the inputs. Defaults to false."),
   })
   .describe("GARM credentials for a forge endpoint: a token, or a GitHub App.");
@@ -47,6 +57,9 @@ export interface CheckedCredentialsInputs {
   appId?: number;
   installationId?: number;
   privateKey?: string;
+  /** The config keys the secret came from (secrets-from-config.ts); kept so state and program inputs agree. */
+  tokenFromConfig?: string;
+  privateKeyFromConfig?: string;
   adoptExisting: boolean;
 }
 
@@ -74,8 +87,11 @@ export function withDefaults(i: CredentialsInputs): CheckedCredentialsInputs {
     authType,
     adoptExisting: i.adoptExisting ?? false,
   };
-  if (authType === "pat") checked.token = i.token;
-  else Object.assign(checked, { appId: i.appId, installationId: i.installationId, privateKey: i.privateKey });
+  if (authType === "pat") Object.assign(checked, { token: i.token }, i.tokenFromConfig !== undefined ? { tokenFromConfig: i.tokenFromConfig } : {});
+  else {
+    Object.assign(checked, { appId: i.appId, installationId: i.installationId, privateKey: i.privateKey });
+    if (i.privateKeyFromConfig !== undefined) checked.privateKeyFromConfig = i.privateKeyFromConfig;
+  }
   return checked;
 }
 

@@ -20,10 +20,13 @@ import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, 
 import { sameCredentialsName, sameEndpointName } from "../../garm/names";
 import { type NameHolder, nameTakenError, nameTakenFailure, renamedTo } from "../../common/name-clash";
 import { readGate } from "../../runners/drained";
+import type { ConfigLookup } from "../../common/secrets-from-config";
 
 export interface CredentialsDeps {
   readonly client: () => ForgeCalls;
   readonly log: Logger;
+  /** Stack config by full key, for secrets named by a key (tokenFromConfig); the plugin's Configure gives it. */
+  readonly config?: ConfigLookup;
 }
 
 const defaultDeps: CredentialsDeps = { client: garmClient, log: consoleLogger };
@@ -38,8 +41,8 @@ function secretBody(i: CheckedCredentialsInputs): Pick<CredentialsUpdate, "pat" 
   return { app: { app_id: i.appId ?? 0, installation_id: i.installationId ?? 0, private_key_bytes: base64(i.privateKey ?? "") } };
 }
 
-/** The outputs after a write; the secret's digest is made afresh, so state of version 1 moves to the current form. */
-async function toOutputs(id: number, i: CheckedCredentialsInputs): Promise<CredentialsOutputs> {
+/** The outputs after a write (or an import); the secret's digest is made afresh, so state of version 1 moves to the current form. */
+export async function toOutputs(id: number, i: CheckedCredentialsInputs): Promise<CredentialsOutputs> {
   const { salt, digest } = await digestSecret(secretMaterial(i));
   const outs: CredentialsOutputs = {
     credentialsId: id,
@@ -68,7 +71,7 @@ export function credentialsProviderWith(deps: CredentialsDeps): KindProvider {
     configure,
 
     async check(olds, news) {
-      const checked = checkCredentialsInputs(news);
+      const checked = checkCredentialsInputs(news, deps.config);
       const name = renamedTo(olds, withoutProviderKey(news), sameCredentialsName);
       if (name === undefined || checked.failures.length > 0) return checked;
       const forge = (checked.inputs as Partial<CheckedCredentialsInputs>).forge ?? "github";

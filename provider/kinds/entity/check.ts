@@ -5,6 +5,14 @@ import type { EntityKind } from "../../garm/client";
 import { type CheckOutcome, type Failure, type InputCheck, checkInputs, fail, show } from "../../common/input-check";
 import { type EntityInputs, entityInputSchema, withDefaults } from "./inputs";
 import { KIND_SPECS } from "./kinds";
+import { type ConfigLookup, type SecretFromConfig, secretsFromConfig } from "../../common/secrets-from-config";
+
+/** The secret that may be named by a stack config key instead (what `pulumi import` writes). */
+export const ENTITY_SECRETS_FROM_CONFIG: readonly SecretFromConfig[] = [{ secret: "webhookSecret", keyInput: "webhookSecretFromConfig", what: "webhook secret" }];
+
+function secretGiven(p: Partial<EntityInputs>): Failure[] {
+  return p.webhookSecret === undefined ? [fail("webhookSecret", "webhookSecret is required (or webhookSecretFromConfig, the stack config key holding it)")] : [];
+}
 
 function nameFailures(kind: EntityKind, name: string | undefined): Failure[] {
   if (name === undefined) return [];
@@ -37,7 +45,7 @@ function checkOf(kind: EntityKind): InputCheck<EntityInputs> {
       schema: entityInputSchema(kind),
       resource: spec.resource,
       notTaken: spec.webhooks ? {} : { installWebhook: NO_ENTERPRISE_WEBHOOK("installWebhook"), keepWebhookOnDelete: NO_ENTERPRISE_WEBHOOK("keepWebhookOnDelete") },
-      rules: [(p) => [...nameFailures(kind, p.name), ...notEmpty("credentials", p.credentials), ...notEmpty("webhookSecret", p.webhookSecret)]],
+      rules: [(p) => [...nameFailures(kind, p.name), ...notEmpty("credentials", p.credentials), ...notEmpty("webhookSecret", p.webhookSecret)], (p, known) => (known("webhookSecret") ? secretGiven(p) : [])],
       withDefaults: (p) => ({ ...withDefaults(p as EntityInputs) }),
     };
     checks.set(kind, check);
@@ -48,6 +56,8 @@ function checkOf(kind: EntityKind): InputCheck<EntityInputs> {
 export type EntityCheckOutcome = CheckOutcome;
 
 /** Validates raw inputs; with no failures, returns them with defaults filled in and unknowns kept as they were. */
-export function checkEntityInputs(kind: EntityKind, news: Record<string, unknown>): EntityCheckOutcome {
-  return checkInputs(checkOf(kind), news);
+export function checkEntityInputs(kind: EntityKind, news: Record<string, unknown>, config?: ConfigLookup): EntityCheckOutcome {
+  const resolved = secretsFromConfig(`${KIND_SPECS[kind].resource} ${String(news.name ?? "")}`, news, ENTITY_SECRETS_FROM_CONFIG, config);
+  if (resolved.failures.length > 0) return { inputs: news, failures: resolved.failures };
+  return checkInputs(checkOf(kind), resolved.news);
 }

@@ -35,8 +35,15 @@ function schemaOf(kind: EntityKind) {
       webhookSecret: secretInput(
         z
           .string()
+          .optional()
           .describe("Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed)."),
       ),
+      webhookSecretFromConfig: z
+        .string()
+        .optional()
+        .describe(
+          'Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.',
+        ),
       poolBalancerType: z.enum(POOL_BALANCERS).optional().describe('How GARM spreads jobs over the entity\'s pools: "roundrobin" or "pack". Defaults to "roundrobin".'),
       agentMode: z.boolean().optional().describe("GARM's agent mode for the entity's runners. Defaults to false."),
       ...(kind === "enterprise"
@@ -60,6 +67,8 @@ export interface CheckedEntityInputs {
   name: string;
   credentials: string;
   webhookSecret: string;
+  /** The config key the secret came from (common/secrets-from-config.ts); kept so state and program inputs agree. */
+  webhookSecretFromConfig?: string;
   poolBalancerType: PoolBalancer;
   agentMode: boolean;
   installWebhook: boolean;
@@ -71,7 +80,8 @@ export function withDefaults(inputs: EntityInputs): CheckedEntityInputs {
   return {
     name: inputs.name,
     credentials: inputs.credentials,
-    webhookSecret: inputs.webhookSecret,
+    webhookSecret: inputs.webhookSecret ?? "",
+    ...(inputs.webhookSecretFromConfig !== undefined ? { webhookSecretFromConfig: inputs.webhookSecretFromConfig } : {}),
     poolBalancerType: inputs.poolBalancerType ?? "roundrobin",
     agentMode: inputs.agentMode ?? false,
     installWebhook: inputs.installWebhook ?? false,

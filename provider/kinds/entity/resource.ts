@@ -1,6 +1,7 @@
 // The dynamic-provider methods of GarmOrganization, GarmRepository and GarmEnterprise: one implementation, told which
 // kind it serves. check and diff's decision are pure; create, read, update and delete talk to GARM.
 import type * as pulumi from "@pulumi/pulumi";
+import type { ConfigLookup } from "../../common/secrets-from-config";
 import { configure, garmClient } from "../../common/connection";
 import type { KindMethods } from "../../common/planned-diff";
 import type { EntityCalls, EntityKind, EntityView } from "../../garm/client";
@@ -28,6 +29,8 @@ export interface EntityDeps {
   readonly log: Logger;
   /** Bound on planning's look-ups of credentials (check of a new entity, diff of new credentials). @default 5000 */
   readonly diffReadTimeoutMs?: number;
+  /** Stack config by full key, for a webhook secret named by a key; the plugin's Configure gives it. */
+  readonly config?: ConfigLookup;
 }
 
 const defaultDeps: EntityDeps = { client: garmClient, log: consoleLogger };
@@ -156,7 +159,7 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): KindMetho
 
   return {
     async check(olds, news) {
-      const checked = checkEntityInputs(kind, news);
+      const checked = checkEntityInputs(kind, news, deps.config);
       if (checked.failures.length === 0) {
         const reason = await ambiguousCredentials(olds, checked.inputs);
         if (reason) return { inputs: checked.inputs, failures: [{ property: "credentials", reason }] };

@@ -38,6 +38,8 @@ type GarmCredentials struct {
 	Name pulumi.StringOutput `pulumi:"name"`
 	// GitHub App private key, PEM text of a PKCS#1 RSA key ("-----BEGIN RSA PRIVATE KEY-----"). Secret: kept out of outputs. Rotating it updates GARM in place.
 	PrivateKey pulumi.StringPtrOutput `pulumi:"privateKey"`
+	// Instead of privateKey: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the key.
+	PrivateKeyFromConfig pulumi.StringPtrOutput `pulumi:"privateKeyFromConfig"`
 	// Slow salted digest (scrypt) of the token or private key, so a rotation is seen as a change; a secret output. The secret itself is never an output.
 	SecretDigest pulumi.StringOutput `pulumi:"secretDigest"`
 	// Salt of secretDigest; a secret output.
@@ -46,6 +48,8 @@ type GarmCredentials struct {
 	StateVersion pulumi.IntOutput `pulumi:"stateVersion"`
 	// Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place.
 	Token pulumi.StringPtrOutput `pulumi:"token"`
+	// Instead of token: the stack config key holding it, in the garm: namespace, e.g. "garm:credentials-ci-token" (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the token.
+	TokenFromConfig pulumi.StringPtrOutput `pulumi:"tokenFromConfig"`
 }
 
 // NewGarmCredentials registers a new resource with the given unique name, arguments, and options.
@@ -123,8 +127,12 @@ type garmCredentialsArgs struct {
 	Name string `pulumi:"name"`
 	// GitHub App private key, PEM text of a PKCS#1 RSA key ("-----BEGIN RSA PRIVATE KEY-----"). Secret: kept out of outputs. Rotating it updates GARM in place.
 	PrivateKey *string `pulumi:"privateKey"`
+	// Instead of privateKey: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the key.
+	PrivateKeyFromConfig *string `pulumi:"privateKeyFromConfig"`
 	// Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place.
 	Token *string `pulumi:"token"`
+	// Instead of token: the stack config key holding it, in the garm: namespace, e.g. "garm:credentials-ci-token" (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the token.
+	TokenFromConfig *string `pulumi:"tokenFromConfig"`
 }
 
 // The set of arguments for constructing a GarmCredentials resource.
@@ -145,8 +153,12 @@ type GarmCredentialsArgs struct {
 	Name pulumi.StringInput
 	// GitHub App private key, PEM text of a PKCS#1 RSA key ("-----BEGIN RSA PRIVATE KEY-----"). Secret: kept out of outputs. Rotating it updates GARM in place.
 	PrivateKey pulumi.StringPtrInput
+	// Instead of privateKey: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the key.
+	PrivateKeyFromConfig pulumi.StringPtrInput
 	// Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place.
 	Token pulumi.StringPtrInput
+	// Instead of token: the stack config key holding it, in the garm: namespace, e.g. "garm:credentials-ci-token" (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the token.
+	TokenFromConfig pulumi.StringPtrInput
 }
 
 func (GarmCredentialsArgs) ElementType() reflect.Type {
@@ -241,6 +253,11 @@ func (o GarmCredentialsOutput) PrivateKey() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *GarmCredentials) pulumi.StringPtrOutput { return v.PrivateKey }).(pulumi.StringPtrOutput)
 }
 
+// Instead of privateKey: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the key.
+func (o GarmCredentialsOutput) PrivateKeyFromConfig() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmCredentials) pulumi.StringPtrOutput { return v.PrivateKeyFromConfig }).(pulumi.StringPtrOutput)
+}
+
 // Slow salted digest (scrypt) of the token or private key, so a rotation is seen as a change; a secret output. The secret itself is never an output.
 func (o GarmCredentialsOutput) SecretDigest() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmCredentials) pulumi.StringOutput { return v.SecretDigest }).(pulumi.StringOutput)
@@ -259,6 +276,11 @@ func (o GarmCredentialsOutput) StateVersion() pulumi.IntOutput {
 // Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place.
 func (o GarmCredentialsOutput) Token() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *GarmCredentials) pulumi.StringPtrOutput { return v.Token }).(pulumi.StringPtrOutput)
+}
+
+// Instead of token: the stack config key holding it, in the garm: namespace, e.g. "garm:credentials-ci-token" (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the token.
+func (o GarmCredentialsOutput) TokenFromConfig() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmCredentials) pulumi.StringPtrOutput { return v.TokenFromConfig }).(pulumi.StringPtrOutput)
 }
 
 func init() {

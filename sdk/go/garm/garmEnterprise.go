@@ -39,7 +39,9 @@ type GarmEnterprise struct {
 	// Whether GARM reports its webhook installed in GitHub.
 	WebhookInstalled pulumi.BoolOutput `pulumi:"webhookInstalled"`
 	// Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
-	WebhookSecret pulumi.StringOutput `pulumi:"webhookSecret"`
+	WebhookSecret pulumi.StringPtrOutput `pulumi:"webhookSecret"`
+	// Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
+	WebhookSecretFromConfig pulumi.StringPtrOutput `pulumi:"webhookSecretFromConfig"`
 	// Slow salted digest (scrypt) of the webhook secret, to detect a rotation; a secret output, never the secret.
 	WebhookSecretHash pulumi.StringOutput `pulumi:"webhookSecretHash"`
 	// Salt of webhookSecretHash; a secret output.
@@ -59,11 +61,8 @@ func NewGarmEnterprise(ctx *pulumi.Context,
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
-	if args.WebhookSecret == nil {
-		return nil, errors.New("invalid value for required argument 'WebhookSecret'")
-	}
 	if args.WebhookSecret != nil {
-		args.WebhookSecret = pulumi.ToSecret(args.WebhookSecret).(pulumi.StringInput)
+		args.WebhookSecret = pulumi.ToSecret(args.WebhookSecret).(pulumi.StringPtrInput)
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"webhookSecret",
@@ -115,7 +114,9 @@ type garmEnterpriseArgs struct {
 	// How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
 	PoolBalancerType *string `pulumi:"poolBalancerType"`
 	// Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
-	WebhookSecret string `pulumi:"webhookSecret"`
+	WebhookSecret *string `pulumi:"webhookSecret"`
+	// Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
+	WebhookSecretFromConfig *string `pulumi:"webhookSecretFromConfig"`
 }
 
 // The set of arguments for constructing a GarmEnterprise resource.
@@ -131,7 +132,9 @@ type GarmEnterpriseArgs struct {
 	// How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
 	PoolBalancerType pulumi.StringPtrInput
 	// Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
-	WebhookSecret pulumi.StringInput
+	WebhookSecret pulumi.StringPtrInput
+	// Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
+	WebhookSecretFromConfig pulumi.StringPtrInput
 }
 
 func (GarmEnterpriseArgs) ElementType() reflect.Type {
@@ -227,8 +230,13 @@ func (o GarmEnterpriseOutput) WebhookInstalled() pulumi.BoolOutput {
 }
 
 // Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
-func (o GarmEnterpriseOutput) WebhookSecret() pulumi.StringOutput {
-	return o.ApplyT(func(v *GarmEnterprise) pulumi.StringOutput { return v.WebhookSecret }).(pulumi.StringOutput)
+func (o GarmEnterpriseOutput) WebhookSecret() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmEnterprise) pulumi.StringPtrOutput { return v.WebhookSecret }).(pulumi.StringPtrOutput)
+}
+
+// Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
+func (o GarmEnterpriseOutput) WebhookSecretFromConfig() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmEnterprise) pulumi.StringPtrOutput { return v.WebhookSecretFromConfig }).(pulumi.StringPtrOutput)
 }
 
 // Slow salted digest (scrypt) of the webhook secret, to detect a rotation; a secret output, never the secret.

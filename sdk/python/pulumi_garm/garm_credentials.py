@@ -27,7 +27,9 @@ class GarmCredentialsArgs:
                  forge: pulumi.Input[Optional[_builtins.str]] = None,
                  installation_id: pulumi.Input[Optional[_builtins.int]] = None,
                  private_key: pulumi.Input[Optional[_builtins.str]] = None,
-                 token: pulumi.Input[Optional[_builtins.str]] = None):
+                 private_key_from_config: pulumi.Input[Optional[_builtins.str]] = None,
+                 token: pulumi.Input[Optional[_builtins.str]] = None,
+                 token_from_config: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a GarmCredentials resource.
 
@@ -39,7 +41,9 @@ class GarmCredentialsArgs:
         :param pulumi.Input[_builtins.str] forge: The endpoint's forge: "github" or "gitea". Defaults to "github". Changing it replaces the credentials.
         :param pulumi.Input[_builtins.int] installation_id: GitHub App installation id.
         :param pulumi.Input[_builtins.str] private_key: GitHub App private key, PEM text of a PKCS#1 RSA key ("-----BEGIN RSA PRIVATE KEY-----"). Secret: kept out of outputs. Rotating it updates GARM in place.
+        :param pulumi.Input[_builtins.str] private_key_from_config: Instead of privateKey: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the key.
         :param pulumi.Input[_builtins.str] token: Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place.
+        :param pulumi.Input[_builtins.str] token_from_config: Instead of token: the stack config key holding it, in the garm: namespace, e.g. "garm:credentials-ci-token" (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the token.
         """
         pulumi.set(__self__, "endpoint", endpoint)
         pulumi.set(__self__, "name", name)
@@ -55,8 +59,12 @@ class GarmCredentialsArgs:
             pulumi.set(__self__, "installation_id", installation_id)
         if private_key is not None:
             pulumi.set(__self__, "private_key", private_key)
+        if private_key_from_config is not None:
+            pulumi.set(__self__, "private_key_from_config", private_key_from_config)
         if token is not None:
             pulumi.set(__self__, "token", token)
+        if token_from_config is not None:
+            pulumi.set(__self__, "token_from_config", token_from_config)
 
     @_builtins.property
     @pulumi.getter
@@ -155,6 +163,18 @@ class GarmCredentialsArgs:
         pulumi.set(self, "private_key", value)
 
     @_builtins.property
+    @pulumi.getter(name="privateKeyFromConfig")
+    def private_key_from_config(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Instead of privateKey: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the key.
+        """
+        return pulumi.get(self, "private_key_from_config")
+
+    @private_key_from_config.setter
+    def private_key_from_config(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "private_key_from_config", value)
+
+    @_builtins.property
     @pulumi.getter
     def token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -165,6 +185,18 @@ class GarmCredentialsArgs:
     @token.setter
     def token(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "token", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tokenFromConfig")
+    def token_from_config(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Instead of token: the stack config key holding it, in the garm: namespace, e.g. "garm:credentials-ci-token" (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the token.
+        """
+        return pulumi.get(self, "token_from_config")
+
+    @token_from_config.setter
+    def token_from_config(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "token_from_config", value)
 
 
 @pulumi.type_token("garm:index:GarmCredentials")
@@ -181,7 +213,9 @@ class GarmCredentials(pulumi.CustomResource):
                  installation_id: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  private_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 private_key_from_config: pulumi.Input[Optional[_builtins.str]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
+                 token_from_config: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         GarmCredentials are the credentials GARM uses to talk to a forge on behalf of its entities: a GitHub personal access token or Gitea token, or a GitHub App with its installation and private key, bound to one endpoint. The token and key are kept as Pulumi secrets and never appear in outputs, logs or errors; a rotated secret is still noticed and sent to GARM in place.
@@ -196,7 +230,9 @@ class GarmCredentials(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] installation_id: GitHub App installation id.
         :param pulumi.Input[_builtins.str] name: Credentials name; organizations, repositories and enterprises refer to it. At most 64 characters. Changed in place.
         :param pulumi.Input[_builtins.str] private_key: GitHub App private key, PEM text of a PKCS#1 RSA key ("-----BEGIN RSA PRIVATE KEY-----"). Secret: kept out of outputs. Rotating it updates GARM in place.
+        :param pulumi.Input[_builtins.str] private_key_from_config: Instead of privateKey: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the key.
         :param pulumi.Input[_builtins.str] token: Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place.
+        :param pulumi.Input[_builtins.str] token_from_config: Instead of token: the stack config key holding it, in the garm: namespace, e.g. "garm:credentials-ci-token" (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the token.
         """
         ...
     @overload
@@ -230,7 +266,9 @@ class GarmCredentials(pulumi.CustomResource):
                  installation_id: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  private_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 private_key_from_config: pulumi.Input[Optional[_builtins.str]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
+                 token_from_config: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -252,7 +290,9 @@ class GarmCredentials(pulumi.CustomResource):
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["private_key"] = None if private_key is None else pulumi.Output.secret(private_key)
+            __props__.__dict__["private_key_from_config"] = private_key_from_config
             __props__.__dict__["token"] = None if token is None else pulumi.Output.secret(token)
+            __props__.__dict__["token_from_config"] = token_from_config
             __props__.__dict__["auth_type"] = None
             __props__.__dict__["credentials_id"] = None
             __props__.__dict__["garm_controller_id"] = None
@@ -294,10 +334,12 @@ class GarmCredentials(pulumi.CustomResource):
         __props__.__dict__["installation_id"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["private_key"] = None
+        __props__.__dict__["private_key_from_config"] = None
         __props__.__dict__["secret_digest"] = None
         __props__.__dict__["secret_salt"] = None
         __props__.__dict__["state_version"] = None
         __props__.__dict__["token"] = None
+        __props__.__dict__["token_from_config"] = None
         return GarmCredentials(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -389,6 +431,14 @@ class GarmCredentials(pulumi.CustomResource):
         return pulumi.get(self, "private_key")
 
     @_builtins.property
+    @pulumi.getter(name="privateKeyFromConfig")
+    def private_key_from_config(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Instead of privateKey: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the key.
+        """
+        return pulumi.get(self, "private_key_from_config")
+
+    @_builtins.property
     @pulumi.getter(name="secretDigest")
     def secret_digest(self) -> pulumi.Output[_builtins.str]:
         """
@@ -419,4 +469,12 @@ class GarmCredentials(pulumi.CustomResource):
         Personal access token (GitHub) or access token (Gitea). Secret: kept out of outputs. Rotating it updates GARM in place.
         """
         return pulumi.get(self, "token")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenFromConfig")
+    def token_from_config(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Instead of token: the stack config key holding it, in the garm: namespace, e.g. "garm:credentials-ci-token" (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the token.
+        """
+        return pulumi.get(self, "token_from_config")
 

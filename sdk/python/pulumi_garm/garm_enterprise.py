@@ -21,29 +21,34 @@ class GarmEnterpriseArgs:
     def __init__(__self__, *,
                  credentials: pulumi.Input[_builtins.str],
                  name: pulumi.Input[_builtins.str],
-                 webhook_secret: pulumi.Input[_builtins.str],
                  adopt_existing: pulumi.Input[Optional[_builtins.bool]] = None,
                  agent_mode: pulumi.Input[Optional[_builtins.bool]] = None,
-                 pool_balancer_type: pulumi.Input[Optional[_builtins.str]] = None):
+                 pool_balancer_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 webhook_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 webhook_secret_from_config: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a GarmEnterprise resource.
 
         :param pulumi.Input[_builtins.str] credentials: Name of the GARM credentials the entity uses (pass a GarmCredentials' name output so Pulumi orders them). Changing it updates in place when the new credentials are on the same endpoint, and replaces otherwise.
         :param pulumi.Input[_builtins.str] name: GitHub enterprise slug. Changing it replaces the enterprise.
-        :param pulumi.Input[_builtins.str] webhook_secret: Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
         :param pulumi.Input[_builtins.bool] adopt_existing: Manage an entity of the same name that already exists in GARM instead of failing. Defaults to false.
         :param pulumi.Input[_builtins.bool] agent_mode: GARM's agent mode for the entity's runners. Defaults to false.
         :param pulumi.Input[_builtins.str] pool_balancer_type: How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
+        :param pulumi.Input[_builtins.str] webhook_secret: Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
+        :param pulumi.Input[_builtins.str] webhook_secret_from_config: Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
         """
         pulumi.set(__self__, "credentials", credentials)
         pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "webhook_secret", webhook_secret)
         if adopt_existing is not None:
             pulumi.set(__self__, "adopt_existing", adopt_existing)
         if agent_mode is not None:
             pulumi.set(__self__, "agent_mode", agent_mode)
         if pool_balancer_type is not None:
             pulumi.set(__self__, "pool_balancer_type", pool_balancer_type)
+        if webhook_secret is not None:
+            pulumi.set(__self__, "webhook_secret", webhook_secret)
+        if webhook_secret_from_config is not None:
+            pulumi.set(__self__, "webhook_secret_from_config", webhook_secret_from_config)
 
     @_builtins.property
     @pulumi.getter
@@ -68,18 +73,6 @@ class GarmEnterpriseArgs:
     @name.setter
     def name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "name", value)
-
-    @_builtins.property
-    @pulumi.getter(name="webhookSecret")
-    def webhook_secret(self) -> pulumi.Input[_builtins.str]:
-        """
-        Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
-        """
-        return pulumi.get(self, "webhook_secret")
-
-    @webhook_secret.setter
-    def webhook_secret(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "webhook_secret", value)
 
     @_builtins.property
     @pulumi.getter(name="adoptExisting")
@@ -117,6 +110,30 @@ class GarmEnterpriseArgs:
     def pool_balancer_type(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "pool_balancer_type", value)
 
+    @_builtins.property
+    @pulumi.getter(name="webhookSecret")
+    def webhook_secret(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
+        """
+        return pulumi.get(self, "webhook_secret")
+
+    @webhook_secret.setter
+    def webhook_secret(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "webhook_secret", value)
+
+    @_builtins.property
+    @pulumi.getter(name="webhookSecretFromConfig")
+    def webhook_secret_from_config(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
+        """
+        return pulumi.get(self, "webhook_secret_from_config")
+
+    @webhook_secret_from_config.setter
+    def webhook_secret_from_config(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "webhook_secret_from_config", value)
+
 
 @pulumi.type_token("garm:index:GarmEnterprise")
 class GarmEnterprise(pulumi.CustomResource):
@@ -130,6 +147,7 @@ class GarmEnterprise(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  pool_balancer_type: pulumi.Input[Optional[_builtins.str]] = None,
                  webhook_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 webhook_secret_from_config: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A GarmEnterprise registers a GitHub enterprise with GARM by its slug: the credentials GARM uses for it and the webhook secret. Scale sets and pools can belong to the enterprise, and it is never deleted while GARM still has any of them. GARM has no webhook management for enterprises, so the webhook inputs do not apply.
@@ -142,6 +160,7 @@ class GarmEnterprise(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: GitHub enterprise slug. Changing it replaces the enterprise.
         :param pulumi.Input[_builtins.str] pool_balancer_type: How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
         :param pulumi.Input[_builtins.str] webhook_secret: Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
+        :param pulumi.Input[_builtins.str] webhook_secret_from_config: Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
         """
         ...
     @overload
@@ -173,6 +192,7 @@ class GarmEnterprise(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  pool_balancer_type: pulumi.Input[Optional[_builtins.str]] = None,
                  webhook_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 webhook_secret_from_config: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -191,9 +211,8 @@ class GarmEnterprise(pulumi.CustomResource):
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["pool_balancer_type"] = pool_balancer_type
-            if webhook_secret is None and not opts.urn:
-                raise TypeError("Missing required property 'webhook_secret'")
             __props__.__dict__["webhook_secret"] = None if webhook_secret is None else pulumi.Output.secret(webhook_secret)
+            __props__.__dict__["webhook_secret_from_config"] = webhook_secret_from_config
             __props__.__dict__["endpoint_name"] = None
             __props__.__dict__["entity_id"] = None
             __props__.__dict__["entity_kind"] = None
@@ -238,6 +257,7 @@ class GarmEnterprise(pulumi.CustomResource):
         __props__.__dict__["state_version"] = None
         __props__.__dict__["webhook_installed"] = None
         __props__.__dict__["webhook_secret"] = None
+        __props__.__dict__["webhook_secret_from_config"] = None
         __props__.__dict__["webhook_secret_hash"] = None
         __props__.__dict__["webhook_secret_salt"] = None
         return GarmEnterprise(resource_name, opts=opts, __props__=__props__)
@@ -332,11 +352,19 @@ class GarmEnterprise(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="webhookSecret")
-    def webhook_secret(self) -> pulumi.Output[_builtins.str]:
+    def webhook_secret(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
         """
         return pulumi.get(self, "webhook_secret")
+
+    @_builtins.property
+    @pulumi.getter(name="webhookSecretFromConfig")
+    def webhook_secret_from_config(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
+        """
+        return pulumi.get(self, "webhook_secret_from_config")
 
     @_builtins.property
     @pulumi.getter(name="webhookSecretHash")

@@ -21,27 +21,28 @@ class GarmOrganizationArgs:
     def __init__(__self__, *,
                  credentials: pulumi.Input[_builtins.str],
                  name: pulumi.Input[_builtins.str],
-                 webhook_secret: pulumi.Input[_builtins.str],
                  adopt_existing: pulumi.Input[Optional[_builtins.bool]] = None,
                  agent_mode: pulumi.Input[Optional[_builtins.bool]] = None,
                  install_webhook: pulumi.Input[Optional[_builtins.bool]] = None,
                  keep_webhook_on_delete: pulumi.Input[Optional[_builtins.bool]] = None,
-                 pool_balancer_type: pulumi.Input[Optional[_builtins.str]] = None):
+                 pool_balancer_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 webhook_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 webhook_secret_from_config: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a GarmOrganization resource.
 
         :param pulumi.Input[_builtins.str] credentials: Name of the GARM credentials the entity uses (pass a GarmCredentials' name output so Pulumi orders them). Changing it updates in place when the new credentials are on the same endpoint, and replaces otherwise.
         :param pulumi.Input[_builtins.str] name: GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization.
-        :param pulumi.Input[_builtins.str] webhook_secret: Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
         :param pulumi.Input[_builtins.bool] adopt_existing: Manage an entity of the same name that already exists in GARM instead of failing. Defaults to false.
         :param pulumi.Input[_builtins.bool] agent_mode: GARM's agent mode for the entity's runners. Defaults to false.
         :param pulumi.Input[_builtins.bool] install_webhook: Install GARM's webhook in GitHub through GARM (needs enable_webhook_management in GARM's config), and remove it on delete. Defaults to false.
         :param pulumi.Input[_builtins.bool] keep_webhook_on_delete: Leave the installed webhook in GitHub when the entity is deleted. Defaults to false.
         :param pulumi.Input[_builtins.str] pool_balancer_type: How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
+        :param pulumi.Input[_builtins.str] webhook_secret: Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
+        :param pulumi.Input[_builtins.str] webhook_secret_from_config: Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
         """
         pulumi.set(__self__, "credentials", credentials)
         pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "webhook_secret", webhook_secret)
         if adopt_existing is not None:
             pulumi.set(__self__, "adopt_existing", adopt_existing)
         if agent_mode is not None:
@@ -52,6 +53,10 @@ class GarmOrganizationArgs:
             pulumi.set(__self__, "keep_webhook_on_delete", keep_webhook_on_delete)
         if pool_balancer_type is not None:
             pulumi.set(__self__, "pool_balancer_type", pool_balancer_type)
+        if webhook_secret is not None:
+            pulumi.set(__self__, "webhook_secret", webhook_secret)
+        if webhook_secret_from_config is not None:
+            pulumi.set(__self__, "webhook_secret_from_config", webhook_secret_from_config)
 
     @_builtins.property
     @pulumi.getter
@@ -76,18 +81,6 @@ class GarmOrganizationArgs:
     @name.setter
     def name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "name", value)
-
-    @_builtins.property
-    @pulumi.getter(name="webhookSecret")
-    def webhook_secret(self) -> pulumi.Input[_builtins.str]:
-        """
-        Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
-        """
-        return pulumi.get(self, "webhook_secret")
-
-    @webhook_secret.setter
-    def webhook_secret(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "webhook_secret", value)
 
     @_builtins.property
     @pulumi.getter(name="adoptExisting")
@@ -149,6 +142,30 @@ class GarmOrganizationArgs:
     def pool_balancer_type(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "pool_balancer_type", value)
 
+    @_builtins.property
+    @pulumi.getter(name="webhookSecret")
+    def webhook_secret(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
+        """
+        return pulumi.get(self, "webhook_secret")
+
+    @webhook_secret.setter
+    def webhook_secret(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "webhook_secret", value)
+
+    @_builtins.property
+    @pulumi.getter(name="webhookSecretFromConfig")
+    def webhook_secret_from_config(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
+        """
+        return pulumi.get(self, "webhook_secret_from_config")
+
+    @webhook_secret_from_config.setter
+    def webhook_secret_from_config(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "webhook_secret_from_config", value)
+
 
 @pulumi.type_token("garm:index:GarmOrganization")
 class GarmOrganization(pulumi.CustomResource):
@@ -164,6 +181,7 @@ class GarmOrganization(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  pool_balancer_type: pulumi.Input[Optional[_builtins.str]] = None,
                  webhook_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 webhook_secret_from_config: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A GarmOrganization registers a GitHub or Gitea organization with GARM: the credentials GARM uses for it, the secret GitHub signs its webhook deliveries with, and how GARM spreads jobs over the organization's pools. Scale sets and pools belong to an organization, a repository or an enterprise, and the entity is never deleted while GARM still has any of them. On request, GARM also installs its webhook in the organization and removes it again on delete.
@@ -178,6 +196,7 @@ class GarmOrganization(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization.
         :param pulumi.Input[_builtins.str] pool_balancer_type: How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
         :param pulumi.Input[_builtins.str] webhook_secret: Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
+        :param pulumi.Input[_builtins.str] webhook_secret_from_config: Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
         """
         ...
     @overload
@@ -211,6 +230,7 @@ class GarmOrganization(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  pool_balancer_type: pulumi.Input[Optional[_builtins.str]] = None,
                  webhook_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 webhook_secret_from_config: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -231,9 +251,8 @@ class GarmOrganization(pulumi.CustomResource):
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["pool_balancer_type"] = pool_balancer_type
-            if webhook_secret is None and not opts.urn:
-                raise TypeError("Missing required property 'webhook_secret'")
             __props__.__dict__["webhook_secret"] = None if webhook_secret is None else pulumi.Output.secret(webhook_secret)
+            __props__.__dict__["webhook_secret_from_config"] = webhook_secret_from_config
             __props__.__dict__["endpoint_name"] = None
             __props__.__dict__["entity_id"] = None
             __props__.__dict__["entity_kind"] = None
@@ -280,6 +299,7 @@ class GarmOrganization(pulumi.CustomResource):
         __props__.__dict__["state_version"] = None
         __props__.__dict__["webhook_installed"] = None
         __props__.__dict__["webhook_secret"] = None
+        __props__.__dict__["webhook_secret_from_config"] = None
         __props__.__dict__["webhook_secret_hash"] = None
         __props__.__dict__["webhook_secret_salt"] = None
         return GarmOrganization(resource_name, opts=opts, __props__=__props__)
@@ -390,11 +410,19 @@ class GarmOrganization(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="webhookSecret")
-    def webhook_secret(self) -> pulumi.Output[_builtins.str]:
+    def webhook_secret(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
         """
         return pulumi.get(self, "webhook_secret")
+
+    @_builtins.property
+    @pulumi.getter(name="webhookSecretFromConfig")
+    def webhook_secret_from_config(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
+        """
+        return pulumi.get(self, "webhook_secret_from_config")
 
     @_builtins.property
     @pulumi.getter(name="webhookSecretHash")

@@ -43,7 +43,30 @@ const MADE_BY_HAND: Partial<Record<KindKey, (rest: GarmClient, sim: Simulator) =
     id: (await rest.createEndpoint("gitea", { name: "forgejo", description: "our Gitea", base_url: "https://git.example.com", api_base_url: "https://git.example.com/api/v1" } as never)).name,
   }),
   controller: async (_rest, sim) => ({ id: sim.controllerId() }),
+  credentials: async (rest) => ({
+    id: `github/${(await rest.createCredentials("github", { name: "hand-pat", endpoint: "github.com", auth_type: "pat", pat: { oauth2_token: "ghp_hand" } })).id}`,
+    config: { "garm:credentials-hand-pat-token": { value: "ghp_hand", secret: true } },
+  }),
+  organization: async (rest) => {
+    await rest.createEntity("organization", { name: "hand-org", credentials_name: "acme-pat", webhook_secret: "hook-1" });
+    return { id: "hand-org", config: { "garm:organization-hand-org-webhook-secret": { value: "hook-1", secret: true } } };
+  },
+  repository: async (rest) => {
+    await rest.createEntity("repository", { owner: "acme", name: "hand-repo", credentials_name: "acme-pat", webhook_secret: "hook-2" });
+    return { id: "acme/hand-repo", config: { "garm:repository-acme-hand-repo-webhook-secret": { value: "hook-2", secret: true } } };
+  },
+  enterprise: async (rest) => ({
+    id: (await rest.createEntity("enterprise", { name: "hand-ent", credentials_name: "acme-pat", webhook_secret: "hook-3" })).id,
+    config: { "garm:enterprise-hand-ent-webhook-secret": { value: "hook-3", secret: true } },
+  }),
 };
+
+/** The program's inputs from the importer's: a TypeScript program passes each secret itself (`token`), not its key. */
+function withSecretsGiven(inputs: Record<string, unknown>, config: Made["config"]): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(inputs).map(([k, v]) => (k.endsWith("FromConfig") ? [k.slice(0, -"FromConfig".length), config?.[String(v)]?.value] : [k, v])),
+  );
+}
 
 describe("the import option of each kind's TypeScript class (real CLI, dynamic provider)", function () {
   this.timeout(300_000);
@@ -78,7 +101,8 @@ describe("the import option of each kind's TypeScript class (real CLI, dynamic p
       assert.ok(make, `no way to make a ${row.key} by hand`);
       const rest = new GarmClient({ url: sim.url, username: sim.username, password: sim.password });
       const made = await make(rest, sim);
-      const { inputs } = await row.impl.importer!(rest, made.id);
+      const read = await row.impl.importer!(rest, made.id, (key) => made.config?.[key]?.value);
+      const inputs = withSecretsGiven(read.inputs, made.config);
       const Class = (garm as unknown as Record<string, new (name: string, args: object, opts: object) => unknown>)[row.sdkClass];
       assert.ok(Class, `pulumi-garm exports ${row.sdkClass}`);
       const program = (withImport: boolean) => async () => {

@@ -36,9 +36,9 @@ describe("pulumi-garm import-plan (simulator populated over REST)", function () 
     assert.deepEqual(byName, {
       "endpoint-ghes": "garm:index:GarmEndpoint ghes",
       "endpoint-gitea-local": "garm:index:GarmEndpoint gitea-local",
-      "credentials-acme-pat": "garm:index:GarmCredentials acme-pat",
-      "credentials-ghes-pat": "garm:index:GarmCredentials ghes-pat",
-      "credentials-gitea-token": "garm:index:GarmCredentials gitea-token",
+      "credentials-acme-pat": "garm:index:GarmCredentials github/1",
+      "credentials-ghes-pat": "garm:index:GarmCredentials github/2",
+      "credentials-gitea-token": "garm:index:GarmCredentials gitea/1",
       "provider-fake": "garm:index:GarmProvider fake",
       "template-custom-linux": `garm:index:GarmTemplate ${made.templateId}`,
       "org-acme": `garm:index:GarmOrganization ${made.organizations.acme}`,

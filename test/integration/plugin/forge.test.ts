@@ -1,5 +1,5 @@
 // GarmEndpoint and GarmCredentials through pulumi-resource-garm's gRPC protocol against the GARM simulator: the same
-// provider/ code as the dynamic provider, a secret token that stays a secret, and no import (adoptExisting instead).
+// provider/ code as the dynamic provider, a secret token that stays a secret, and an import that takes the secret from stack config.
 import { strict as assert } from "node:assert";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { SECRET_SIG, SIG_KEY } from "../../../provider-plugin/protocol";
@@ -11,7 +11,7 @@ describe("pulumi-resource-garm: GarmEndpoint and GarmCredentials", function () {
   let fx: PluginOnSimulator | undefined;
   afterEach(async () => fx?.close());
 
-  it("creates an endpoint and credentials, rotates the token in place, refuses import, and deletes both", async () => {
+  it("creates an endpoint and credentials, rotates the token in place, names the config key its import needs, and deletes both", async () => {
     fx = await startPluginOnSimulator({ tickMs: 0 });
     const { sim, plugin: p } = fx;
 
@@ -34,7 +34,8 @@ describe("pulumi-resource-garm: GarmEndpoint and GarmCredentials", function () {
     assert.notEqual(sim.credentials().find((c) => c.name === "ghe-pat")?.secretDigest, digest);
     assert.ok(!p.output.join("\n").includes("plugin-token"), "no token in the plugin's output");
 
-    await assert.rejects(p.read(CREDENTIALS, "creds", made.id), /GarmCredentials cannot be imported: declare it in the program with adoptExisting: true/);
+    // GARM never returns the token: the import takes it from stack config, and names the key while it is not set.
+    await assert.rejects(p.read(CREDENTIALS, "creds", `github/${made.id}`), /GarmCredentials ghe-pat: .*`pulumi config set --secret garm:credentials-ghe-pat-token <token>`/);
 
     await p.delete(CREDENTIALS, "creds", made.id, updated);
     await p.delete(ENDPOINT, "ep", epMade.id, epMade.outs);

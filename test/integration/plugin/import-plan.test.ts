@@ -1,6 +1,6 @@
 // The whole-GARM import with the real Pulumi CLI: `pulumi-garm import-plan` on a simulated GARM populated over REST, then
 // `pulumi import --file` in a YAML project with the garm plugin, then a preview with no change. The plan is cut to the
-// kinds whose importers have landed (the registry's `importable`); credentials, entities and GarmProvider wait for theirs.
+// kinds whose importers have landed (the registry's `importable`); GarmProvider waits for its own; the secrets of credentials and entities are set in stack config first.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -13,6 +13,22 @@ import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
 import { startSimulatedHost } from "../../../scripts/demo/host";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { writes } from "./quickstart-scenario";
+import { GarmClient } from "../../../provider/garm/client";
+import { credentialsConfigKeys } from "../../../provider/kinds/credentials/import";
+import { entityWebhookSecretKey } from "../../../provider/kinds/entity/import";
+
+/** The stack config the imports of credentials and entities read their secrets from, as the user sets it before. */
+async function secretConfig(login: { url: string; username: string; password: string }): Promise<Record<string, { value: string; secret: boolean }>> {
+  const rest = new GarmClient(login);
+  const config: Record<string, { value: string; secret: boolean }> = {};
+  for (const forge of ["github", "gitea"] as const) {
+    for (const c of await rest.listCredentials(forge)) config[credentialsConfigKeys({ ...c, forge }).secret] = { value: `token-of-${c.name}`, secret: true };
+  }
+  for (const kind of ["organization", "repository", "enterprise"] as const) {
+    for (const e of await rest.listEntities(kind)) config[entityWebhookSecretKey(kind, e)] = { value: `hook-of-${e.name}`, secret: true };
+  }
+  return config;
+}
 
 const kindOfToken = (token: string) => (Object.keys(IMPORT_IDS) as ListedKind[]).find((k) => tokenFor(k) === token)!;
 
@@ -40,13 +56,13 @@ describe("import-plan, then pulumi import --file in a YAML project (real CLI, ga
     const whole = JSON.parse(text) as ImportFile;
     const file: ImportFile = { resources: whole.resources.filter((r) => hasImporter(kindOfToken(r.type))) };
     const kinds = new Set(file.resources.map((r) => r.type));
-    for (const t of ["garm:index:GarmController", "garm:index:GarmEndpoint", "garm:index:GarmPool", "garm:index:GarmScaleSet", "garm:index:GarmTemplate"]) assert.ok(kinds.has(t), `${t} is in the plan`);
+    for (const t of ["garm:index:GarmController", "garm:index:GarmEndpoint", "garm:index:GarmPool", "garm:index:GarmScaleSet", "garm:index:GarmTemplate", "garm:index:GarmCredentials", "garm:index:GarmOrganization", "garm:index:GarmRepository", "garm:index:GarmEnterprise"]) assert.ok(kinds.has(t), `${t} is in the plan`);
 
     const p = new PluginProject(path.join(REPO_ROOT, "examples", "quickstart-yaml"), home, [YAML_HOST_DIR]);
     cleanup.push(() => p.close());
     await p.installPlugin(tarball);
     fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), "name: garm-import-plan-yaml\nruntime: yaml\n");
-    await p.initStack("dev", { "garm:url": host.sim.url, "garm:username": host.sim.username, "garm:password": { value: host.sim.password, secret: true } });
+    await p.initStack("dev", { "garm:url": host.sim.url, "garm:username": host.sim.username, "garm:password": { value: host.sim.password, secret: true }, ...(await secretConfig(host.sim)) });
     const planPath = path.join(p.workDir, "plan.json");
     fs.writeFileSync(planPath, JSON.stringify(file));
     const generated = path.join(p.workDir, "generated.yaml");

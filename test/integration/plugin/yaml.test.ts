@@ -9,6 +9,7 @@ import { GarmClient } from "../../../provider/garm/client";
 import { type SimulatedHost, startSimulatedHost } from "../../../scripts/demo/host";
 import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
 import { startSimulator } from "../../../simulator";
+import { APP_KEY_1 } from "../../support/forge-pem";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { runQuickstart, writes } from "./quickstart-scenario";
 
@@ -57,7 +58,14 @@ describe("YAML programs through the garm resource plugin (real CLI, YAML host, s
   });
 
   /** Each importable kind, made over REST as garm-cli would: its token, the id to import, what the written code holds. */
-  const IMPORTS: { kind: string; token: string; make: (rest: GarmClient, host: SimulatedHost) => Promise<string>; code: RegExp }[] = [
+  const IMPORTS: {
+    kind: string;
+    token: string;
+    make: (rest: GarmClient, host: SimulatedHost) => Promise<string>;
+    code: RegExp;
+    /** Stack config set before the import: the secrets GARM never returns, under the keys the import names. */
+    config?: Record<string, string | { value: string; secret: boolean }>;
+  }[] = [
     {
       kind: "scale set (legacy token)",
       token: "garm:index:ScaleSet",
@@ -120,16 +128,73 @@ describe("YAML programs through the garm resource plugin (real CLI, YAML host, s
       make: async (_rest, host) => host.sim.controllerId(),
       code: /type: garm:(index:)?GarmController[\s\S]*metadataUrl: http/,
     },
+    {
+      kind: "GitHub PAT credentials",
+      token: "garm:index:GarmCredentials",
+      make: async (rest) =>
+        `github/${(await rest.createCredentials("github", { name: "ci-pat", description: "made with garm-cli", endpoint: "github.com", auth_type: "pat", pat: { oauth2_token: "ghp_imported_1" } })).id}`,
+      code: /type: garm:(index:)?GarmCredentials[\s\S]*tokenFromConfig: garm:credentials-ci-pat-token/,
+      config: { "garm:credentials-ci-pat-token": { value: "ghp_imported_1", secret: true } },
+    },
+    {
+      kind: "GitHub App credentials",
+      token: "garm:index:GarmCredentials",
+      make: async (rest) =>
+        `github/${(await rest.createCredentials("github", { name: "ci-app", endpoint: "github.com", auth_type: "app", app: { app_id: 12, installation_id: 34, private_key_bytes: Buffer.from(APP_KEY_1).toString("base64") } })).id}`,
+      code: /type: garm:(index:)?GarmCredentials[\s\S]*appId: 12[\s\S]*installationId: 34[\s\S]*privateKeyFromConfig: garm:credentials-ci-app-private-key/,
+      config: {
+        "garm:credentials-ci-app-private-key": { value: APP_KEY_1, secret: true },
+        "garm:credentials-ci-app-app-id": "12",
+        "garm:credentials-ci-app-installation-id": "34",
+      },
+    },
+    {
+      kind: "Gitea token credentials",
+      token: "garm:index:GarmCredentials",
+      make: async (rest) => {
+        await rest.createEndpoint("gitea", { name: "forgejo", base_url: "https://git.example.com", api_base_url: "https://git.example.com/api/v1" });
+        return `gitea/${(await rest.createCredentials("gitea", { name: "forgejo-bot", endpoint: "forgejo", auth_type: "pat", pat: { oauth2_token: "gitea_tok_1" } })).id}`;
+      },
+      code: /type: garm:(index:)?GarmCredentials[\s\S]*forge: gitea[\s\S]*tokenFromConfig: garm:credentials-gitea-forgejo-bot-token/,
+      config: { "garm:credentials-gitea-forgejo-bot-token": { value: "gitea_tok_1", secret: true } },
+    },
+    {
+      kind: "organization (by name)",
+      token: "garm:index:GarmOrganization",
+      make: async (rest) => {
+        await rest.createEntity("organization", { name: "widgets", credentials_name: "acme-pat", webhook_secret: "hook-secret-1", pool_balancer_type: "pack" });
+        return "widgets";
+      },
+      code: /type: garm:(index:)?GarmOrganization[\s\S]*poolBalancerType: pack[\s\S]*webhookSecretFromConfig: garm:organization-widgets-webhook-secret/,
+      config: { "garm:organization-widgets-webhook-secret": { value: "hook-secret-1", secret: true } },
+    },
+    {
+      kind: "repository (by owner/name)",
+      token: "garm:index:GarmRepository",
+      make: async (rest) => {
+        await rest.createEntity("repository", { owner: "acme", name: "tools", credentials_name: "acme-pat", webhook_secret: "hook-secret-2" });
+        return "acme/tools";
+      },
+      code: /type: garm:(index:)?GarmRepository[\s\S]*name: acme\/tools[\s\S]*webhookSecretFromConfig: garm:repository-acme-tools-webhook-secret/,
+      config: { "garm:repository-acme-tools-webhook-secret": { value: "hook-secret-2", secret: true } },
+    },
+    {
+      kind: "enterprise (by GARM id)",
+      token: "garm:index:GarmEnterprise",
+      make: async (rest) => (await rest.createEntity("enterprise", { name: "acme-corp", credentials_name: "acme-pat", webhook_secret: "hook-secret-3" })).id,
+      code: /type: garm:(index:)?GarmEnterprise[\s\S]*webhookSecretFromConfig: garm:enterprise-acme-corp-webhook-secret/,
+      config: { "garm:enterprise-acme-corp-webhook-secret": { value: "hook-secret-3", secret: true } },
+    },
   ];
 
-  for (const { kind, token, make, code: expected } of IMPORTS) {
+  for (const { kind, token, make, code: expected, config } of IMPORTS) {
     it(`imports a ${kind} set up over REST; the program Pulumi writes for it previews with no change`, async () => {
       const { p, host } = await project("quickstart-yaml");
       const rest = new GarmClient({ url: host.sim.url, username: host.sim.username, password: host.sim.password });
       const id = await make(rest, host);
       // An empty program: only the imported resource.
       fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), "name: garm-import-yaml\nruntime: yaml\n");
-      await p.initStack("dev", { "garm:url": host.sim.url, "garm:username": host.sim.username, "garm:password": { value: host.sim.password, secret: true } });
+      await p.initStack("dev", { "garm:url": host.sim.url, "garm:username": host.sim.username, "garm:password": { value: host.sim.password, secret: true }, ...config });
       const generated = path.join(p.workDir, "generated.yaml");
       await p.cli(["import", token, "imported", id, "--yes", "--out", generated]);
       const code = fs.readFileSync(generated, "utf8");
@@ -139,6 +204,9 @@ describe("YAML programs through the garm resource plugin (real CLI, YAML host, s
       const preview = await p.preview();
       assert.deepEqual(preview.changeSummary, { same: 2 }, `after import the written program has no change:\n${code}`);
       assert.deepEqual(writes(host.sim), []);
+      const secrets = Object.values(config ?? {}).flatMap((v) => (typeof v === "object" && v.secret ? [v.value] : []));
+      const state = (await p.cli(["stack", "export"])).stdout;
+      for (const secret of secrets) assert.ok(!code.includes(secret) && !state.includes(secret), "the secret is in neither the written program nor the state");
     });
   }
 

@@ -1,0 +1,58 @@
+// `pulumi import garm:index:GarmCredentials <name> <forge>/<id>`: reads credentials GARM holds. GARM never returns the
+// token or key, nor an app's ids (ForgeCredentials, params/params.go L1109-1131), so the inputs name stack config keys
+// for them: the secret as tokenFromConfig / privateKeyFromConfig, the app ids read from config and written literally.
+// The keys must be set before the import, so the state's digest is of the secret the program will send.
+import type { CredentialsView, ForgeCalls } from "../../garm/client";
+import { type ConfigLookup, configKeyOf, missingConfigMessage } from "../../common/secrets-from-config";
+import { parseCredentialsId } from "./identity";
+import { type CheckedCredentialsInputs, withDefaults } from "./inputs";
+import { toOutputs } from "./resource";
+
+type Props = Record<string, unknown>;
+
+/** The import id of credentials GARM lists: `<forge>/<id>`, since each forge numbers its own. */
+export function credentialsImportId(view: Pick<CredentialsView, "forge" | "id">): string {
+  return `${view.forge}/${view.id}`;
+}
+
+/** The config keys an import of these credentials reads: the secret, and for an app its two ids. */
+export function credentialsConfigKeys(view: Pick<CredentialsView, "forge" | "name" | "authType">): { secret: string; appId?: string; installationId?: string } {
+  const base = view.forge === "github" ? ["credentials", view.name] : ["credentials", view.forge, view.name];
+  if (view.authType !== "app") return { secret: configKeyOf(...base, "token") };
+  return { secret: configKeyOf(...base, "private-key"), appId: configKeyOf(...base, "app-id"), installationId: configKeyOf(...base, "installation-id") };
+}
+
+/** Reads the credentials for import; throws naming every `pulumi config set` still needed. */
+export async function importCredentials(client: Pick<ForgeCalls, "getCredentials">, id: string, config: ConfigLookup): Promise<{ id: string; props: Props; inputs: Props }> {
+  const { forge, credentialsId } = parseCredentialsId(id);
+  const view = await client.getCredentials(forge, credentialsId);
+  const keys = credentialsConfigKeys({ ...view, forge });
+  const label = `GarmCredentials ${view.name}`;
+  const needed: [string, string][] = [[keys.secret, view.authType === "app" ? "private key" : "token"]];
+  if (keys.appId && keys.installationId) needed.push([keys.appId, "app id"], [keys.installationId, "installation id"]);
+  const missing = needed.filter(([key]) => !config(key));
+  if (missing.length > 0) throw new Error(missing.map(([key, what]) => missingConfigMessage(label, key, what)).join("; "));
+  const inputs: Props = {
+    ...(forge !== "github" ? { forge } : {}),
+    name: view.name,
+    ...(view.description ? { description: view.description } : {}),
+    endpoint: view.endpoint,
+  };
+  if (view.authType === "app") {
+    const appId = wholeNumber(config(keys.appId!)!, keys.appId!, label);
+    const installationId = wholeNumber(config(keys.installationId!)!, keys.installationId!, label);
+    Object.assign(inputs, { appId, installationId, privateKeyFromConfig: keys.secret });
+  } else {
+    inputs.tokenFromConfig = keys.secret;
+  }
+  const secret = view.authType === "app" ? { privateKey: config(keys.secret) } : { token: config(keys.secret) };
+  const checked: CheckedCredentialsInputs = withDefaults({ ...(inputs as Parameters<typeof withDefaults>[0]), ...secret });
+  // The outputs hold the secret's digest only, as after a create.
+  return { id: String(view.id), props: (await toOutputs(view.id, checked)) as unknown as Props, inputs };
+}
+
+function wholeNumber(text: string, key: string, label: string): number {
+  const n = Number(text.trim());
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${label}: stack config ${key} is "${text}"; it must be a whole number: run \`pulumi config set ${key} <number>\``);
+  return n;
+}
