@@ -2,6 +2,8 @@
 // endpoints (GHES and Gitea), credentials on each, two organizations, a repository, an enterprise, a template, three
 // pools and four scale sets, two of them named without a generation hash. The simulator seeds the rest.
 import { GarmClient } from "../provider/garm/client";
+import { credentialsConfigKeys } from "../provider/kinds/credentials/import";
+import { entityWebhookSecretKey } from "../provider/kinds/entity/import";
 import { liveName } from "../provider/runners/naming";
 
 export interface PopulatedGarm {
@@ -71,4 +73,20 @@ export async function populateGarm(login: { url: string; username: string; passw
   } finally {
     await rest.close();
   }
+}
+
+/**
+ * The stack config the imports of credentials and entities read their secrets from, as the user sets it before: any
+ * value does, since GARM never shows a secret to compare.
+ */
+export async function importSecretsConfig(login: { url: string; username: string; password: string }): Promise<Record<string, { value: string; secret: boolean }>> {
+  const rest = new GarmClient(login);
+  const config: Record<string, { value: string; secret: boolean }> = {};
+  for (const forge of ["github", "gitea"] as const) {
+    for (const c of await rest.listCredentials(forge)) config[credentialsConfigKeys({ ...c, forge }).secret] = { value: `token-of-${c.name}`, secret: true };
+  }
+  for (const kind of ["organization", "repository", "enterprise"] as const) {
+    for (const e of await rest.listEntities(kind)) config[entityWebhookSecretKey(kind, e)] = { value: `hook-of-${e.name}`, secret: true };
+  }
+  return config;
 }

@@ -10,7 +10,7 @@ import { importPlan } from "../../cli/import-plan/command";
 import { IMPORT_IDS, type ListedKind, hasImporter, tokenFor } from "../../cli/import-plan/import-ids";
 import type { ImportFile } from "../../cli/import-plan/plan";
 import { GarmClient } from "../../provider/garm/client";
-import { populateGarm } from "../../harness/populated-garm";
+import { importSecretsConfig, populateGarm } from "../../harness/populated-garm";
 import { REPO_ROOT } from "../../harness/pulumi-cli/project";
 import { locateGarm } from "../../harness/real-garm";
 import { type E2eEnvironment, startE2eEnvironment } from "../../harness/real-garm/environment";
@@ -72,7 +72,7 @@ describe("e2e: import-plan and pulumi import --file against real GARM v0.2.1 (ga
     cleanup.push(() => p.close());
     await p.installPlugin(buildPluginOnce());
     fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), "name: garm-import-real\nruntime: yaml\n");
-    await p.initStack("dev", { "garm:url": login.url, "garm:username": login.username, "garm:password": { value: login.password, secret: true } });
+    await p.initStack("dev", { "garm:url": login.url, "garm:username": login.username, "garm:password": { value: login.password, secret: true }, ...(await importSecretsConfig(login)) });
     const planPath = path.join(p.workDir, "plan.json");
     fs.writeFileSync(planPath, JSON.stringify(file));
     const generated = path.join(p.workDir, "generated.yaml");

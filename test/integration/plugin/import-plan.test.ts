@@ -8,27 +8,12 @@ import * as path from "node:path";
 import { importPlan } from "../../../cli/import-plan/command";
 import { IMPORT_IDS, type ListedKind, hasImporter, tokenFor } from "../../../cli/import-plan/import-ids";
 import type { ImportFile } from "../../../cli/import-plan/plan";
-import { populateGarm } from "../../../harness/populated-garm";
+import { importSecretsConfig, populateGarm } from "../../../harness/populated-garm";
 import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
 import { startSimulatedHost } from "../../../scripts/demo/host";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { writes } from "./quickstart-scenario";
-import { GarmClient } from "../../../provider/garm/client";
-import { credentialsConfigKeys } from "../../../provider/kinds/credentials/import";
-import { entityWebhookSecretKey } from "../../../provider/kinds/entity/import";
 
-/** The stack config the imports of credentials and entities read their secrets from, as the user sets it before. */
-async function secretConfig(login: { url: string; username: string; password: string }): Promise<Record<string, { value: string; secret: boolean }>> {
-  const rest = new GarmClient(login);
-  const config: Record<string, { value: string; secret: boolean }> = {};
-  for (const forge of ["github", "gitea"] as const) {
-    for (const c of await rest.listCredentials(forge)) config[credentialsConfigKeys({ ...c, forge }).secret] = { value: `token-of-${c.name}`, secret: true };
-  }
-  for (const kind of ["organization", "repository", "enterprise"] as const) {
-    for (const e of await rest.listEntities(kind)) config[entityWebhookSecretKey(kind, e)] = { value: `hook-of-${e.name}`, secret: true };
-  }
-  return config;
-}
 
 const kindOfToken = (token: string) => (Object.keys(IMPORT_IDS) as ListedKind[]).find((k) => tokenFor(k) === token)!;
 
@@ -62,7 +47,7 @@ describe("import-plan, then pulumi import --file in a YAML project (real CLI, ga
     cleanup.push(() => p.close());
     await p.installPlugin(tarball);
     fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), "name: garm-import-plan-yaml\nruntime: yaml\n");
-    await p.initStack("dev", { "garm:url": host.sim.url, "garm:username": host.sim.username, "garm:password": { value: host.sim.password, secret: true }, ...(await secretConfig(host.sim)) });
+    await p.initStack("dev", { "garm:url": host.sim.url, "garm:username": host.sim.username, "garm:password": { value: host.sim.password, secret: true }, ...(await importSecretsConfig(host.sim)) });
     const planPath = path.join(p.workDir, "plan.json");
     fs.writeFileSync(planPath, JSON.stringify(file));
     const generated = path.join(p.workDir, "generated.yaml");
