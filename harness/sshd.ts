@@ -2,9 +2,9 @@
 // and authorized keys in a temp directory, stopped by its PID. The system's sshd and its config are never touched.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { promises as fs, existsSync } from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
+import { ensureDebianPackages, freeLoopbackPort, stopByPid, waitForListen } from "./daemon";
 
 export const SSHD = "/usr/sbin/sshd";
 const SFTP_SERVER = ["/usr/lib/openssh/sftp-server", "/usr/libexec/openssh/sftp-server", "/usr/lib/ssh/sftp-server"];
@@ -14,14 +14,7 @@ const SFTP_SERVER = ["/usr/lib/openssh/sftp-server", "/usr/libexec/openssh/sftp-
  * @returns undefined when they are there, else why not (the tests then skip with it).
  */
 export function ensureOpenSshServer(): string | undefined {
-  const ready = () => existsSync(SSHD) && spawnSync("ssh-keygen", ["-?"], { stdio: "ignore" }).error === undefined;
-  if (ready()) return undefined;
-  if (process.getuid?.() !== 0) return `${SSHD} or ssh-keygen is missing and installing openssh-server needs root`;
-  // The package's own start of the system sshd is prevented: the tests start their own.
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive", RUNLEVEL: "1" };
-  const install = spawnSync("sh", ["-c", "apt-get install -y -qq --no-install-recommends openssh-server openssh-client || (apt-get update -qq && apt-get install -y -qq --no-install-recommends openssh-server openssh-client)"], { env, encoding: "utf8" });
-  if (!ready()) return `installing openssh-server with apt-get failed: ${(install.stderr || install.stdout || "").trim().split("\n").slice(-3).join(" | ")}`;
-  return undefined;
+  return ensureDebianPackages(["openssh-server", "openssh-client"], () => existsSync(SSHD) && spawnSync("ssh-keygen", ["-?"], { stdio: "ignore" }).error === undefined);
 }
 
 export interface SshServer {
@@ -37,17 +30,6 @@ export interface SshServer {
   pid: number;
   logs(): string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function keygen(file: string, comment: string): void {
@@ -67,7 +49,7 @@ export async function startSshServer(options: { extraConfig?: string[] } = {}): 
   // sshd refuses to start without its privilege separation directory.
   await fs.mkdir("/run/sshd", { recursive: true, mode: 0o755 }).catch(() => undefined);
   const sftp = SFTP_SERVER.find((p) => existsSync(p)) ?? "internal-sftp";
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const user = os.userInfo().username;
   const config = [
     `Port ${port}`,
@@ -91,21 +73,7 @@ export async function startSshServer(options: { extraConfig?: string[] } = {}): 
   const child: ChildProcess = spawn(SSHD, ["-D", "-e", "-f", configFile], { stdio: ["ignore", "pipe", "pipe"] });
   child.stdout!.on("data", (b: Buffer) => (log += b.toString()));
   child.stderr!.on("data", (b: Buffer) => (log += b.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`sshd exited at start: ${log}`);
-    const up = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, "127.0.0.1", () => (s.destroy(), resolve(true)));
-      s.once("error", () => resolve(false));
-    });
-    if (up) break;
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`sshd did not listen on ${port} within 10s: ${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitForListen(child, port, "sshd", () => log);
   const pub = (await fs.readFile(path.join(dir, "host_ed25519.pub"), "utf8")).trim().split(/\s+/);
   return {
     host: "127.0.0.1",
@@ -117,12 +85,7 @@ export async function startSshServer(options: { extraConfig?: string[] } = {}): 
     pid: child.pid!,
     logs: () => log,
     stop: async () => {
-      // By PID: this server only, never the system's sshd.
-      if (child.exitCode === null) {
-        process.kill(child.pid!, "SIGTERM");
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-        if (child.exitCode === null) process.kill(child.pid!, "SIGKILL");
-      }
+      await stopByPid(child);
       await fs.rm(dir, { recursive: true, force: true });
     },
   };

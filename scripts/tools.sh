@@ -14,7 +14,9 @@
 #   sdk/go compiled once into Go's build cache (go-sdk), so the Go program test does not pay a cold compile
 #   OpenSSH server (Debian's openssh-server, for the GarmProvider SSH tests, which start their own sshd on a loopback
 #                       port) -> /usr/sbin/sshd, installed with apt-get when missing; the system's sshd is not started
-# Usage: scripts/tools.sh [garm|pulumi|nodejs|yaml|python|sdkgen|go-sdk|sshd|all]   (prints the bin directories it made ready)
+#   PostgreSQL server (Debian's postgresql package, for the two-operators test's shared postgres:// Pulumi backend; the
+#                       test makes its own cluster) -> /usr/lib/postgresql/<N>/bin, installed with apt-get when missing
+# Usage: scripts/tools.sh [garm|pulumi|nodejs|yaml|python|sdkgen|go-sdk|sshd|postgres|all]   (prints the bin directories it made ready)
 set -euo pipefail
 
 CACHE="${PULUMI_GARM_CACHE:-$HOME/.cache/pulumi-garm}"
@@ -204,20 +206,43 @@ warm_go_sdk() {
   mkdir -p "$CACHE" && touch "$marker"
 }
 
+# Installs Debian packages with apt-get (refreshing the package lists when an install fails), as root only. A policy
+# that forbids starting services keeps a package from starting its system service: the tests start their own servers.
+apt_install() {
+  local policy=/usr/sbin/policy-rc.d created=
+  if [[ ! -e $policy ]]; then printf '#!/bin/sh\nexit 101\n' >"$policy"; chmod +x "$policy"; created=1; fi
+  (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1 ||
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null))
+  if [[ -n $created ]]; then rm -f "$policy"; fi
+}
+
+can_apt_install() { [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; }
+
 ensure_sshd() {
   if [[ -x /usr/sbin/sshd ]] && command -v ssh-keygen >/dev/null; then echo /usr/sbin; return; fi
-  if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null; then
+  if ! can_apt_install; then
     log "openssh-server is missing: install it (apt-get install openssh-server) for the SSH tests, which skip without it"
     return
   fi
   log "installing openssh-server (the tests start their own sshd; the system's is left alone)"
-  # A policy that forbids starting services keeps the package from starting the system's sshd.
-  local policy=/usr/sbin/policy-rc.d created=
-  if [[ ! -e $policy ]]; then printf '#!/bin/sh\nexit 101\n' >"$policy"; chmod +x "$policy"; created=1; fi
-  (apt-get install -y -qq --no-install-recommends openssh-server openssh-client >/dev/null 2>&1 ||
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openssh-server openssh-client >/dev/null))
-  [[ -n $created ]] && rm -f "$policy"
+  apt_install openssh-server openssh-client
   echo /usr/sbin
+}
+
+# The newest PostgreSQL server's bin directory from Debian's postgresql package, for the two-operators test's shared
+# Pulumi backend (postgres://); the test makes its own cluster with initdb in a temp directory.
+postgres_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
+
+ensure_postgres() {
+  local dir; dir="$(postgres_bin)"
+  if [[ -n $dir && -x $dir/initdb ]]; then echo "$dir"; return; fi
+  if ! can_apt_install; then
+    log "postgresql is missing: install it (apt-get install postgresql) for the two-operators test, which skips without it"
+    return
+  fi
+  log "installing postgresql (the tests start their own cluster; the system's is left alone)"
+  apt_install postgresql
+  postgres_bin
 }
 
 case "${1:-all}" in
@@ -229,6 +254,7 @@ case "${1:-all}" in
   sdkgen) build_sdkgen ;;
   go-sdk) warm_go_sdk ;;
   sshd) ensure_sshd ;;
-  all) build_garm; build_pulumi; build_nodejs_host; build_yaml_host; build_python_host; build_sdkgen; warm_go_sdk; ensure_sshd ;;
-  *) log "usage: $0 [garm|pulumi|nodejs|yaml|python|sdkgen|go-sdk|sshd|all]"; exit 2 ;;
+  postgres) ensure_postgres ;;
+  all) build_garm; build_pulumi; build_nodejs_host; build_yaml_host; build_python_host; build_sdkgen; warm_go_sdk; ensure_sshd; ensure_postgres ;;
+  *) log "usage: $0 [garm|pulumi|nodejs|yaml|python|sdkgen|go-sdk|sshd|postgres|all]"; exit 2 ;;
 esac

@@ -89,6 +89,8 @@ export interface RunPulumiOptions {
     env?: Record<string, string>;
     /** Passphrase for the passphrase secrets provider (default fixed test value). */
     passphrase?: string;
+    /** Where the stack's state lives (e.g. a shared `postgres://` backend); default: the file backend in `<workDir>/state`. */
+    backendUrl?: string;
     /** Stream CLI output (e.g. process.stdout.write) for debugging. */
     onOutput?: (chunk: string) => void;
     /** Pass --refresh to up/preview/destroy. */
@@ -129,13 +131,13 @@ function plainOutputs(o: OutputMap | undefined): Record<string, unknown> {
 }
 
 /** The environment the CLI needs to run offline in `workDir` (exported for callers using the automation API directly). */
-export function offlineEnv(workDir: string, opts: { passphrase?: string; env?: Record<string, string> } = {}): Record<string, string> {
+export function offlineEnv(workDir: string, opts: { passphrase?: string; backendUrl?: string; env?: Record<string, string> } = {}): Record<string, string> {
     const binDir = path.join(workDir, "bin");
     return {
         PULUMI_CONFIG_PASSPHRASE: opts.passphrase ?? "pulumi-garm-e2e-passphrase",
         PULUMI_SKIP_UPDATE_CHECK: "true",
         PULUMI_HOME: path.join(workDir, "home"),
-        PULUMI_BACKEND_URL: `file://${path.join(workDir, "state")}`,
+        PULUMI_BACKEND_URL: opts.backendUrl ?? `file://${path.join(workDir, "state")}`,
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
         PULUMI_SKIP_CONFIRMATIONS: "true",
         PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",

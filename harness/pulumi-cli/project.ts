@@ -59,11 +59,16 @@ export interface ProjectOptions {
   readonly prefix?: string;
   /** Extra environment for the CLI (and so the program and the dynamic provider). */
   readonly env?: Record<string, string>;
+  /**
+   * Where the stacks' state lives, e.g. `postgres://user:pass@127.0.0.1:5432/db?sslmode=disable` shared by several
+   * projects; default: a file backend in this project's own state/ directory.
+   */
+  readonly backendUrl?: string;
 }
 
 /** A copy of an example project with the package installed from its tarball, and a CLI bound to it. */
 export class PulumiProject {
-  /** Holds project/ (the copy), state/ (file backend) and home/ (PULUMI_HOME). */
+  /** Holds project/ (the copy), state/ (file backend, unless backendUrl names another) and home/ (PULUMI_HOME). */
   readonly workDir: string;
   /** The project directory: Pulumi.yaml, package.json, index.ts, node_modules. */
   readonly dir: string;
@@ -72,7 +77,7 @@ export class PulumiProject {
   readonly history: CliResult[] = [];
   private readonly pulumi: string;
 
-  private constructor(workDir: string, extraEnv: Record<string, string>) {
+  private constructor(workDir: string, extraEnv: Record<string, string>, backendUrl: string | undefined) {
     this.workDir = workDir;
     this.dir = path.join(workDir, "project");
     const cli = locatePulumi();
@@ -85,7 +90,7 @@ export class PulumiProject {
       // host's, then node's (the host and the plugin script run `node`).
       PATH: [path.dirname(cli.command), host, path.dirname(process.execPath), process.env.PATH ?? "/usr/bin:/bin"].join(path.delimiter),
       PULUMI_HOME: path.join(workDir, "home"),
-      PULUMI_BACKEND_URL: `file://${path.join(workDir, "state")}`,
+      PULUMI_BACKEND_URL: backendUrl ?? `file://${path.join(workDir, "state")}`,
       PULUMI_CONFIG_PASSPHRASE: "pulumi-garm-examples-passphrase",
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
@@ -100,7 +105,7 @@ export class PulumiProject {
     if (!fs.existsSync(path.join(src, "Pulumi.yaml"))) throw new Error(`${src} is not a Pulumi project (no Pulumi.yaml)`);
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), opts.prefix ?? `pulumi-garm-${opts.example}-`));
     try {
-      const project = new PulumiProject(workDir, opts.env ?? {});
+      const project = new PulumiProject(workDir, opts.env ?? {}, opts.backendUrl);
       fs.cpSync(src, project.dir, {
         recursive: true,
         filter: (p) => !/(^|\/)(node_modules|package-lock\.json|Pulumi\.[^/]+\.yaml)$/.test(path.relative(src, p)),
