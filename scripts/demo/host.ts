@@ -1,10 +1,11 @@
 // A simulated GARM host for the examples: the in-process GARM simulator on 127.0.0.1, the GARM config file it loads its
-// providers from, a fake provider executable (GARM refuses to load a provider whose executable is missing), and the
-// stack config an example project needs to use them. Shared by `make demo` and test/integration/examples.
+// providers from, a fake provider executable (GARM refuses to load a provider whose executable is missing), a stand-in
+// service manager that restarts it (harness/service-manager.ts), and the stack config an example project needs to use them. Shared by `make demo` and test/integration/examples.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { type Simulator, startSimulator } from "../../simulator";
+import { startServiceManager } from "../../harness/service-manager";
 
 /** What an operator's GARM config holds before any GarmProvider touches it; destroy must give these bytes back. */
 export const INITIAL_GARM_CONFIG = `# GARM config of the pulumi-garm demo host. GarmProvider resources add and remove their own
@@ -64,6 +65,7 @@ export async function startSimulatedHost(opts: HostOptions = {}): Promise<Simula
       seed: !opts.fresh,
     });
     if (opts.fresh) await firstRun(sim);
+    const serviceManager = await startServiceManager(sim);
     return {
       dir,
       sim,
@@ -75,13 +77,15 @@ export async function startSimulatedHost(opts: HostOptions = {}): Promise<Simula
         "garm:password": { value: sim.password, secret: true },
         providerExecutable: exe,
         garmConfigPath,
-        // How a GarmProvider makes GARM reload its config; on a real host: "systemctl restart garm".
-        restartCommand: `curl -fsS -X POST ${sim.url}/_sim/restart`,
+        // How a GarmProvider makes GARM reload its config; on a real host: "systemctl restart garm". Through a
+        // service manager of its own, not GARM's port, so it also works while GARM is down for another writer's restart.
+        restartCommand: serviceManager.restartCommand,
       },
       simLog,
       restarts: () => simLog.filter((l) => l === "restarting").length,
       garmConfig: () => fs.readFileSync(garmConfigPath, "utf8"),
       close: async ({ keep = false } = {}) => {
+        await serviceManager.close();
         await sim.stop();
         if (!keep) fs.rmSync(dir, { recursive: true, force: true });
       },

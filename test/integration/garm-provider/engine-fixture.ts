@@ -1,13 +1,12 @@
 // The GarmProvider engine-test fixture: a temp GARM config file, a provider executable, the GARM simulator loading
 // that file, and an engine harness whose resources edit it and restart the simulator with a real shell command.
 import { promises as fs, readFileSync } from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { garmProviderProvider, scaleSetProvider } from "../../../sdk/nodejs/shim";
 import { type Engine, type ResourceDecl, ref } from "../../../harness/engine";
 import { engineForGarm } from "../../../harness/engine-for-garm";
+import { startServiceManager } from "../../../harness/service-manager";
 import { type Simulator, startSimulator } from "../../../simulator";
 import { providerInputs } from "./provider-inputs";
 
@@ -78,17 +77,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
     },
   });
   simRef = sim;
-  const serviceManager = http.createServer((req, res) => {
-    sim.restart().then(
-      () => res.end("restarted\n"),
-      (e: Error) => {
-        res.statusCode = 500;
-        res.end(`garm.service: GARM refused to start: ${e.message}\n`);
-      },
-    );
-  });
-  await new Promise<void>((resolve) => serviceManager.listen(0, "127.0.0.1", resolve));
-  const servicePort = (serviceManager.address() as AddressInfo).port;
+  const serviceManager = await startServiceManager(sim);
   const engine = engineForGarm(sim, PROJECT);
   return {
     dir,
@@ -97,7 +86,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
     sim,
     engine,
     restarts,
-    serviceRestart: `curl -sS --fail-with-body -X POST http://127.0.0.1:${servicePort}/restart`,
+    serviceRestart: serviceManager.restartCommand,
     provider: (resource, name, over = {}) => ({
       name: resource,
       type: "GarmProvider",
@@ -129,7 +118,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
       },
     }),
     close: async () => {
-      await new Promise((resolve) => serviceManager.close(resolve));
+      await serviceManager.close();
       await sim.stop();
       await fs.rm(dir, { recursive: true, force: true });
     },
