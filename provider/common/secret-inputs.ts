@@ -6,9 +6,14 @@ const secretInputs = z.registry<{ secret: true }>();
 
 /** Marks `schema` (a field of an input schema) as holding a secret. Apply it outermost: `secretInput(z.string()...)`. */
 export function secretInput<T extends z.ZodType>(schema: T): T {
-  secretInputs.add(schema, { secret: true });
-  return schema;
+  // The mark also reaches the JSON Schema (as "x-secret"), so a secret field of a nested object is marked in schema.json.
+  const marked = schema.meta({ ...schema.meta(), [SECRET_JSON_KEY]: true }) as T;
+  secretInputs.add(marked, { secret: true });
+  return marked;
 }
+
+/** The JSON Schema key z.toJSONSchema writes for a field declared with secretInput. */
+export const SECRET_JSON_KEY = "x-secret";
 
 /** True when `schema`, or what it wraps (optional, nullable, default), was declared with secretInput. */
 export function isSecretSchema(schema: z.ZodType | undefined): boolean {

@@ -147,6 +147,12 @@ export async function hostKeyPolicy(c: SshConnection, warn: (line: string) => vo
   return (blob) => `the SSH host key of ${at} is unknown: the server offered ${keyType(blob)} ${fingerprint(blob)}; ${pinHint}`;
 }
 
+let opened = 0;
+/** SSH connections this process has opened (a bastion's included): the bench reports them per `pulumi up`. */
+export function sshConnectionsOpened(): number {
+  return opened;
+}
+
 const DIAL_ERRORS = new Set(["ECONNREFUSED", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET"]);
 
 /** The auth methods `c` offers, in the order they are tried. */
@@ -224,6 +230,7 @@ async function connectOnce(c: SshConnection, warn: (line: string) => void): Prom
   };
   return new Promise<Client>((resolve, reject) => {
     client.once("ready", () => {
+      opened++;
       if (bastion) client.once("close", () => bastion?.end());
       resolve(client);
     });

@@ -33,6 +33,8 @@ export class SshHost implements GarmHost {
   readonly label: string;
   private client?: Promise<Client>;
   private sftpSession?: Promise<SFTPWrapper>;
+  /** The open connection, held directly so the process's exit can end it synchronously. */
+  private live?: Client;
 
   constructor(
     private readonly connection: SshConnection,
@@ -47,11 +49,14 @@ export class SshHost implements GarmHost {
       const opened = connectSsh(this.connection, this.warn);
       this.client = opened;
       opened.then(
-        (c) =>
+        (c) => {
+          this.live = c;
           c.once("close", () => {
             if (this.client === opened) this.client = undefined;
+            if (this.live === c) this.live = undefined;
             this.sftpSession = undefined;
-          }),
+          });
+        },
         () => {
           if (this.client === opened) this.client = undefined;
         },
@@ -73,6 +78,11 @@ export class SshHost implements GarmHost {
   private async call<T>(op: string, file: string, fn: (s: SFTPWrapper, cb: (err: Error | undefined | null, v?: T) => void) => void): Promise<T> {
     const s = await this.sftp();
     return new Promise<T>((resolve, reject) => fn(s, (err, v) => (err ? reject(fsError(err, op, file)) : resolve(v as T))));
+  }
+
+  /** Ends the connection without waiting: for the process's exit, when nothing can be awaited. */
+  closeNow(): void {
+    this.live?.end();
   }
 
   async close(): Promise<void> {
