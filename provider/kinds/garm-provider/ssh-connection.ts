@@ -32,6 +32,8 @@ export interface SshConnection {
   perDialTimeout?: number;
   /** Dial attempts before giving up on a host that cannot be reached. @default 10 */
   dialErrorLimit?: number;
+  /** Files through sftp-server and the restart through `sudo -n` on the host (ssh-host.ts); a proxy's is ignored. */
+  sudo?: boolean;
 }
 
 /** The connection failed for a reason the user can act on; the message says which and what to do. */
