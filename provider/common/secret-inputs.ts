@@ -28,3 +28,18 @@ export function isSecretSchema(schema: z.ZodType | undefined): boolean {
 export function secretFieldsOf(schema: z.ZodObject): string[] {
   return Object.entries(schema.shape).filter(([, field]) => isSecretSchema(field as z.ZodType)).map(([key]) => key);
 }
+
+/**
+ * Dotted paths of the secret fields inside `schema`'s nested objects (`connection.privateKey`, `connection.proxy.password`),
+ * for the error guard, which must find a nested secret's value to keep it out of a message.
+ */
+export function nestedSecretPathsOf(schema: z.ZodObject, prefix = "", depth = 3): string[] {
+  if (depth === 0) return [];
+  return Object.entries(schema.shape).flatMap(([key, field]) => {
+    let inner = field as z.ZodType;
+    while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodDefault) inner = inner.unwrap() as z.ZodType;
+    const here = prefix ? `${prefix}.${key}` : key;
+    const own = prefix && isSecretSchema(field as z.ZodType) ? [here] : [];
+    return inner instanceof z.ZodObject ? [...own, ...nestedSecretPathsOf(inner, here, depth - 1)] : own;
+  });
+}
