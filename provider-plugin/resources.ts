@@ -51,11 +51,11 @@ function adapt(methods: KindMethods, connection: Connection, secrets: readonly s
 }
 
 /** One row's resource: an empty read is `pulumi import`, served by the kind's importer or refused with the way instead. */
-function served(row: KindRow & { impl: KindImplementation }, connection: Connection, log: Logger, cancel?: AbortSignal): PluginResource {
+function served(row: KindRow & { impl: KindImplementation; errorSecrets: readonly string[] }, connection: Connection, log: Logger, cancel?: AbortSignal): PluginResource {
   const client = () => connection.client();
   const secrets = row.secrets;
   const config = (key: string) => connection.configValue(key);
-  const resource = adapt(row.impl.methods({ client, log, cancel, config }), connection, secrets);
+  const resource = adapt(row.impl.methods({ client, log, cancel, config }), connection, row.errorSecrets);
   const { importable } = row;
   const importer = row.impl.importer;
   const fromUrn = row.impl.inputsFromUrn;

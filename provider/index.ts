@@ -14,7 +14,7 @@ const providers = Object.fromEntries(
   BOUND_KINDS.map((kind) => {
     const support = kind.importable === true ? { importer: kind.impl.importer! } : { instead: kind.importable.instead };
     const imports = importedByCreate(kind.impl.dynamic, support, garmClient, kind.sdkClass);
-    return [kind.key, userFacing(keptInItsGarm(imports, garmClient), kind.secrets)];
+    return [kind.key, userFacing(keptInItsGarm(imports, garmClient), kind.errorSecrets)];
   }),
 ) as Record<KindKey, pulumi.dynamic.ResourceProvider>;
 

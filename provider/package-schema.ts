@@ -4,6 +4,7 @@ import { z } from "zod";
 import { BOUND_KINDS, type KindImplementation } from "./registry/implementations";
 import { type KindRow, TOKEN_PREFIX, tokenOf } from "./registry/kinds";
 import { resourceDescription } from "./registry/descriptions";
+import { SECRET_JSON_KEY } from "./common/secret-inputs";
 
 type JsonSchema = {
   type?: string | string[];
@@ -50,7 +51,11 @@ function propertySpec(schema: JsonSchema, typeName: string, types: Record<string
 
 function objectType(schema: JsonSchema, typeName: string, types: Record<string, unknown>) {
   const properties = Object.fromEntries(
-    Object.entries(schema.properties ?? {}).map(([k, v]) => [k, propertySpec(v, `${typeName}${capitalise(k)}`, types)]),
+    Object.entries(schema.properties ?? {}).map(([k, v]) => {
+      const spec = propertySpec(v, `${typeName}${capitalise(k)}`, types);
+      // A top-level secret is marked from the registry row (withSecrets); a nested one from its schema.
+      return [k, (v as Record<string, unknown>)[SECRET_JSON_KEY] === true ? { ...spec, secret: true } : spec];
+    }),
   );
   return { type: "object", description: schema.description ?? typeName, properties, ...(schema.required?.length ? { required: schema.required } : {}) };
 }

@@ -37,7 +37,25 @@ export function issueWords(schema: z.ZodObject, argsName: string, expected: Read
   const jsonShape = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonShape;
   const isWholeNumberField = (path: readonly PropertyKey[]) =>
     path.reduce<JsonShape | undefined>((shape, key) => shape?.properties?.[String(key)], jsonShape)?.type === "integer";
-  const isSecretField = (key: PropertyKey | undefined) => key !== undefined && isSecretSchema(schema.shape[String(key)] as z.ZodType | undefined);
+  /** The schemas along `path` from the top, each field's as declared (secret marks sit on the declared field). */
+  const schemasAlong = (path: readonly PropertyKey[]): z.ZodType[] => {
+    const found: z.ZodType[] = [];
+    let at: z.ZodType | undefined = schema;
+    for (const key of path) {
+      const inner: z.ZodType | undefined = at ? unwrapped(at) : undefined;
+      at =
+        inner instanceof z.ZodObject
+          ? (inner.shape[String(key)] as z.ZodType | undefined)
+          : inner instanceof z.ZodArray && typeof key === "number"
+            ? (inner.element as z.ZodType)
+            : undefined;
+      if (!at) break;
+      found.push(at);
+    }
+    return found;
+  };
+  // A field is secret when it, or an object it is inside, was declared secret.
+  const isSecretField = (path: readonly PropertyKey[]) => schemasAlong(path).some((s) => isSecretSchema(s));
 
   const expectedOf = (issue: z.core.$ZodIssue): string => {
     switch (issue.code) {
@@ -55,9 +73,9 @@ export function issueWords(schema: z.ZodObject, argsName: string, expected: Read
     }
   };
 
-  const nestedShape = (path: string): Record<string, unknown> => {
-    const field = schema.shape[path];
-    const inner = field instanceof z.ZodOptional ? field.unwrap() : field;
+  const nestedShape = (path: readonly PropertyKey[]): Record<string, unknown> => {
+    const field = schemasAlong(path)[path.length - 1];
+    const inner = field ? unwrapped(field) : undefined;
     return inner instanceof z.ZodObject ? inner.shape : {};
   };
 
@@ -65,13 +83,21 @@ export function issueWords(schema: z.ZodObject, argsName: string, expected: Read
     const path = pathText(issue.path);
     if (issue.code === "unrecognized_keys") {
       const keys = issue.keys.map((k) => (path ? `${path}.${k}` : k));
-      const known = path ? `the inputs of ${path} are ${Object.keys(nestedShape(path)).join(", ")}` : `see ${argsName} for the inputs`;
+      const fields = Object.keys(nestedShape(issue.path));
+      const known = !path ? `see ${argsName} for the inputs` : fields.length > 0 ? `the inputs of ${path} are ${fields.join(", ")}` : `${path} takes no inputs`;
       return fail(keys[0] ?? path, `unknown input ${keys.map(show).join(", ")}; ${known}`);
     }
     const value = issue.path.reduce<unknown>((v, key) => (v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[key] : undefined), inputs);
-    const given = isSecretField(issue.path[0]) ? kindOf(value) : showValue(value);
+    const given = isSecretField(issue.path) ? kindOf(value) : showValue(value);
     return fail(path, `${path} is ${given}; it must be ${expected[path] ?? expectedOf(issue)}`);
   };
+}
+
+/** The schema an optional, nullable or defaulted field wraps. */
+function unwrapped(s: z.ZodType): z.ZodType {
+  let at = s;
+  while (at instanceof z.ZodOptional || at instanceof z.ZodNullable || at instanceof z.ZodDefault) at = at.unwrap() as z.ZodType;
+  return at;
 }
 
 /** `a.b[0].c`, as the failures name nested fields. */

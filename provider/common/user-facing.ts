@@ -25,7 +25,8 @@ function secretValuesIn(args: unknown[], secretInputs: readonly string[]): strin
   for (const arg of args) {
     if (!arg || typeof arg !== "object") continue;
     for (const field of secretInputs) {
-      const v = (arg as Record<string, unknown>)[field];
+      // A dotted path names a secret inside an object input (connection.privateKey).
+      const v = field.split(".").reduce<unknown>((at, key) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[key] : undefined), arg);
       if (["string", "number", "bigint"].includes(typeof v) && String(v).length >= 4) values.add(String(v));
     }
   }
@@ -43,7 +44,7 @@ function withoutSecrets(err: unknown, secrets: readonly string[]): unknown {
 
 /**
  * The same provider, whose deliberate errors reach Pulumi without a stack trace, and whose errors never hold the value
- * of one of `secretInputs` (the kind's secret input fields).
+ * of one of `secretInputs` (the kind's secret input fields, dotted paths for those inside an object input).
  */
 export function userFacing(provider: pulumi.dynamic.ResourceProvider, secretInputs: readonly string[] = []): pulumi.dynamic.ResourceProvider {
   const wrapped: Record<string, unknown> = {};

@@ -3,6 +3,7 @@
 // kinds.ts. It sits above provider/kinds: no kind imports it.
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { nestedSecretPathsOf } from "../common/secret-inputs";
 import type { GarmClient } from "../garm/client";
 import { GARM_IDENTITY_OUTPUT } from "../common/garm-identity";
 import type { Logger } from "../common/log";
@@ -204,7 +205,9 @@ const GARM_IDENTITY = z.object({
 });
 
 /** The rows with their implementations, in the table's order. */
-export const BOUND_KINDS: readonly (KindRow<KindKey> & { readonly impl: KindImplementation })[] = KINDS.map((row) => {
+export const BOUND_KINDS: readonly (KindRow<KindKey> & { readonly impl: KindImplementation; readonly errorSecrets: readonly string[] })[] = KINDS.map((row) => {
   const impl = IMPLEMENTATIONS[row.key];
-  return { ...row, impl: { ...impl, computed: impl.computed.extend(GARM_IDENTITY.shape) } };
+  // What errors must not hold: the row's secrets and the secret fields nested in its inputs (a GarmProvider's connection.privateKey).
+  const errorSecrets = [...row.secrets, ...(impl.inputSchema instanceof z.ZodObject ? nestedSecretPathsOf(impl.inputSchema) : [])];
+  return { ...row, errorSecrets, impl: { ...impl, computed: impl.computed.extend(GARM_IDENTITY.shape) } };
 });

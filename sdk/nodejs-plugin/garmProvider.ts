@@ -41,6 +41,10 @@ export class GarmProvider extends pulumi.CustomResource {
      */
     declare public readonly configFile: pulumi.Output<string | undefined>;
     /**
+     * SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+     */
+    declare public readonly connection: pulumi.Output<outputs.GarmProviderConnection | undefined>;
+    /**
      * Description GARM shows in `GET /providers`. Defaults to "".
      */
     declare public readonly description: pulumi.Output<string | undefined>;
@@ -109,6 +113,7 @@ export class GarmProvider extends pulumi.CustomResource {
                 throw new Error("Missing required property 'restartCommand'");
             }
             resourceInputs["configFile"] = args?.configFile;
+            resourceInputs["connection"] = args?.connection ? pulumi.secret(args.connection) : undefined;
             resourceInputs["description"] = args?.description;
             resourceInputs["environmentVariables"] = args?.environmentVariables;
             resourceInputs["executable"] = args?.executable;
@@ -122,6 +127,7 @@ export class GarmProvider extends pulumi.CustomResource {
             resourceInputs["stateVersion"] = undefined /*out*/;
         } else {
             resourceInputs["configFile"] = undefined /*out*/;
+            resourceInputs["connection"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
             resourceInputs["environmentVariables"] = undefined /*out*/;
             resourceInputs["executable"] = undefined /*out*/;
@@ -135,6 +141,8 @@ export class GarmProvider extends pulumi.CustomResource {
             resourceInputs["stateVersion"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const secretOpts = { additionalSecretOutputs: ["connection"] };
+        opts = pulumi.mergeOptions(opts, secretOpts);
         super(GarmProvider.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -147,6 +155,10 @@ export interface GarmProviderArgs {
      * Absolute path of the provider's own config file, passed to it as GARM_PROVIDER_CONFIG_FILE (`config_file`).
      */
     configFile?: pulumi.Input<string | undefined>;
+    /**
+     * SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+     */
+    connection?: pulumi.Input<inputs.GarmProviderConnectionArgs | undefined>;
     /**
      * Description GARM shows in `GET /providers`. Defaults to "".
      */

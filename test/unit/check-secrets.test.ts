@@ -12,6 +12,7 @@ import { poolInputSchema } from "../../provider/kinds/pool/inputs";
 import { scaleSetInputSchema } from "../../provider/kinds/scaleset/inputs";
 import { templateInputSchema } from "../../provider/kinds/template/inputs";
 import { userFacing } from "../../provider/common/user-facing";
+import { BOUND_KINDS } from "../../provider/registry/implementations";
 import { credentialsProviderWith } from "../../provider/kinds/credentials/resource";
 import { entityMethodsWith } from "../../provider/kinds/entity/resource";
 import { GarmClient } from "../../provider/garm/client";
@@ -122,5 +123,14 @@ describe("no error shows a secret input's value", () => {
     const err = (await provider.update!("6c1b2f6e-0000-4000-8000-000000000001", { ...inputs, webhookSecret: undefined, webhookSecretHash: "", webhookSecretSalt: "", stateVersion: 2 }, inputs).then(() => undefined, (e: unknown) => e)) as Error;
     assert.ok(err instanceof Error, "update fails");
     assert.ok(!err.message.includes("hook-quoted-by-garm"), err.message);
+  });
+
+  it("GarmProvider: an error quoting a key or password of its connection (nested, also the proxy's) is passed on without it", async () => {
+    const row = BOUND_KINDS.find((k) => k.key === "garmProvider")!;
+    const failing = { create: async () => Promise.reject(new Error("ssh2 said: cannot parse key -----BEGIN key-text-here----- with passphrase pass-phrase-here, proxy pw proxy-password-here")) };
+    const provider = userFacing(failing as never, row.errorSecrets);
+    const connection = { host: "garm.internal", privateKey: "-----BEGIN key-text-here-----", privateKeyPassword: "pass-phrase-here", proxy: { host: "bastion", password: "proxy-password-here" } };
+    const err = (await provider.create({ name: "p", connection }).then(() => undefined, (e: unknown) => e)) as Error;
+    assert.equal(err.message, "ssh2 said: cannot parse key [secret] with passphrase [secret], proxy pw [secret]");
   });
 });

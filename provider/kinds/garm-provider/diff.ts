@@ -1,7 +1,7 @@
 // diff(): which GarmProvider changes need a new block (replacement) and which rewrite it in place. Reads nothing but
-// the file system's idea of which file a path names.
-import { realpathSync } from "node:fs";
+// the GARM host's idea of which file a path names.
 import { isDeepStrictEqual } from "node:util";
+import type { GarmHost } from "./host";
 import { containsUnknown } from "../../common/unknown";
 import { type PlannedDiff, plannedDiff } from "../../common/planned-diff";
 import { migrateState, withDefaults } from "./inputs";
@@ -22,17 +22,35 @@ export const COMPARED_FIELDS = [
   "restartTimeoutSeconds",
   // Recorded in the block's marker: a renamed stack or resource rewrites it (without restarting GARM).
   "owner",
+  // How the GARM host is reached: another login to the same machine is an update, another machine a replacement.
+  "connection",
 ] as const;
 
-/** Compares stored outputs (any state version) with checked inputs; an unknown input counts as changed. */
-export function diffGarmProvider(olds: Record<string, unknown>, news: Record<string, unknown>): PlannedDiff {
+/** The machine a connection reaches ("" for this one); unknown while any of host or port is. */
+function machineOf(connection: unknown): unknown {
+  if (connection === undefined || connection === null) return "";
+  if (containsUnknown(connection)) return connection;
+  const c = connection as { host?: unknown; port?: unknown };
+  return `${String(c.host)}:${String(c.port ?? 22)}`;
+}
+
+/**
+ * Compares stored outputs (any state version) with checked inputs; an unknown input counts as changed. `sameConfigFile`
+ * says whether the old and new garmConfigPath name one file on the GARM host (sameFileOn).
+ */
+export function diffGarmProvider(olds: Record<string, unknown>, news: Record<string, unknown>, sameConfigFile = olds.garmConfigPath === news.garmConfigPath): PlannedDiff {
   const before = migrateState(olds) as unknown as Record<string, unknown>;
   const after = withDefaults(news);
   const changed = COMPARED_FIELDS.filter((f) => containsUnknown(after[f]) || !isDeepStrictEqual(before[f], after[f]));
   // Another spelling of the same file (a symlink, a relative hop) is an update: a replacement would write the block
   // and then delete it again from the very same file.
-  const moved = (f: string) => f !== "garmConfigPath" || containsUnknown(after[f]) || !sameFile(before[f], after[f]);
-  const replaces = changed.filter((f) => (REPLACE_FIELDS as readonly string[]).includes(f) && moved(f));
+  const moved = (f: string) => f !== "garmConfigPath" || containsUnknown(after[f]) || !sameConfigFile;
+  // On another machine the block is a new one: written there, then removed from the old machine's file.
+  const otherMachine = changed.includes("connection") && (containsUnknown(machineOf(after.connection)) || machineOf(before.connection) !== machineOf(after.connection));
+  const replaces = [
+    ...changed.filter((f) => (REPLACE_FIELDS as readonly string[]).includes(f) && moved(f)),
+    ...(otherMachine ? ["connection"] : []),
+  ];
   return plannedDiff({
     olds: before,
     news: after,
@@ -47,14 +65,14 @@ export function diffGarmProvider(olds: Record<string, unknown>, news: Record<str
 }
 
 /**
- * Whether two garmConfigPath values name one file; paths that do not resolve are compared as written. diff and update
- * both decide with this, so an update diff planned is never refused as a replacement.
+ * Whether two garmConfigPath values name one file on `host`; paths that do not resolve are compared as written. diff
+ * and update both decide with this, so an update diff planned is never refused as a replacement.
  */
-export function sameFile(a: unknown, b: unknown): boolean {
+export async function sameFileOn(host: GarmHost, a: unknown, b: unknown): Promise<boolean> {
   if (a === b) return true;
-  if (typeof a !== "string" || typeof b !== "string") return false;
+  if (typeof a !== "string" || typeof b !== "string" || containsUnknown(a) || containsUnknown(b)) return false;
   try {
-    return realpathSync(a) === realpathSync(b);
+    return (await host.realpath(a)) === (await host.realpath(b));
   } catch {
     return false;
   }

@@ -1,6 +1,7 @@
 // The GarmProvider input schema (documentation source for schema.json), its defaults and the state shape it writes.
 import { z } from "zod";
 import { readableStateVersion, stateStamp } from "../../common/state-version";
+import { secretInput } from "../../common/secret-inputs";
 
 export { UNKNOWN } from "../../common/unknown";
 
@@ -27,6 +28,46 @@ export const ownerSchema = z
   .describe("The Pulumi project, stack and resource that manage a GarmProvider's block.");
 
 export type GarmProviderOwner = z.infer<typeof ownerSchema>;
+
+/** The fields of an SSH login, shared by the GARM host and its bastion (`connection.proxy`). */
+const sshLoginFields = {
+  host: z.string().min(1).describe("Host name or address of the machine to log in to over SSH."),
+  port: z.number().int().min(1).max(65535).optional().describe("SSH port. Defaults to 22."),
+  user: z.string().min(1).optional().describe('User to log in as. Defaults to "root".'),
+  privateKey: secretInput(z.string().min(1).optional().describe("Private key (OpenSSH or PEM text) to log in with. Secret.")),
+  privateKeyPassword: secretInput(z.string().optional().describe("Passphrase of privateKey. Secret.")),
+  password: secretInput(z.string().optional().describe("Password to log in with. Secret.")),
+  agentSocketPath: z.string().optional().describe("Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK."),
+  hostKey: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The host\'s public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.'),
+  knownHostsFile: z.string().min(1).optional().describe("An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in."),
+  insecureSkipHostKeyVerification: z
+    .boolean()
+    .optional()
+    .describe("Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false."),
+  perDialTimeout: z.number().int().positive().optional().describe("Seconds one connection attempt may take. Defaults to 15."),
+  dialErrorLimit: z.number().int().positive().optional().describe("Connection attempts before an unreachable host is given up on. Defaults to 10."),
+};
+
+/** A bastion host to connect through: the login fields, no bastion of its own. */
+export const sshProxySchema = z.strictObject(sshLoginFields).describe("A bastion (jump) host the SSH connection to the GARM host goes through.");
+
+/** Where GARM's config file lives when it is not this machine: an SSH login, in the shape of @pulumi/command's Connection. */
+export const sshConnectionSchema = z
+  .strictObject({
+    ...sshLoginFields,
+    proxy: sshProxySchema.optional().describe("A bastion host to connect through, with the same fields (one level: a proxy has no proxy)."),
+    sudo: z
+      .boolean()
+      .optional()
+      .describe("Edit the config file and run restartCommand through `sudo -n` on the host (docs/concepts/remote-garm.md gives the sudoers line). Defaults to false: the login user edits the file over SFTP."),
+  })
+  .describe("SSH login to the machine GARM runs on; without it, the config file and restart command are on the machine running Pulumi.");
+
+export type GarmProviderConnection = z.infer<typeof sshConnectionSchema>;
 
 /** Inputs of GarmProvider. Field docs here are the single source for schema.json and the SDK args. */
 export const garmProviderInputSchema = z
@@ -69,6 +110,11 @@ export const garmProviderInputSchema = z
       .positive()
       .optional()
       .describe("Seconds to wait for the restart command and for GARM to list the change in GET /providers. Defaults to 60."),
+    connection: sshConnectionSchema
+      .optional()
+      .describe(
+        "SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.",
+      ),
     owner: ownerSchema
       .optional()
       .describe(
@@ -92,6 +138,8 @@ export interface GarmProviderInputs {
   restartTimeoutSeconds: number;
   /** Absent for states and programs from before owners were recorded. */
   owner?: GarmProviderOwner;
+  /** The SSH login to GARM's machine; absent when GARM's config is on this machine. */
+  connection?: GarmProviderConnection;
 }
 
 /** Outputs stored in state: the inputs plus the state version. */
@@ -162,6 +210,8 @@ export function migrateState(props: Record<string, unknown>): GarmProviderOutput
   if (typeof p.configFile === "string" && p.configFile) out.configFile = p.configFile;
   const owner = ownerOf(p.owner);
   if (owner) out.owner = owner;
+  const connection = connectionOf(p.connection);
+  if (connection) out.connection = connection;
   if (p.confirmed === false) out.confirmed = false;
   return out;
 }
@@ -181,6 +231,7 @@ export function outputsOf(inputs: GarmProviderInputs): GarmProviderOutputs {
   };
   if (inputs.configFile) out.configFile = inputs.configFile;
   if (inputs.owner) out.owner = { ...inputs.owner };
+  if (inputs.connection) out.connection = structuredClone(inputs.connection);
   return out;
 }
 
@@ -188,4 +239,10 @@ export function outputsOf(inputs: GarmProviderInputs): GarmProviderOutputs {
 export function ownerOf(value: unknown): GarmProviderOwner | undefined {
   const parsed = ownerSchema.safeParse(value);
   return parsed.success ? { project: parsed.data.project, stack: parsed.data.stack, resource: parsed.data.resource } : undefined;
+}
+
+/** `value` as a connection when it is one, else undefined (state holds only connections check accepted). */
+export function connectionOf(value: unknown): GarmProviderConnection | undefined {
+  const parsed = sshConnectionSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }

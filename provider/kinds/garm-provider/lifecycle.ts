@@ -8,7 +8,7 @@ import { describeCommand } from "./command-text";
 import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
 import { errnoOf, type GarmHost } from "./host";
 import { localHost } from "./local-host";
-import { diffGarmProvider, sameFile } from "./diff";
+import { diffGarmProvider, sameFileOn } from "./diff";
 import type { PlannedDiff } from "../../common/planned-diff";
 import { handWrittenProviderNames, verifyEdit } from "./garm-config";
 import { type ScaleSetAndPoolSource, listDependents, refusalOf, scaleSetsAndPoolsWhere } from "../../common/dependents";
@@ -289,7 +289,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
 
     async diff(_id, olds, news) {
       watchFile(olds.garmConfigPath);
-      const planned = diffGarmProvider(olds, news);
+      const planned = diffGarmProvider(olds, news, await sameFileOn(host, olds.garmConfigPath, news.garmConfigPath));
       if (planned.changes) return planned;
       // Pulumi's state says nothing changed; the file and GARM may say otherwise (drift.ts).
       const drift = await findDrift(migrateState(olds));
@@ -314,7 +314,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     async update(id, rawOlds, rawNews) {
       const olds = migrateState(rawOlds);
       const inputs = inputsOf(rawNews);
-      if (olds.name !== inputs.name || !sameFile(olds.garmConfigPath, inputs.garmConfigPath)) {
+      if (olds.name !== inputs.name || !(await sameFileOn(host, olds.garmConfigPath, inputs.garmConfigPath))) {
         throw new Error(
           `GarmProvider "${olds.name}": name or garmConfigPath changed in an update; these need a replacement, which diff should have reported. Nothing was changed`,
         );

@@ -1,13 +1,17 @@
-// GarmProvider as Pulumi calls it: the lifecycle wired to the real config file, shell, clock and GARM client.
+// GarmProvider as Pulumi calls it: the lifecycle wired to the real config file, shell, clock and GARM client, on the
+// host each resource's `connection` names (this machine without one).
 import type * as pulumi from "@pulumi/pulumi";
 import { sleepUnlessCancelled } from "../../common/cancel";
 import { configure, garmClient, processCancel } from "../../common/connection";
 import type { KindMethods } from "../../common/planned-diff";
 import type { GarmClient } from "../../garm/client";
 import { markingGarmRestarts, processRestarts } from "../../garm/restart-window";
-import { makeGarmProviderImpl } from "./lifecycle";
+import type { GarmHost } from "./host";
+import { connectionOf } from "./inputs";
+import { makeGarmProviderImpl, type GarmProviderImpl } from "./lifecycle";
 import { localHost } from "./local-host";
 import { RestartCoordinator, type RestartHost } from "./restart";
+import { sshHostFor } from "./ssh-hosts";
 
 const consoleLine = (line: string) => console.log(line);
 
@@ -16,28 +20,60 @@ const consoleLine = (line: string) => console.log(line);
 let restartLog: (line: string) => void = consoleLine;
 const restarts = new RestartCoordinator({ run: markingGarmRestarts((command: string, timeoutMs: number, host?: RestartHost) => (host ?? localHost).run(command, timeoutMs)), log: (line) => restartLog(line) });
 
+/** A connection not known yet (preview) or not valid: nothing can be read there, so check's reads pass. */
+const unresolvedHost: GarmHost = {
+  label: "a GARM host not known yet",
+  readFile: () => Promise.reject(Object.assign(new Error("the GARM host is not known yet"), { code: "EUNKNOWN" })),
+  realpath: () => Promise.reject(Object.assign(new Error("the GARM host is not known yet"), { code: "EUNKNOWN" })),
+  stat: () => Promise.reject(Object.assign(new Error("the GARM host is not known yet"), { code: "EUNKNOWN" })),
+  replaceKeepingOwner: () => Promise.reject(new Error("the GARM host is not known yet")),
+  lock: () => Promise.reject(new Error("the GARM host is not known yet")),
+  writeNote: () => Promise.reject(new Error("the GARM host is not known yet")),
+  remove: () => Promise.resolve(),
+  run: () => Promise.resolve({ code: null, signal: null, output: "the GARM host is not known yet", timedOut: false }),
+};
+
 /**
  * The GarmProvider methods (without configure) over the given GARM client source; `log` takes the lines users see, and
  * `cancel` (the instance's cancellation, ../../common/cancel.ts) ends its waits.
  */
 export function garmProviderWith(garm: () => GarmClient, log: (line: string) => void = consoleLine, cancel?: AbortSignal): KindMethods {
   restartLog = log;
-  const impl = makeGarmProviderImpl({
-    garm,
-    restarts,
-    cancel,
-    sleep: (ms) => sleepUnlessCancelled(ms, cancel),
-    now: () => Date.now(),
-    log,
-    watchRestarts: (file, read) => processRestarts.watch(file, read),
-  });
+  // One lifecycle per GARM host: its file edits, reads and restart all go there.
+  const impls = new Map<GarmHost, GarmProviderImpl>();
+  const on = (host: GarmHost): GarmProviderImpl => {
+    let impl = impls.get(host);
+    if (!impl) {
+      impl = makeGarmProviderImpl({
+        garm,
+        restarts,
+        cancel,
+        host,
+        sleep: (ms) => sleepUnlessCancelled(ms, cancel),
+        now: () => Date.now(),
+        log,
+        watchRestarts: (file, read) => processRestarts.watch(file, read),
+      });
+      impls.set(host, impl);
+    }
+    return impl;
+  };
+  /** The host the properties' `connection` names: this machine without one. */
+  const hostOf = (props: Record<string, unknown> | undefined): GarmHost => {
+    const raw = props?.connection;
+    if (raw === undefined || raw === null) return localHost;
+    const connection = connectionOf(raw);
+    return connection ? sshHostFor(connection, log) : unresolvedHost;
+  };
   return {
-    check: (olds, news) => impl.check(olds ?? {}, news),
-    diff: (id, olds, news) => impl.diff(id, olds, news),
-    create: (inputs) => impl.create(inputs),
-    read: (id, props) => impl.read(id, props),
-    update: (id, olds, news) => impl.update(id, olds, news),
-    delete: (id, props) => impl.delete(id, props),
+    check: (olds, news) => on(hostOf(news)).check(olds ?? {}, news),
+    // The state says where the block is; a connection to another machine is a replacement diff reports.
+    diff: (id, olds, news) => on(hostOf(olds)).diff(id, olds, news),
+    create: (inputs) => on(hostOf(inputs)).create(inputs),
+    read: (id, props) => on(hostOf(props)).read(id, props),
+    // Another login to the same machine (a rotated key) reaches the block with the new inputs.
+    update: (id, olds, news) => on(hostOf(news)).update(id, olds, news),
+    delete: (id, props) => on(hostOf(props)).delete(id, props),
   };
 }
 

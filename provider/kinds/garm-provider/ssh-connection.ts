@@ -32,6 +32,8 @@ export interface SshConnection {
   perDialTimeout?: number;
   /** Dial attempts before giving up on a host that cannot be reached. @default 10 */
   dialErrorLimit?: number;
+  /** Files through sftp-server and the restart through `sudo -n` on the host (ssh-host.ts); a proxy's is ignored. */
+  sudo?: boolean;
 }
 
 /** The connection failed for a reason the user can act on; the message says which and what to do. */
@@ -147,6 +149,12 @@ export async function hostKeyPolicy(c: SshConnection, warn: (line: string) => vo
   return (blob) => `the SSH host key of ${at} is unknown: the server offered ${keyType(blob)} ${fingerprint(blob)}; ${pinHint}`;
 }
 
+let opened = 0;
+/** SSH connections this process has opened (a bastion's included): the bench reports them per `pulumi up`. */
+export function sshConnectionsOpened(): number {
+  return opened;
+}
+
 const DIAL_ERRORS = new Set(["ECONNREFUSED", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET"]);
 
 /** The auth methods `c` offers, in the order they are tried. */
@@ -224,6 +232,7 @@ async function connectOnce(c: SshConnection, warn: (line: string) => void): Prom
   };
   return new Promise<Client>((resolve, reject) => {
     client.once("ready", () => {
+      opened++;
       if (bastion) client.once("close", () => bastion?.end());
       resolve(client);
     });

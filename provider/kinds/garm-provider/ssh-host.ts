@@ -18,6 +18,9 @@ function fsError(e: unknown, op: string, file: string): Error {
   return Object.assign(new Error(`${op} ${file} over SFTP: ${(e as Error).message}`), { code });
 }
 
+/** Where Debian, Red Hat and Arch family systems install OpenSSH's sftp-server. */
+const SFTP_SERVERS = ["/usr/lib/openssh/sftp-server", "/usr/libexec/openssh/sftp-server", "/usr/lib/ssh/sftp-server"];
+
 const LOCK_POLL_MS = 250;
 /** A lock whose holder has not refreshed it for this long is stale: its holder died or lost its connection. */
 export const LOCK_STALE_MS = 30_000;
@@ -33,6 +36,8 @@ export class SshHost implements GarmHost {
   readonly label: string;
   private client?: Promise<Client>;
   private sftpSession?: Promise<SFTPWrapper>;
+  /** The open connection, held directly so the process's exit can end it synchronously. */
+  private live?: Client;
 
   constructor(
     private readonly connection: SshConnection,
@@ -47,11 +52,14 @@ export class SshHost implements GarmHost {
       const opened = connectSsh(this.connection, this.warn);
       this.client = opened;
       opened.then(
-        (c) =>
+        (c) => {
+          this.live = c;
           c.once("close", () => {
             if (this.client === opened) this.client = undefined;
+            if (this.live === c) this.live = undefined;
             this.sftpSession = undefined;
-          }),
+          });
+        },
         () => {
           if (this.client === opened) this.client = undefined;
         },
@@ -62,17 +70,68 @@ export class SshHost implements GarmHost {
 
   private sftp(): Promise<SFTPWrapper> {
     if (!this.sftpSession) {
-      this.sftpSession = this.connect().then(
-        (c) => new Promise<SFTPWrapper>((resolve, reject) => c.sftp((err, s) => (err ? reject(err) : resolve(s)))),
-      );
+      this.sftpSession = this.connect().then((c) => (this.connection.sudo ? this.sudoSftp(c) : new Promise<SFTPWrapper>((resolve, reject) => c.sftp((err, s) => (err ? reject(err) : resolve(s))))));
       this.sftpSession.catch(() => (this.sftpSession = undefined));
     }
     return this.sftpSession;
   }
 
+  /**
+   * An SFTP session whose server runs as root through `sudo -n`: the host's sftp-server started by an exec request
+   * instead of the sftp subsystem request (what `sftp -s "sudo -n /usr/lib/openssh/sftp-server"` does). ssh2 1.17.0
+   * (pinned exactly) opens the session and sends the subsystem request through its protocol object; that one request
+   * is sent as an exec.
+   */
+  private async sudoSftp(c: Client): Promise<SFTPWrapper> {
+    const found = await this.exec(c, `for p in ${SFTP_SERVERS.join(" ")}; do [ -x "$p" ] && { echo "$p"; exit 0; }; done; exit 1`);
+    const server = found.code === 0 ? found.output.trim() : "";
+    if (!server) throw new GarmConfigError(`cannot edit GARM's config file on ${this.label} through sudo: no sftp-server at ${SFTP_SERVERS.join(", ")}; install openssh-sftp-server there, or set connection.sudo to false`);
+    const command = `sudo -n ${server}`;
+    const protocol = (c as unknown as { _protocol: { subsystem: (chan: number, name: string, wantReply: boolean) => void; exec: (chan: number, cmd: string, wantReply: boolean) => void } })._protocol;
+    const subsystem = protocol.subsystem;
+    protocol.subsystem = (chan, _name, wantReply) => {
+      protocol.subsystem = subsystem;
+      protocol.exec(chan, command, wantReply);
+    };
+    try {
+      return await new Promise<SFTPWrapper>((resolve, reject) => c.sftp((err, s) => (err ? reject(err) : resolve(s))));
+    } catch (e) {
+      const code = (e as { code?: number }).code;
+      const why =
+        code === 1
+          ? `sudo asked for a password or does not allow it (exit code 1); let user ${this.connection.user ?? "root"} run it without one: "${this.connection.user ?? "root"} ALL=(root) NOPASSWD: ${server}" in /etc/sudoers.d/ (docs/concepts/remote-garm.md)`
+          : code === 127
+            ? "sudo is not installed there (exit code 127)"
+            : (e as Error).message;
+      throw new GarmConfigError(`cannot edit GARM's config file on ${this.label}: \`${command}\` did not start: ${why}. Nothing was changed`);
+    } finally {
+      protocol.subsystem = subsystem;
+    }
+  }
+
+  /** Runs a short helper command of pulumi-garm's own and collects its output. */
+  private exec(c: Client, command: string): Promise<{ code: number | null; output: string }> {
+    return new Promise((resolve, reject) =>
+      c.exec(command, (err, ch) => {
+        if (err) return reject(err);
+        let output = "";
+        let code: number | null = null;
+        ch.on("data", (b: Buffer) => (output += b.toString("utf8")));
+        ch.stderr.on("data", (b: Buffer) => (output += b.toString("utf8")));
+        ch.on("exit", (c2: number | null) => (code = c2));
+        ch.on("close", () => resolve({ code, output }));
+      }),
+    );
+  }
+
   private async call<T>(op: string, file: string, fn: (s: SFTPWrapper, cb: (err: Error | undefined | null, v?: T) => void) => void): Promise<T> {
     const s = await this.sftp();
     return new Promise<T>((resolve, reject) => fn(s, (err, v) => (err ? reject(fsError(err, op, file)) : resolve(v as T))));
+  }
+
+  /** Ends the connection without waiting: for the process's exit, when nothing can be awaited. */
+  closeNow(): void {
+    this.live?.end();
   }
 
   async close(): Promise<void> {
@@ -273,7 +332,8 @@ export class SshHost implements GarmHost {
     const script = [
       `echo "pulumi-garm-pgid $$"`,
       `out=$(mktemp "\${TMPDIR:-/tmp}/pulumi-garm-restart.XXXXXX") || exit 125`,
-      `/bin/sh -c ${shellQuote(command)} >"$out" 2>&1 </dev/null`,
+      // With connection.sudo the command runs as root: `sudo -n /bin/sh -c <command>`, the words a sudoers line names.
+      `${this.connection.sudo ? "sudo -n " : ""}/bin/sh -c ${shellQuote(command)} >"$out" 2>&1 </dev/null`,
       `code=$?`,
       `tail -c ${OUTPUT_KEEP_BYTES} "$out"`,
       `rm -f "$out"`,

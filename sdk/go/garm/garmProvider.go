@@ -18,6 +18,8 @@ type GarmProvider struct {
 
 	// Absolute path of the provider's own config file, passed to it as GARM_PROVIDER_CONFIG_FILE (`config_file`).
 	ConfigFile pulumi.StringPtrOutput `pulumi:"configFile"`
+	// SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+	Connection GarmProviderConnectionPtrOutput `pulumi:"connection"`
 	// Description GARM shows in `GET /providers`. Defaults to "".
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// Prefixes of environment variable names GARM forwards to the provider, e.g. ["PATH", "OS_"]. Names starting with GARM are never forwarded. Defaults to [].
@@ -61,6 +63,13 @@ func NewGarmProvider(ctx *pulumi.Context,
 	if args.RestartCommand == nil {
 		return nil, errors.New("invalid value for required argument 'RestartCommand'")
 	}
+	if args.Connection != nil {
+		args.Connection = pulumi.ToSecret(args.Connection).(GarmProviderConnectionPtrInput)
+	}
+	secrets := pulumi.AdditionalSecretOutputs([]string{
+		"connection",
+	})
+	opts = append(opts, secrets)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource GarmProvider
 	err := ctx.RegisterResource("garm:index:GarmProvider", name, args, &resource, opts...)
@@ -96,6 +105,8 @@ func (GarmProviderState) ElementType() reflect.Type {
 type garmProviderArgs struct {
 	// Absolute path of the provider's own config file, passed to it as GARM_PROVIDER_CONFIG_FILE (`config_file`).
 	ConfigFile *string `pulumi:"configFile"`
+	// SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+	Connection *GarmProviderConnection `pulumi:"connection"`
 	// Description GARM shows in `GET /providers`. Defaults to "".
 	Description *string `pulumi:"description"`
 	// Prefixes of environment variable names GARM forwards to the provider, e.g. ["PATH", "OS_"]. Names starting with GARM are never forwarded. Defaults to [].
@@ -120,6 +131,8 @@ type garmProviderArgs struct {
 type GarmProviderArgs struct {
 	// Absolute path of the provider's own config file, passed to it as GARM_PROVIDER_CONFIG_FILE (`config_file`).
 	ConfigFile pulumi.StringPtrInput
+	// SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+	Connection GarmProviderConnectionPtrInput
 	// Description GARM shows in `GET /providers`. Defaults to "".
 	Description pulumi.StringPtrInput
 	// Prefixes of environment variable names GARM forwards to the provider, e.g. ["PATH", "OS_"]. Names starting with GARM are never forwarded. Defaults to [].
@@ -180,6 +193,11 @@ func (o GarmProviderOutput) ToGarmProviderOutputWithContext(ctx context.Context)
 // Absolute path of the provider's own config file, passed to it as GARM_PROVIDER_CONFIG_FILE (`config_file`).
 func (o GarmProviderOutput) ConfigFile() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *GarmProvider) pulumi.StringPtrOutput { return v.ConfigFile }).(pulumi.StringPtrOutput)
+}
+
+// SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+func (o GarmProviderOutput) Connection() GarmProviderConnectionPtrOutput {
+	return o.ApplyT(func(v *GarmProvider) GarmProviderConnectionPtrOutput { return v.Connection }).(GarmProviderConnectionPtrOutput)
 }
 
 // Description GARM shows in `GET /providers`. Defaults to "".

@@ -191,6 +191,742 @@ func (o GarmPoolDrainPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
+// SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+type GarmProviderConnection struct {
+	// Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+	AgentSocketPath *string `pulumi:"agentSocketPath"`
+	// Connection attempts before an unreachable host is given up on. Defaults to 10.
+	DialErrorLimit *int `pulumi:"dialErrorLimit"`
+	// Host name or address of the machine to log in to over SSH.
+	Host string `pulumi:"host"`
+	// The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+	HostKey *string `pulumi:"hostKey"`
+	// Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+	InsecureSkipHostKeyVerification *bool `pulumi:"insecureSkipHostKeyVerification"`
+	// An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+	KnownHostsFile *string `pulumi:"knownHostsFile"`
+	// Password to log in with. Secret.
+	Password *string `pulumi:"password"`
+	// Seconds one connection attempt may take. Defaults to 15.
+	PerDialTimeout *int `pulumi:"perDialTimeout"`
+	// SSH port. Defaults to 22.
+	Port *int `pulumi:"port"`
+	// Private key (OpenSSH or PEM text) to log in with. Secret.
+	PrivateKey *string `pulumi:"privateKey"`
+	// Passphrase of privateKey. Secret.
+	PrivateKeyPassword *string `pulumi:"privateKeyPassword"`
+	// A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+	Proxy *GarmProviderConnectionProxy `pulumi:"proxy"`
+	// Edit the config file and run restartCommand through `sudo -n` on the host (docs/concepts/remote-garm.md gives the sudoers line). Defaults to false: the login user edits the file over SFTP.
+	Sudo *bool `pulumi:"sudo"`
+	// User to log in as. Defaults to "root".
+	User *string `pulumi:"user"`
+}
+
+// GarmProviderConnectionInput is an input type that accepts GarmProviderConnectionArgs and GarmProviderConnectionOutput values.
+// You can construct a concrete instance of `GarmProviderConnectionInput` via:
+//
+//	GarmProviderConnectionArgs{...}
+type GarmProviderConnectionInput interface {
+	pulumi.Input
+
+	ToGarmProviderConnectionOutput() GarmProviderConnectionOutput
+	ToGarmProviderConnectionOutputWithContext(context.Context) GarmProviderConnectionOutput
+}
+
+// SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+type GarmProviderConnectionArgs struct {
+	// Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+	AgentSocketPath pulumi.StringPtrInput `pulumi:"agentSocketPath"`
+	// Connection attempts before an unreachable host is given up on. Defaults to 10.
+	DialErrorLimit pulumi.IntPtrInput `pulumi:"dialErrorLimit"`
+	// Host name or address of the machine to log in to over SSH.
+	Host pulumi.StringInput `pulumi:"host"`
+	// The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+	HostKey pulumi.StringPtrInput `pulumi:"hostKey"`
+	// Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+	InsecureSkipHostKeyVerification pulumi.BoolPtrInput `pulumi:"insecureSkipHostKeyVerification"`
+	// An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+	KnownHostsFile pulumi.StringPtrInput `pulumi:"knownHostsFile"`
+	// Password to log in with. Secret.
+	Password pulumi.StringPtrInput `pulumi:"password"`
+	// Seconds one connection attempt may take. Defaults to 15.
+	PerDialTimeout pulumi.IntPtrInput `pulumi:"perDialTimeout"`
+	// SSH port. Defaults to 22.
+	Port pulumi.IntPtrInput `pulumi:"port"`
+	// Private key (OpenSSH or PEM text) to log in with. Secret.
+	PrivateKey pulumi.StringPtrInput `pulumi:"privateKey"`
+	// Passphrase of privateKey. Secret.
+	PrivateKeyPassword pulumi.StringPtrInput `pulumi:"privateKeyPassword"`
+	// A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+	Proxy GarmProviderConnectionProxyPtrInput `pulumi:"proxy"`
+	// Edit the config file and run restartCommand through `sudo -n` on the host (docs/concepts/remote-garm.md gives the sudoers line). Defaults to false: the login user edits the file over SFTP.
+	Sudo pulumi.BoolPtrInput `pulumi:"sudo"`
+	// User to log in as. Defaults to "root".
+	User pulumi.StringPtrInput `pulumi:"user"`
+}
+
+func (GarmProviderConnectionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GarmProviderConnection)(nil)).Elem()
+}
+
+func (i GarmProviderConnectionArgs) ToGarmProviderConnectionOutput() GarmProviderConnectionOutput {
+	return i.ToGarmProviderConnectionOutputWithContext(context.Background())
+}
+
+func (i GarmProviderConnectionArgs) ToGarmProviderConnectionOutputWithContext(ctx context.Context) GarmProviderConnectionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GarmProviderConnectionOutput)
+}
+
+func (i GarmProviderConnectionArgs) ToGarmProviderConnectionPtrOutput() GarmProviderConnectionPtrOutput {
+	return i.ToGarmProviderConnectionPtrOutputWithContext(context.Background())
+}
+
+func (i GarmProviderConnectionArgs) ToGarmProviderConnectionPtrOutputWithContext(ctx context.Context) GarmProviderConnectionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GarmProviderConnectionOutput).ToGarmProviderConnectionPtrOutputWithContext(ctx)
+}
+
+// GarmProviderConnectionPtrInput is an input type that accepts GarmProviderConnectionArgs, GarmProviderConnectionPtr and GarmProviderConnectionPtrOutput values.
+// You can construct a concrete instance of `GarmProviderConnectionPtrInput` via:
+//
+//	        GarmProviderConnectionArgs{...}
+//
+//	or:
+//
+//	        nil
+type GarmProviderConnectionPtrInput interface {
+	pulumi.Input
+
+	ToGarmProviderConnectionPtrOutput() GarmProviderConnectionPtrOutput
+	ToGarmProviderConnectionPtrOutputWithContext(context.Context) GarmProviderConnectionPtrOutput
+}
+
+type garmProviderConnectionPtrType GarmProviderConnectionArgs
+
+func GarmProviderConnectionPtr(v *GarmProviderConnectionArgs) GarmProviderConnectionPtrInput {
+	return (*garmProviderConnectionPtrType)(v)
+}
+
+func (*garmProviderConnectionPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**GarmProviderConnection)(nil)).Elem()
+}
+
+func (i *garmProviderConnectionPtrType) ToGarmProviderConnectionPtrOutput() GarmProviderConnectionPtrOutput {
+	return i.ToGarmProviderConnectionPtrOutputWithContext(context.Background())
+}
+
+func (i *garmProviderConnectionPtrType) ToGarmProviderConnectionPtrOutputWithContext(ctx context.Context) GarmProviderConnectionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GarmProviderConnectionPtrOutput)
+}
+
+// SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+type GarmProviderConnectionOutput struct{ *pulumi.OutputState }
+
+func (GarmProviderConnectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GarmProviderConnection)(nil)).Elem()
+}
+
+func (o GarmProviderConnectionOutput) ToGarmProviderConnectionOutput() GarmProviderConnectionOutput {
+	return o
+}
+
+func (o GarmProviderConnectionOutput) ToGarmProviderConnectionOutputWithContext(ctx context.Context) GarmProviderConnectionOutput {
+	return o
+}
+
+func (o GarmProviderConnectionOutput) ToGarmProviderConnectionPtrOutput() GarmProviderConnectionPtrOutput {
+	return o.ToGarmProviderConnectionPtrOutputWithContext(context.Background())
+}
+
+func (o GarmProviderConnectionOutput) ToGarmProviderConnectionPtrOutputWithContext(ctx context.Context) GarmProviderConnectionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GarmProviderConnection) *GarmProviderConnection {
+		return &v
+	}).(GarmProviderConnectionPtrOutput)
+}
+
+// Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+func (o GarmProviderConnectionOutput) AgentSocketPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnection) *string { return v.AgentSocketPath }).(pulumi.StringPtrOutput)
+}
+
+// Connection attempts before an unreachable host is given up on. Defaults to 10.
+func (o GarmProviderConnectionOutput) DialErrorLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnection) *int { return v.DialErrorLimit }).(pulumi.IntPtrOutput)
+}
+
+// Host name or address of the machine to log in to over SSH.
+func (o GarmProviderConnectionOutput) Host() pulumi.StringOutput {
+	return o.ApplyT(func(v GarmProviderConnection) string { return v.Host }).(pulumi.StringOutput)
+}
+
+// The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+func (o GarmProviderConnectionOutput) HostKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnection) *string { return v.HostKey }).(pulumi.StringPtrOutput)
+}
+
+// Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+func (o GarmProviderConnectionOutput) InsecureSkipHostKeyVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnection) *bool { return v.InsecureSkipHostKeyVerification }).(pulumi.BoolPtrOutput)
+}
+
+// An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+func (o GarmProviderConnectionOutput) KnownHostsFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnection) *string { return v.KnownHostsFile }).(pulumi.StringPtrOutput)
+}
+
+// Password to log in with. Secret.
+func (o GarmProviderConnectionOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnection) *string { return v.Password }).(pulumi.StringPtrOutput)
+}
+
+// Seconds one connection attempt may take. Defaults to 15.
+func (o GarmProviderConnectionOutput) PerDialTimeout() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnection) *int { return v.PerDialTimeout }).(pulumi.IntPtrOutput)
+}
+
+// SSH port. Defaults to 22.
+func (o GarmProviderConnectionOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnection) *int { return v.Port }).(pulumi.IntPtrOutput)
+}
+
+// Private key (OpenSSH or PEM text) to log in with. Secret.
+func (o GarmProviderConnectionOutput) PrivateKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnection) *string { return v.PrivateKey }).(pulumi.StringPtrOutput)
+}
+
+// Passphrase of privateKey. Secret.
+func (o GarmProviderConnectionOutput) PrivateKeyPassword() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnection) *string { return v.PrivateKeyPassword }).(pulumi.StringPtrOutput)
+}
+
+// A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+func (o GarmProviderConnectionOutput) Proxy() GarmProviderConnectionProxyPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnection) *GarmProviderConnectionProxy { return v.Proxy }).(GarmProviderConnectionProxyPtrOutput)
+}
+
+// Edit the config file and run restartCommand through `sudo -n` on the host (docs/concepts/remote-garm.md gives the sudoers line). Defaults to false: the login user edits the file over SFTP.
+func (o GarmProviderConnectionOutput) Sudo() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnection) *bool { return v.Sudo }).(pulumi.BoolPtrOutput)
+}
+
+// User to log in as. Defaults to "root".
+func (o GarmProviderConnectionOutput) User() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnection) *string { return v.User }).(pulumi.StringPtrOutput)
+}
+
+type GarmProviderConnectionPtrOutput struct{ *pulumi.OutputState }
+
+func (GarmProviderConnectionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GarmProviderConnection)(nil)).Elem()
+}
+
+func (o GarmProviderConnectionPtrOutput) ToGarmProviderConnectionPtrOutput() GarmProviderConnectionPtrOutput {
+	return o
+}
+
+func (o GarmProviderConnectionPtrOutput) ToGarmProviderConnectionPtrOutputWithContext(ctx context.Context) GarmProviderConnectionPtrOutput {
+	return o
+}
+
+func (o GarmProviderConnectionPtrOutput) Elem() GarmProviderConnectionOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) GarmProviderConnection {
+		if v != nil {
+			return *v
+		}
+		var ret GarmProviderConnection
+		return ret
+	}).(GarmProviderConnectionOutput)
+}
+
+// Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+func (o GarmProviderConnectionPtrOutput) AgentSocketPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.AgentSocketPath
+	}).(pulumi.StringPtrOutput)
+}
+
+// Connection attempts before an unreachable host is given up on. Defaults to 10.
+func (o GarmProviderConnectionPtrOutput) DialErrorLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *int {
+		if v == nil {
+			return nil
+		}
+		return v.DialErrorLimit
+	}).(pulumi.IntPtrOutput)
+}
+
+// Host name or address of the machine to log in to over SSH.
+func (o GarmProviderConnectionPtrOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Host
+	}).(pulumi.StringPtrOutput)
+}
+
+// The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+func (o GarmProviderConnectionPtrOutput) HostKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.HostKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+func (o GarmProviderConnectionPtrOutput) InsecureSkipHostKeyVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.InsecureSkipHostKeyVerification
+	}).(pulumi.BoolPtrOutput)
+}
+
+// An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+func (o GarmProviderConnectionPtrOutput) KnownHostsFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.KnownHostsFile
+	}).(pulumi.StringPtrOutput)
+}
+
+// Password to log in with. Secret.
+func (o GarmProviderConnectionPtrOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Password
+	}).(pulumi.StringPtrOutput)
+}
+
+// Seconds one connection attempt may take. Defaults to 15.
+func (o GarmProviderConnectionPtrOutput) PerDialTimeout() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *int {
+		if v == nil {
+			return nil
+		}
+		return v.PerDialTimeout
+	}).(pulumi.IntPtrOutput)
+}
+
+// SSH port. Defaults to 22.
+func (o GarmProviderConnectionPtrOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Port
+	}).(pulumi.IntPtrOutput)
+}
+
+// Private key (OpenSSH or PEM text) to log in with. Secret.
+func (o GarmProviderConnectionPtrOutput) PrivateKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PrivateKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Passphrase of privateKey. Secret.
+func (o GarmProviderConnectionPtrOutput) PrivateKeyPassword() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PrivateKeyPassword
+	}).(pulumi.StringPtrOutput)
+}
+
+// A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+func (o GarmProviderConnectionPtrOutput) Proxy() GarmProviderConnectionProxyPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *GarmProviderConnectionProxy {
+		if v == nil {
+			return nil
+		}
+		return v.Proxy
+	}).(GarmProviderConnectionProxyPtrOutput)
+}
+
+// Edit the config file and run restartCommand through `sudo -n` on the host (docs/concepts/remote-garm.md gives the sudoers line). Defaults to false: the login user edits the file over SFTP.
+func (o GarmProviderConnectionPtrOutput) Sudo() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Sudo
+	}).(pulumi.BoolPtrOutput)
+}
+
+// User to log in as. Defaults to "root".
+func (o GarmProviderConnectionPtrOutput) User() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.User
+	}).(pulumi.StringPtrOutput)
+}
+
+// A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+type GarmProviderConnectionProxy struct {
+	// Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+	AgentSocketPath *string `pulumi:"agentSocketPath"`
+	// Connection attempts before an unreachable host is given up on. Defaults to 10.
+	DialErrorLimit *int `pulumi:"dialErrorLimit"`
+	// Host name or address of the machine to log in to over SSH.
+	Host string `pulumi:"host"`
+	// The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+	HostKey *string `pulumi:"hostKey"`
+	// Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+	InsecureSkipHostKeyVerification *bool `pulumi:"insecureSkipHostKeyVerification"`
+	// An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+	KnownHostsFile *string `pulumi:"knownHostsFile"`
+	// Password to log in with. Secret.
+	Password *string `pulumi:"password"`
+	// Seconds one connection attempt may take. Defaults to 15.
+	PerDialTimeout *int `pulumi:"perDialTimeout"`
+	// SSH port. Defaults to 22.
+	Port *int `pulumi:"port"`
+	// Private key (OpenSSH or PEM text) to log in with. Secret.
+	PrivateKey *string `pulumi:"privateKey"`
+	// Passphrase of privateKey. Secret.
+	PrivateKeyPassword *string `pulumi:"privateKeyPassword"`
+	// User to log in as. Defaults to "root".
+	User *string `pulumi:"user"`
+}
+
+// GarmProviderConnectionProxyInput is an input type that accepts GarmProviderConnectionProxyArgs and GarmProviderConnectionProxyOutput values.
+// You can construct a concrete instance of `GarmProviderConnectionProxyInput` via:
+//
+//	GarmProviderConnectionProxyArgs{...}
+type GarmProviderConnectionProxyInput interface {
+	pulumi.Input
+
+	ToGarmProviderConnectionProxyOutput() GarmProviderConnectionProxyOutput
+	ToGarmProviderConnectionProxyOutputWithContext(context.Context) GarmProviderConnectionProxyOutput
+}
+
+// A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+type GarmProviderConnectionProxyArgs struct {
+	// Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+	AgentSocketPath pulumi.StringPtrInput `pulumi:"agentSocketPath"`
+	// Connection attempts before an unreachable host is given up on. Defaults to 10.
+	DialErrorLimit pulumi.IntPtrInput `pulumi:"dialErrorLimit"`
+	// Host name or address of the machine to log in to over SSH.
+	Host pulumi.StringInput `pulumi:"host"`
+	// The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+	HostKey pulumi.StringPtrInput `pulumi:"hostKey"`
+	// Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+	InsecureSkipHostKeyVerification pulumi.BoolPtrInput `pulumi:"insecureSkipHostKeyVerification"`
+	// An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+	KnownHostsFile pulumi.StringPtrInput `pulumi:"knownHostsFile"`
+	// Password to log in with. Secret.
+	Password pulumi.StringPtrInput `pulumi:"password"`
+	// Seconds one connection attempt may take. Defaults to 15.
+	PerDialTimeout pulumi.IntPtrInput `pulumi:"perDialTimeout"`
+	// SSH port. Defaults to 22.
+	Port pulumi.IntPtrInput `pulumi:"port"`
+	// Private key (OpenSSH or PEM text) to log in with. Secret.
+	PrivateKey pulumi.StringPtrInput `pulumi:"privateKey"`
+	// Passphrase of privateKey. Secret.
+	PrivateKeyPassword pulumi.StringPtrInput `pulumi:"privateKeyPassword"`
+	// User to log in as. Defaults to "root".
+	User pulumi.StringPtrInput `pulumi:"user"`
+}
+
+func (GarmProviderConnectionProxyArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GarmProviderConnectionProxy)(nil)).Elem()
+}
+
+func (i GarmProviderConnectionProxyArgs) ToGarmProviderConnectionProxyOutput() GarmProviderConnectionProxyOutput {
+	return i.ToGarmProviderConnectionProxyOutputWithContext(context.Background())
+}
+
+func (i GarmProviderConnectionProxyArgs) ToGarmProviderConnectionProxyOutputWithContext(ctx context.Context) GarmProviderConnectionProxyOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GarmProviderConnectionProxyOutput)
+}
+
+func (i GarmProviderConnectionProxyArgs) ToGarmProviderConnectionProxyPtrOutput() GarmProviderConnectionProxyPtrOutput {
+	return i.ToGarmProviderConnectionProxyPtrOutputWithContext(context.Background())
+}
+
+func (i GarmProviderConnectionProxyArgs) ToGarmProviderConnectionProxyPtrOutputWithContext(ctx context.Context) GarmProviderConnectionProxyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GarmProviderConnectionProxyOutput).ToGarmProviderConnectionProxyPtrOutputWithContext(ctx)
+}
+
+// GarmProviderConnectionProxyPtrInput is an input type that accepts GarmProviderConnectionProxyArgs, GarmProviderConnectionProxyPtr and GarmProviderConnectionProxyPtrOutput values.
+// You can construct a concrete instance of `GarmProviderConnectionProxyPtrInput` via:
+//
+//	        GarmProviderConnectionProxyArgs{...}
+//
+//	or:
+//
+//	        nil
+type GarmProviderConnectionProxyPtrInput interface {
+	pulumi.Input
+
+	ToGarmProviderConnectionProxyPtrOutput() GarmProviderConnectionProxyPtrOutput
+	ToGarmProviderConnectionProxyPtrOutputWithContext(context.Context) GarmProviderConnectionProxyPtrOutput
+}
+
+type garmProviderConnectionProxyPtrType GarmProviderConnectionProxyArgs
+
+func GarmProviderConnectionProxyPtr(v *GarmProviderConnectionProxyArgs) GarmProviderConnectionProxyPtrInput {
+	return (*garmProviderConnectionProxyPtrType)(v)
+}
+
+func (*garmProviderConnectionProxyPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**GarmProviderConnectionProxy)(nil)).Elem()
+}
+
+func (i *garmProviderConnectionProxyPtrType) ToGarmProviderConnectionProxyPtrOutput() GarmProviderConnectionProxyPtrOutput {
+	return i.ToGarmProviderConnectionProxyPtrOutputWithContext(context.Background())
+}
+
+func (i *garmProviderConnectionProxyPtrType) ToGarmProviderConnectionProxyPtrOutputWithContext(ctx context.Context) GarmProviderConnectionProxyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GarmProviderConnectionProxyPtrOutput)
+}
+
+// A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+type GarmProviderConnectionProxyOutput struct{ *pulumi.OutputState }
+
+func (GarmProviderConnectionProxyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GarmProviderConnectionProxy)(nil)).Elem()
+}
+
+func (o GarmProviderConnectionProxyOutput) ToGarmProviderConnectionProxyOutput() GarmProviderConnectionProxyOutput {
+	return o
+}
+
+func (o GarmProviderConnectionProxyOutput) ToGarmProviderConnectionProxyOutputWithContext(ctx context.Context) GarmProviderConnectionProxyOutput {
+	return o
+}
+
+func (o GarmProviderConnectionProxyOutput) ToGarmProviderConnectionProxyPtrOutput() GarmProviderConnectionProxyPtrOutput {
+	return o.ToGarmProviderConnectionProxyPtrOutputWithContext(context.Background())
+}
+
+func (o GarmProviderConnectionProxyOutput) ToGarmProviderConnectionProxyPtrOutputWithContext(ctx context.Context) GarmProviderConnectionProxyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GarmProviderConnectionProxy) *GarmProviderConnectionProxy {
+		return &v
+	}).(GarmProviderConnectionProxyPtrOutput)
+}
+
+// Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+func (o GarmProviderConnectionProxyOutput) AgentSocketPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnectionProxy) *string { return v.AgentSocketPath }).(pulumi.StringPtrOutput)
+}
+
+// Connection attempts before an unreachable host is given up on. Defaults to 10.
+func (o GarmProviderConnectionProxyOutput) DialErrorLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnectionProxy) *int { return v.DialErrorLimit }).(pulumi.IntPtrOutput)
+}
+
+// Host name or address of the machine to log in to over SSH.
+func (o GarmProviderConnectionProxyOutput) Host() pulumi.StringOutput {
+	return o.ApplyT(func(v GarmProviderConnectionProxy) string { return v.Host }).(pulumi.StringOutput)
+}
+
+// The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+func (o GarmProviderConnectionProxyOutput) HostKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnectionProxy) *string { return v.HostKey }).(pulumi.StringPtrOutput)
+}
+
+// Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+func (o GarmProviderConnectionProxyOutput) InsecureSkipHostKeyVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnectionProxy) *bool { return v.InsecureSkipHostKeyVerification }).(pulumi.BoolPtrOutput)
+}
+
+// An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+func (o GarmProviderConnectionProxyOutput) KnownHostsFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnectionProxy) *string { return v.KnownHostsFile }).(pulumi.StringPtrOutput)
+}
+
+// Password to log in with. Secret.
+func (o GarmProviderConnectionProxyOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnectionProxy) *string { return v.Password }).(pulumi.StringPtrOutput)
+}
+
+// Seconds one connection attempt may take. Defaults to 15.
+func (o GarmProviderConnectionProxyOutput) PerDialTimeout() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnectionProxy) *int { return v.PerDialTimeout }).(pulumi.IntPtrOutput)
+}
+
+// SSH port. Defaults to 22.
+func (o GarmProviderConnectionProxyOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnectionProxy) *int { return v.Port }).(pulumi.IntPtrOutput)
+}
+
+// Private key (OpenSSH or PEM text) to log in with. Secret.
+func (o GarmProviderConnectionProxyOutput) PrivateKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnectionProxy) *string { return v.PrivateKey }).(pulumi.StringPtrOutput)
+}
+
+// Passphrase of privateKey. Secret.
+func (o GarmProviderConnectionProxyOutput) PrivateKeyPassword() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnectionProxy) *string { return v.PrivateKeyPassword }).(pulumi.StringPtrOutput)
+}
+
+// User to log in as. Defaults to "root".
+func (o GarmProviderConnectionProxyOutput) User() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GarmProviderConnectionProxy) *string { return v.User }).(pulumi.StringPtrOutput)
+}
+
+type GarmProviderConnectionProxyPtrOutput struct{ *pulumi.OutputState }
+
+func (GarmProviderConnectionProxyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GarmProviderConnectionProxy)(nil)).Elem()
+}
+
+func (o GarmProviderConnectionProxyPtrOutput) ToGarmProviderConnectionProxyPtrOutput() GarmProviderConnectionProxyPtrOutput {
+	return o
+}
+
+func (o GarmProviderConnectionProxyPtrOutput) ToGarmProviderConnectionProxyPtrOutputWithContext(ctx context.Context) GarmProviderConnectionProxyPtrOutput {
+	return o
+}
+
+func (o GarmProviderConnectionProxyPtrOutput) Elem() GarmProviderConnectionProxyOutput {
+	return o.ApplyT(func(v *GarmProviderConnectionProxy) GarmProviderConnectionProxy {
+		if v != nil {
+			return *v
+		}
+		var ret GarmProviderConnectionProxy
+		return ret
+	}).(GarmProviderConnectionProxyOutput)
+}
+
+// Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+func (o GarmProviderConnectionProxyPtrOutput) AgentSocketPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnectionProxy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.AgentSocketPath
+	}).(pulumi.StringPtrOutput)
+}
+
+// Connection attempts before an unreachable host is given up on. Defaults to 10.
+func (o GarmProviderConnectionProxyPtrOutput) DialErrorLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnectionProxy) *int {
+		if v == nil {
+			return nil
+		}
+		return v.DialErrorLimit
+	}).(pulumi.IntPtrOutput)
+}
+
+// Host name or address of the machine to log in to over SSH.
+func (o GarmProviderConnectionProxyPtrOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnectionProxy) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Host
+	}).(pulumi.StringPtrOutput)
+}
+
+// The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+func (o GarmProviderConnectionProxyPtrOutput) HostKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnectionProxy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.HostKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+func (o GarmProviderConnectionProxyPtrOutput) InsecureSkipHostKeyVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnectionProxy) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.InsecureSkipHostKeyVerification
+	}).(pulumi.BoolPtrOutput)
+}
+
+// An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+func (o GarmProviderConnectionProxyPtrOutput) KnownHostsFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnectionProxy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.KnownHostsFile
+	}).(pulumi.StringPtrOutput)
+}
+
+// Password to log in with. Secret.
+func (o GarmProviderConnectionProxyPtrOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnectionProxy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Password
+	}).(pulumi.StringPtrOutput)
+}
+
+// Seconds one connection attempt may take. Defaults to 15.
+func (o GarmProviderConnectionProxyPtrOutput) PerDialTimeout() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnectionProxy) *int {
+		if v == nil {
+			return nil
+		}
+		return v.PerDialTimeout
+	}).(pulumi.IntPtrOutput)
+}
+
+// SSH port. Defaults to 22.
+func (o GarmProviderConnectionProxyPtrOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnectionProxy) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Port
+	}).(pulumi.IntPtrOutput)
+}
+
+// Private key (OpenSSH or PEM text) to log in with. Secret.
+func (o GarmProviderConnectionProxyPtrOutput) PrivateKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnectionProxy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PrivateKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Passphrase of privateKey. Secret.
+func (o GarmProviderConnectionProxyPtrOutput) PrivateKeyPassword() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnectionProxy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PrivateKeyPassword
+	}).(pulumi.StringPtrOutput)
+}
+
+// User to log in as. Defaults to "root".
+func (o GarmProviderConnectionProxyPtrOutput) User() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmProviderConnectionProxy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.User
+	}).(pulumi.StringPtrOutput)
+}
+
 // Who manages the block, recorded in it: another owner's block of the same name is refused. Set by the SDK from the Pulumi project, stack and resource name.
 type GarmProviderOwner struct {
 	// Pulumi project name.
@@ -550,12 +1286,20 @@ func (o GarmScaleSetDrainPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*GarmPoolDrainInput)(nil)).Elem(), GarmPoolDrainArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GarmPoolDrainPtrInput)(nil)).Elem(), GarmPoolDrainArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GarmProviderConnectionInput)(nil)).Elem(), GarmProviderConnectionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GarmProviderConnectionPtrInput)(nil)).Elem(), GarmProviderConnectionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GarmProviderConnectionProxyInput)(nil)).Elem(), GarmProviderConnectionProxyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GarmProviderConnectionProxyPtrInput)(nil)).Elem(), GarmProviderConnectionProxyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GarmProviderOwnerInput)(nil)).Elem(), GarmProviderOwnerArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GarmProviderOwnerPtrInput)(nil)).Elem(), GarmProviderOwnerArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GarmScaleSetDrainInput)(nil)).Elem(), GarmScaleSetDrainArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GarmScaleSetDrainPtrInput)(nil)).Elem(), GarmScaleSetDrainArgs{})
 	pulumi.RegisterOutputType(GarmPoolDrainOutput{})
 	pulumi.RegisterOutputType(GarmPoolDrainPtrOutput{})
+	pulumi.RegisterOutputType(GarmProviderConnectionOutput{})
+	pulumi.RegisterOutputType(GarmProviderConnectionPtrOutput{})
+	pulumi.RegisterOutputType(GarmProviderConnectionProxyOutput{})
+	pulumi.RegisterOutputType(GarmProviderConnectionProxyPtrOutput{})
 	pulumi.RegisterOutputType(GarmProviderOwnerOutput{})
 	pulumi.RegisterOutputType(GarmProviderOwnerPtrOutput{})
 	pulumi.RegisterOutputType(GarmScaleSetDrainOutput{})

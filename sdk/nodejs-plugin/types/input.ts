@@ -24,6 +24,122 @@ export interface GarmPoolDrainArgs {
 }
 
 /**
+ * SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+ */
+export interface GarmProviderConnectionArgs {
+    /**
+     * Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+     */
+    agentSocketPath?: pulumi.Input<string | undefined>;
+    /**
+     * Connection attempts before an unreachable host is given up on. Defaults to 10.
+     */
+    dialErrorLimit?: pulumi.Input<number | undefined>;
+    /**
+     * Host name or address of the machine to log in to over SSH.
+     */
+    host: pulumi.Input<string>;
+    /**
+     * The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+     */
+    hostKey?: pulumi.Input<string | undefined>;
+    /**
+     * Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+     */
+    insecureSkipHostKeyVerification?: pulumi.Input<boolean | undefined>;
+    /**
+     * An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+     */
+    knownHostsFile?: pulumi.Input<string | undefined>;
+    /**
+     * Password to log in with. Secret.
+     */
+    password?: pulumi.Input<string | undefined>;
+    /**
+     * Seconds one connection attempt may take. Defaults to 15.
+     */
+    perDialTimeout?: pulumi.Input<number | undefined>;
+    /**
+     * SSH port. Defaults to 22.
+     */
+    port?: pulumi.Input<number | undefined>;
+    /**
+     * Private key (OpenSSH or PEM text) to log in with. Secret.
+     */
+    privateKey?: pulumi.Input<string | undefined>;
+    /**
+     * Passphrase of privateKey. Secret.
+     */
+    privateKeyPassword?: pulumi.Input<string | undefined>;
+    /**
+     * A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+     */
+    proxy?: pulumi.Input<inputs.GarmProviderConnectionProxyArgs | undefined>;
+    /**
+     * Edit the config file and run restartCommand through `sudo -n` on the host (docs/concepts/remote-garm.md gives the sudoers line). Defaults to false: the login user edits the file over SFTP.
+     */
+    sudo?: pulumi.Input<boolean | undefined>;
+    /**
+     * User to log in as. Defaults to "root".
+     */
+    user?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+ */
+export interface GarmProviderConnectionProxyArgs {
+    /**
+     * Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+     */
+    agentSocketPath?: pulumi.Input<string | undefined>;
+    /**
+     * Connection attempts before an unreachable host is given up on. Defaults to 10.
+     */
+    dialErrorLimit?: pulumi.Input<number | undefined>;
+    /**
+     * Host name or address of the machine to log in to over SSH.
+     */
+    host: pulumi.Input<string>;
+    /**
+     * The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+     */
+    hostKey?: pulumi.Input<string | undefined>;
+    /**
+     * Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+     */
+    insecureSkipHostKeyVerification?: pulumi.Input<boolean | undefined>;
+    /**
+     * An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+     */
+    knownHostsFile?: pulumi.Input<string | undefined>;
+    /**
+     * Password to log in with. Secret.
+     */
+    password?: pulumi.Input<string | undefined>;
+    /**
+     * Seconds one connection attempt may take. Defaults to 15.
+     */
+    perDialTimeout?: pulumi.Input<number | undefined>;
+    /**
+     * SSH port. Defaults to 22.
+     */
+    port?: pulumi.Input<number | undefined>;
+    /**
+     * Private key (OpenSSH or PEM text) to log in with. Secret.
+     */
+    privateKey?: pulumi.Input<string | undefined>;
+    /**
+     * Passphrase of privateKey. Secret.
+     */
+    privateKeyPassword?: pulumi.Input<string | undefined>;
+    /**
+     * User to log in as. Defaults to "root".
+     */
+    user?: pulumi.Input<string | undefined>;
+}
+
+/**
  * Who manages the block, recorded in it: another owner's block of the same name is refused. Set by the SDK from the Pulumi project, stack and resource name.
  */
 export interface GarmProviderOwnerArgs {

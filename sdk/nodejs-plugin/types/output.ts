@@ -24,6 +24,122 @@ export interface GarmPoolDrain {
 }
 
 /**
+ * SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+ */
+export interface GarmProviderConnection {
+    /**
+     * Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+     */
+    agentSocketPath?: string;
+    /**
+     * Connection attempts before an unreachable host is given up on. Defaults to 10.
+     */
+    dialErrorLimit?: number;
+    /**
+     * Host name or address of the machine to log in to over SSH.
+     */
+    host: string;
+    /**
+     * The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+     */
+    hostKey?: string;
+    /**
+     * Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+     */
+    insecureSkipHostKeyVerification?: boolean;
+    /**
+     * An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+     */
+    knownHostsFile?: string;
+    /**
+     * Password to log in with. Secret.
+     */
+    password?: string;
+    /**
+     * Seconds one connection attempt may take. Defaults to 15.
+     */
+    perDialTimeout?: number;
+    /**
+     * SSH port. Defaults to 22.
+     */
+    port?: number;
+    /**
+     * Private key (OpenSSH or PEM text) to log in with. Secret.
+     */
+    privateKey?: string;
+    /**
+     * Passphrase of privateKey. Secret.
+     */
+    privateKeyPassword?: string;
+    /**
+     * A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+     */
+    proxy?: outputs.GarmProviderConnectionProxy;
+    /**
+     * Edit the config file and run restartCommand through `sudo -n` on the host (docs/concepts/remote-garm.md gives the sudoers line). Defaults to false: the login user edits the file over SFTP.
+     */
+    sudo?: boolean;
+    /**
+     * User to log in as. Defaults to "root".
+     */
+    user?: string;
+}
+
+/**
+ * A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+ */
+export interface GarmProviderConnectionProxy {
+    /**
+     * Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+     */
+    agentSocketPath?: string;
+    /**
+     * Connection attempts before an unreachable host is given up on. Defaults to 10.
+     */
+    dialErrorLimit?: number;
+    /**
+     * Host name or address of the machine to log in to over SSH.
+     */
+    host: string;
+    /**
+     * The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+     */
+    hostKey?: string;
+    /**
+     * Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+     */
+    insecureSkipHostKeyVerification?: boolean;
+    /**
+     * An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+     */
+    knownHostsFile?: string;
+    /**
+     * Password to log in with. Secret.
+     */
+    password?: string;
+    /**
+     * Seconds one connection attempt may take. Defaults to 15.
+     */
+    perDialTimeout?: number;
+    /**
+     * SSH port. Defaults to 22.
+     */
+    port?: number;
+    /**
+     * Private key (OpenSSH or PEM text) to log in with. Secret.
+     */
+    privateKey?: string;
+    /**
+     * Passphrase of privateKey. Secret.
+     */
+    privateKeyPassword?: string;
+    /**
+     * User to log in as. Defaults to "root".
+     */
+    user?: string;
+}
+
+/**
  * Who manages the block, recorded in it: another owner's block of the same name is refused. Set by the SDK from the Pulumi project, stack and resource name.
  */
 export interface GarmProviderOwner {

@@ -17,6 +17,10 @@ from . import _utilities
 __all__ = [
     'GarmPoolDrainArgs',
     'GarmPoolDrainArgsDict',
+    'GarmProviderConnectionArgs',
+    'GarmProviderConnectionArgsDict',
+    'GarmProviderConnectionProxyArgs',
+    'GarmProviderConnectionProxyArgsDict',
     'GarmProviderOwnerArgs',
     'GarmProviderOwnerArgsDict',
     'GarmScaleSetDrainArgs',
@@ -95,6 +99,552 @@ class GarmPoolDrainArgs:
     @timeout_seconds.setter
     def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "timeout_seconds", value)
+
+
+class GarmProviderConnectionArgsDict(TypedDict):
+    """
+    SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+    """
+    host: pulumi.Input[_builtins.str]
+    """
+    Host name or address of the machine to log in to over SSH.
+    """
+    agent_socket_path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+    """
+    dial_error_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Connection attempts before an unreachable host is given up on. Defaults to 10.
+    """
+    host_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+    """
+    insecure_skip_host_key_verification: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+    """
+    known_hosts_file: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+    """
+    password: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Password to log in with. Secret.
+    """
+    per_dial_timeout: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Seconds one connection attempt may take. Defaults to 15.
+    """
+    port: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    SSH port. Defaults to 22.
+    """
+    private_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Private key (OpenSSH or PEM text) to log in with. Secret.
+    """
+    private_key_password: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Passphrase of privateKey. Secret.
+    """
+    proxy: NotRequired[pulumi.Input[Optional['GarmProviderConnectionProxyArgsDict']]]
+    """
+    A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+    """
+    sudo: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Edit the config file and run restartCommand through `sudo -n` on the host (docs/concepts/remote-garm.md gives the sudoers line). Defaults to false: the login user edits the file over SFTP.
+    """
+    user: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    User to log in as. Defaults to "root".
+    """
+
+@pulumi.input_type
+class GarmProviderConnectionArgs:
+    def __init__(__self__, *,
+                 host: pulumi.Input[_builtins.str],
+                 agent_socket_path: pulumi.Input[Optional[_builtins.str]] = None,
+                 dial_error_limit: pulumi.Input[Optional[_builtins.int]] = None,
+                 host_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 insecure_skip_host_key_verification: pulumi.Input[Optional[_builtins.bool]] = None,
+                 known_hosts_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 password: pulumi.Input[Optional[_builtins.str]] = None,
+                 per_dial_timeout: pulumi.Input[Optional[_builtins.int]] = None,
+                 port: pulumi.Input[Optional[_builtins.int]] = None,
+                 private_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 private_key_password: pulumi.Input[Optional[_builtins.str]] = None,
+                 proxy: pulumi.Input[Optional['GarmProviderConnectionProxyArgs']] = None,
+                 sudo: pulumi.Input[Optional[_builtins.bool]] = None,
+                 user: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+
+        :param pulumi.Input[_builtins.str] host: Host name or address of the machine to log in to over SSH.
+        :param pulumi.Input[_builtins.str] agent_socket_path: Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+        :param pulumi.Input[_builtins.int] dial_error_limit: Connection attempts before an unreachable host is given up on. Defaults to 10.
+        :param pulumi.Input[_builtins.str] host_key: The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+        :param pulumi.Input[_builtins.bool] insecure_skip_host_key_verification: Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+        :param pulumi.Input[_builtins.str] known_hosts_file: An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+        :param pulumi.Input[_builtins.str] password: Password to log in with. Secret.
+        :param pulumi.Input[_builtins.int] per_dial_timeout: Seconds one connection attempt may take. Defaults to 15.
+        :param pulumi.Input[_builtins.int] port: SSH port. Defaults to 22.
+        :param pulumi.Input[_builtins.str] private_key: Private key (OpenSSH or PEM text) to log in with. Secret.
+        :param pulumi.Input[_builtins.str] private_key_password: Passphrase of privateKey. Secret.
+        :param pulumi.Input['GarmProviderConnectionProxyArgs'] proxy: A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+        :param pulumi.Input[_builtins.bool] sudo: Edit the config file and run restartCommand through `sudo -n` on the host (docs/concepts/remote-garm.md gives the sudoers line). Defaults to false: the login user edits the file over SFTP.
+        :param pulumi.Input[_builtins.str] user: User to log in as. Defaults to "root".
+        """
+        pulumi.set(__self__, "host", host)
+        if agent_socket_path is not None:
+            pulumi.set(__self__, "agent_socket_path", agent_socket_path)
+        if dial_error_limit is not None:
+            pulumi.set(__self__, "dial_error_limit", dial_error_limit)
+        if host_key is not None:
+            pulumi.set(__self__, "host_key", host_key)
+        if insecure_skip_host_key_verification is not None:
+            pulumi.set(__self__, "insecure_skip_host_key_verification", insecure_skip_host_key_verification)
+        if known_hosts_file is not None:
+            pulumi.set(__self__, "known_hosts_file", known_hosts_file)
+        if password is not None:
+            pulumi.set(__self__, "password", password)
+        if per_dial_timeout is not None:
+            pulumi.set(__self__, "per_dial_timeout", per_dial_timeout)
+        if port is not None:
+            pulumi.set(__self__, "port", port)
+        if private_key is not None:
+            pulumi.set(__self__, "private_key", private_key)
+        if private_key_password is not None:
+            pulumi.set(__self__, "private_key_password", private_key_password)
+        if proxy is not None:
+            pulumi.set(__self__, "proxy", proxy)
+        if sudo is not None:
+            pulumi.set(__self__, "sudo", sudo)
+        if user is not None:
+            pulumi.set(__self__, "user", user)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> pulumi.Input[_builtins.str]:
+        """
+        Host name or address of the machine to log in to over SSH.
+        """
+        return pulumi.get(self, "host")
+
+    @host.setter
+    def host(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "host", value)
+
+    @_builtins.property
+    @pulumi.getter(name="agentSocketPath")
+    def agent_socket_path(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+        """
+        return pulumi.get(self, "agent_socket_path")
+
+    @agent_socket_path.setter
+    def agent_socket_path(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "agent_socket_path", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dialErrorLimit")
+    def dial_error_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Connection attempts before an unreachable host is given up on. Defaults to 10.
+        """
+        return pulumi.get(self, "dial_error_limit")
+
+    @dial_error_limit.setter
+    def dial_error_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "dial_error_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="hostKey")
+    def host_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+        """
+        return pulumi.get(self, "host_key")
+
+    @host_key.setter
+    def host_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "host_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="insecureSkipHostKeyVerification")
+    def insecure_skip_host_key_verification(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+        """
+        return pulumi.get(self, "insecure_skip_host_key_verification")
+
+    @insecure_skip_host_key_verification.setter
+    def insecure_skip_host_key_verification(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "insecure_skip_host_key_verification", value)
+
+    @_builtins.property
+    @pulumi.getter(name="knownHostsFile")
+    def known_hosts_file(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+        """
+        return pulumi.get(self, "known_hosts_file")
+
+    @known_hosts_file.setter
+    def known_hosts_file(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "known_hosts_file", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Password to log in with. Secret.
+        """
+        return pulumi.get(self, "password")
+
+    @password.setter
+    def password(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "password", value)
+
+    @_builtins.property
+    @pulumi.getter(name="perDialTimeout")
+    def per_dial_timeout(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Seconds one connection attempt may take. Defaults to 15.
+        """
+        return pulumi.get(self, "per_dial_timeout")
+
+    @per_dial_timeout.setter
+    def per_dial_timeout(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "per_dial_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        SSH port. Defaults to 22.
+        """
+        return pulumi.get(self, "port")
+
+    @port.setter
+    def port(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "port", value)
+
+    @_builtins.property
+    @pulumi.getter(name="privateKey")
+    def private_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Private key (OpenSSH or PEM text) to log in with. Secret.
+        """
+        return pulumi.get(self, "private_key")
+
+    @private_key.setter
+    def private_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "private_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="privateKeyPassword")
+    def private_key_password(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Passphrase of privateKey. Secret.
+        """
+        return pulumi.get(self, "private_key_password")
+
+    @private_key_password.setter
+    def private_key_password(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "private_key_password", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def proxy(self) -> pulumi.Input[Optional['GarmProviderConnectionProxyArgs']]:
+        """
+        A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+        """
+        return pulumi.get(self, "proxy")
+
+    @proxy.setter
+    def proxy(self, value: pulumi.Input[Optional['GarmProviderConnectionProxyArgs']]):
+        pulumi.set(self, "proxy", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sudo(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Edit the config file and run restartCommand through `sudo -n` on the host (docs/concepts/remote-garm.md gives the sudoers line). Defaults to false: the login user edits the file over SFTP.
+        """
+        return pulumi.get(self, "sudo")
+
+    @sudo.setter
+    def sudo(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "sudo", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def user(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        User to log in as. Defaults to "root".
+        """
+        return pulumi.get(self, "user")
+
+    @user.setter
+    def user(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "user", value)
+
+
+class GarmProviderConnectionProxyArgsDict(TypedDict):
+    """
+    A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+    """
+    host: pulumi.Input[_builtins.str]
+    """
+    Host name or address of the machine to log in to over SSH.
+    """
+    agent_socket_path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+    """
+    dial_error_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Connection attempts before an unreachable host is given up on. Defaults to 10.
+    """
+    host_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+    """
+    insecure_skip_host_key_verification: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+    """
+    known_hosts_file: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+    """
+    password: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Password to log in with. Secret.
+    """
+    per_dial_timeout: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Seconds one connection attempt may take. Defaults to 15.
+    """
+    port: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    SSH port. Defaults to 22.
+    """
+    private_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Private key (OpenSSH or PEM text) to log in with. Secret.
+    """
+    private_key_password: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Passphrase of privateKey. Secret.
+    """
+    user: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    User to log in as. Defaults to "root".
+    """
+
+@pulumi.input_type
+class GarmProviderConnectionProxyArgs:
+    def __init__(__self__, *,
+                 host: pulumi.Input[_builtins.str],
+                 agent_socket_path: pulumi.Input[Optional[_builtins.str]] = None,
+                 dial_error_limit: pulumi.Input[Optional[_builtins.int]] = None,
+                 host_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 insecure_skip_host_key_verification: pulumi.Input[Optional[_builtins.bool]] = None,
+                 known_hosts_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 password: pulumi.Input[Optional[_builtins.str]] = None,
+                 per_dial_timeout: pulumi.Input[Optional[_builtins.int]] = None,
+                 port: pulumi.Input[Optional[_builtins.int]] = None,
+                 private_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 private_key_password: pulumi.Input[Optional[_builtins.str]] = None,
+                 user: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+
+        :param pulumi.Input[_builtins.str] host: Host name or address of the machine to log in to over SSH.
+        :param pulumi.Input[_builtins.str] agent_socket_path: Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+        :param pulumi.Input[_builtins.int] dial_error_limit: Connection attempts before an unreachable host is given up on. Defaults to 10.
+        :param pulumi.Input[_builtins.str] host_key: The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+        :param pulumi.Input[_builtins.bool] insecure_skip_host_key_verification: Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+        :param pulumi.Input[_builtins.str] known_hosts_file: An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+        :param pulumi.Input[_builtins.str] password: Password to log in with. Secret.
+        :param pulumi.Input[_builtins.int] per_dial_timeout: Seconds one connection attempt may take. Defaults to 15.
+        :param pulumi.Input[_builtins.int] port: SSH port. Defaults to 22.
+        :param pulumi.Input[_builtins.str] private_key: Private key (OpenSSH or PEM text) to log in with. Secret.
+        :param pulumi.Input[_builtins.str] private_key_password: Passphrase of privateKey. Secret.
+        :param pulumi.Input[_builtins.str] user: User to log in as. Defaults to "root".
+        """
+        pulumi.set(__self__, "host", host)
+        if agent_socket_path is not None:
+            pulumi.set(__self__, "agent_socket_path", agent_socket_path)
+        if dial_error_limit is not None:
+            pulumi.set(__self__, "dial_error_limit", dial_error_limit)
+        if host_key is not None:
+            pulumi.set(__self__, "host_key", host_key)
+        if insecure_skip_host_key_verification is not None:
+            pulumi.set(__self__, "insecure_skip_host_key_verification", insecure_skip_host_key_verification)
+        if known_hosts_file is not None:
+            pulumi.set(__self__, "known_hosts_file", known_hosts_file)
+        if password is not None:
+            pulumi.set(__self__, "password", password)
+        if per_dial_timeout is not None:
+            pulumi.set(__self__, "per_dial_timeout", per_dial_timeout)
+        if port is not None:
+            pulumi.set(__self__, "port", port)
+        if private_key is not None:
+            pulumi.set(__self__, "private_key", private_key)
+        if private_key_password is not None:
+            pulumi.set(__self__, "private_key_password", private_key_password)
+        if user is not None:
+            pulumi.set(__self__, "user", user)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> pulumi.Input[_builtins.str]:
+        """
+        Host name or address of the machine to log in to over SSH.
+        """
+        return pulumi.get(self, "host")
+
+    @host.setter
+    def host(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "host", value)
+
+    @_builtins.property
+    @pulumi.getter(name="agentSocketPath")
+    def agent_socket_path(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+        """
+        return pulumi.get(self, "agent_socket_path")
+
+    @agent_socket_path.setter
+    def agent_socket_path(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "agent_socket_path", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dialErrorLimit")
+    def dial_error_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Connection attempts before an unreachable host is given up on. Defaults to 10.
+        """
+        return pulumi.get(self, "dial_error_limit")
+
+    @dial_error_limit.setter
+    def dial_error_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "dial_error_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="hostKey")
+    def host_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+        """
+        return pulumi.get(self, "host_key")
+
+    @host_key.setter
+    def host_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "host_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="insecureSkipHostKeyVerification")
+    def insecure_skip_host_key_verification(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+        """
+        return pulumi.get(self, "insecure_skip_host_key_verification")
+
+    @insecure_skip_host_key_verification.setter
+    def insecure_skip_host_key_verification(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "insecure_skip_host_key_verification", value)
+
+    @_builtins.property
+    @pulumi.getter(name="knownHostsFile")
+    def known_hosts_file(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+        """
+        return pulumi.get(self, "known_hosts_file")
+
+    @known_hosts_file.setter
+    def known_hosts_file(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "known_hosts_file", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Password to log in with. Secret.
+        """
+        return pulumi.get(self, "password")
+
+    @password.setter
+    def password(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "password", value)
+
+    @_builtins.property
+    @pulumi.getter(name="perDialTimeout")
+    def per_dial_timeout(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Seconds one connection attempt may take. Defaults to 15.
+        """
+        return pulumi.get(self, "per_dial_timeout")
+
+    @per_dial_timeout.setter
+    def per_dial_timeout(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "per_dial_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        SSH port. Defaults to 22.
+        """
+        return pulumi.get(self, "port")
+
+    @port.setter
+    def port(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "port", value)
+
+    @_builtins.property
+    @pulumi.getter(name="privateKey")
+    def private_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Private key (OpenSSH or PEM text) to log in with. Secret.
+        """
+        return pulumi.get(self, "private_key")
+
+    @private_key.setter
+    def private_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "private_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="privateKeyPassword")
+    def private_key_password(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Passphrase of privateKey. Secret.
+        """
+        return pulumi.get(self, "private_key_password")
+
+    @private_key_password.setter
+    def private_key_password(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "private_key_password", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def user(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        User to log in as. Defaults to "root".
+        """
+        return pulumi.get(self, "user")
+
+    @user.setter
+    def user(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "user", value)
 
 
 class GarmProviderOwnerArgsDict(TypedDict):

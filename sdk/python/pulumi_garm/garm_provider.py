@@ -26,6 +26,7 @@ class GarmProviderArgs:
                  name: pulumi.Input[_builtins.str],
                  restart_command: pulumi.Input[_builtins.str],
                  config_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 connection: pulumi.Input[Optional['GarmProviderConnectionArgs']] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  environment_variables: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  interface_version: pulumi.Input[Optional[_builtins.str]] = None,
@@ -39,6 +40,7 @@ class GarmProviderArgs:
         :param pulumi.Input[_builtins.str] name: GARM provider name, as scale sets reference it in `providerName`. Letters, digits, `_`, `.`, `-`; at most 64 characters. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] restart_command: Shell command that restarts GARM so it loads the changed providers, e.g. "systemctl restart garm". Several changes in one run share one restart.
         :param pulumi.Input[_builtins.str] config_file: Absolute path of the provider's own config file, passed to it as GARM_PROVIDER_CONFIG_FILE (`config_file`).
+        :param pulumi.Input['GarmProviderConnectionArgs'] connection: SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
         :param pulumi.Input[_builtins.str] description: Description GARM shows in `GET /providers`. Defaults to "".
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] environment_variables: Prefixes of environment variable names GARM forwards to the provider, e.g. ["PATH", "OS_"]. Names starting with GARM are never forwarded. Defaults to [].
         :param pulumi.Input[_builtins.str] interface_version: External provider interface version: "v0.1.0" or "v0.1.1". Defaults to "v0.1.0".
@@ -51,6 +53,8 @@ class GarmProviderArgs:
         pulumi.set(__self__, "restart_command", restart_command)
         if config_file is not None:
             pulumi.set(__self__, "config_file", config_file)
+        if connection is not None:
+            pulumi.set(__self__, "connection", connection)
         if description is not None:
             pulumi.set(__self__, "description", description)
         if environment_variables is not None:
@@ -124,6 +128,18 @@ class GarmProviderArgs:
 
     @_builtins.property
     @pulumi.getter
+    def connection(self) -> pulumi.Input[Optional['GarmProviderConnectionArgs']]:
+        """
+        SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+        """
+        return pulumi.get(self, "connection")
+
+    @connection.setter
+    def connection(self, value: pulumi.Input[Optional['GarmProviderConnectionArgs']]):
+        pulumi.set(self, "connection", value)
+
+    @_builtins.property
+    @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Description GARM shows in `GET /providers`. Defaults to "".
@@ -190,6 +206,7 @@ class GarmProvider(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  config_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 connection: pulumi.Input[Optional[Union['GarmProviderConnectionArgs', 'GarmProviderConnectionArgsDict']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  environment_variables: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  executable: pulumi.Input[Optional[_builtins.str]] = None,
@@ -206,6 +223,7 @@ class GarmProvider(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] config_file: Absolute path of the provider's own config file, passed to it as GARM_PROVIDER_CONFIG_FILE (`config_file`).
+        :param pulumi.Input[Union['GarmProviderConnectionArgs', 'GarmProviderConnectionArgsDict']] connection: SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
         :param pulumi.Input[_builtins.str] description: Description GARM shows in `GET /providers`. Defaults to "".
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] environment_variables: Prefixes of environment variable names GARM forwards to the provider, e.g. ["PATH", "OS_"]. Names starting with GARM are never forwarded. Defaults to [].
         :param pulumi.Input[_builtins.str] executable: Absolute path of the external provider executable (`provider_executable`). GARM refuses to start if it is missing.
@@ -241,6 +259,7 @@ class GarmProvider(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  config_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 connection: pulumi.Input[Optional[Union['GarmProviderConnectionArgs', 'GarmProviderConnectionArgsDict']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  environment_variables: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  executable: pulumi.Input[Optional[_builtins.str]] = None,
@@ -260,6 +279,7 @@ class GarmProvider(pulumi.CustomResource):
             __props__ = GarmProviderArgs.__new__(GarmProviderArgs)
 
             __props__.__dict__["config_file"] = config_file
+            __props__.__dict__["connection"] = None if connection is None else pulumi.Output.secret(connection)
             __props__.__dict__["description"] = description
             __props__.__dict__["environment_variables"] = environment_variables
             if executable is None and not opts.urn:
@@ -279,6 +299,8 @@ class GarmProvider(pulumi.CustomResource):
             __props__.__dict__["restart_timeout_seconds"] = restart_timeout_seconds
             __props__.__dict__["garm_controller_id"] = None
             __props__.__dict__["state_version"] = None
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["connection"])
+        opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(GarmProvider, __self__).__init__(
             'garm:index:GarmProvider',
             resource_name,
@@ -302,6 +324,7 @@ class GarmProvider(pulumi.CustomResource):
         __props__ = GarmProviderArgs.__new__(GarmProviderArgs)
 
         __props__.__dict__["config_file"] = None
+        __props__.__dict__["connection"] = None
         __props__.__dict__["description"] = None
         __props__.__dict__["environment_variables"] = None
         __props__.__dict__["executable"] = None
@@ -322,6 +345,14 @@ class GarmProvider(pulumi.CustomResource):
         Absolute path of the provider's own config file, passed to it as GARM_PROVIDER_CONFIG_FILE (`config_file`).
         """
         return pulumi.get(self, "config_file")
+
+    @_builtins.property
+    @pulumi.getter
+    def connection(self) -> pulumi.Output[Optional['outputs.GarmProviderConnection']]:
+        """
+        SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+        """
+        return pulumi.get(self, "connection")
 
     @_builtins.property
     @pulumi.getter

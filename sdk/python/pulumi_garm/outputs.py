@@ -13,9 +13,12 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 
 __all__ = [
     'GarmPoolDrain',
+    'GarmProviderConnection',
+    'GarmProviderConnectionProxy',
     'GarmProviderOwner',
     'GarmScaleSetDrain',
 ]
@@ -87,6 +90,402 @@ class GarmPoolDrain(dict):
         How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
         """
         return pulumi.get(self, "timeout_seconds")
+
+
+@pulumi.output_type
+class GarmProviderConnection(dict):
+    """
+    SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "agentSocketPath":
+            suggest = "agent_socket_path"
+        elif key == "dialErrorLimit":
+            suggest = "dial_error_limit"
+        elif key == "hostKey":
+            suggest = "host_key"
+        elif key == "insecureSkipHostKeyVerification":
+            suggest = "insecure_skip_host_key_verification"
+        elif key == "knownHostsFile":
+            suggest = "known_hosts_file"
+        elif key == "perDialTimeout":
+            suggest = "per_dial_timeout"
+        elif key == "privateKey":
+            suggest = "private_key"
+        elif key == "privateKeyPassword":
+            suggest = "private_key_password"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in GarmProviderConnection. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        GarmProviderConnection.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        GarmProviderConnection.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 host: _builtins.str,
+                 agent_socket_path: Optional[_builtins.str] = None,
+                 dial_error_limit: Optional[_builtins.int] = None,
+                 host_key: Optional[_builtins.str] = None,
+                 insecure_skip_host_key_verification: Optional[_builtins.bool] = None,
+                 known_hosts_file: Optional[_builtins.str] = None,
+                 password: Optional[_builtins.str] = None,
+                 per_dial_timeout: Optional[_builtins.int] = None,
+                 port: Optional[_builtins.int] = None,
+                 private_key: Optional[_builtins.str] = None,
+                 private_key_password: Optional[_builtins.str] = None,
+                 proxy: Optional['outputs.GarmProviderConnectionProxy'] = None,
+                 sudo: Optional[_builtins.bool] = None,
+                 user: Optional[_builtins.str] = None):
+        """
+        SSH login to the machine GARM runs on: garmConfigPath is edited and restartCommand run there. Kept in state as a Pulumi secret. Without it, both are on the machine running Pulumi.
+
+        :param _builtins.str host: Host name or address of the machine to log in to over SSH.
+        :param _builtins.str agent_socket_path: Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+        :param _builtins.int dial_error_limit: Connection attempts before an unreachable host is given up on. Defaults to 10.
+        :param _builtins.str host_key: The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+        :param _builtins.bool insecure_skip_host_key_verification: Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+        :param _builtins.str known_hosts_file: An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+        :param _builtins.str password: Password to log in with. Secret.
+        :param _builtins.int per_dial_timeout: Seconds one connection attempt may take. Defaults to 15.
+        :param _builtins.int port: SSH port. Defaults to 22.
+        :param _builtins.str private_key: Private key (OpenSSH or PEM text) to log in with. Secret.
+        :param _builtins.str private_key_password: Passphrase of privateKey. Secret.
+        :param 'GarmProviderConnectionProxy' proxy: A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+        :param _builtins.bool sudo: Edit the config file and run restartCommand through `sudo -n` on the host (docs/concepts/remote-garm.md gives the sudoers line). Defaults to false: the login user edits the file over SFTP.
+        :param _builtins.str user: User to log in as. Defaults to "root".
+        """
+        pulumi.set(__self__, "host", host)
+        if agent_socket_path is not None:
+            pulumi.set(__self__, "agent_socket_path", agent_socket_path)
+        if dial_error_limit is not None:
+            pulumi.set(__self__, "dial_error_limit", dial_error_limit)
+        if host_key is not None:
+            pulumi.set(__self__, "host_key", host_key)
+        if insecure_skip_host_key_verification is not None:
+            pulumi.set(__self__, "insecure_skip_host_key_verification", insecure_skip_host_key_verification)
+        if known_hosts_file is not None:
+            pulumi.set(__self__, "known_hosts_file", known_hosts_file)
+        if password is not None:
+            pulumi.set(__self__, "password", password)
+        if per_dial_timeout is not None:
+            pulumi.set(__self__, "per_dial_timeout", per_dial_timeout)
+        if port is not None:
+            pulumi.set(__self__, "port", port)
+        if private_key is not None:
+            pulumi.set(__self__, "private_key", private_key)
+        if private_key_password is not None:
+            pulumi.set(__self__, "private_key_password", private_key_password)
+        if proxy is not None:
+            pulumi.set(__self__, "proxy", proxy)
+        if sudo is not None:
+            pulumi.set(__self__, "sudo", sudo)
+        if user is not None:
+            pulumi.set(__self__, "user", user)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> _builtins.str:
+        """
+        Host name or address of the machine to log in to over SSH.
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter(name="agentSocketPath")
+    def agent_socket_path(self) -> Optional[_builtins.str]:
+        """
+        Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+        """
+        return pulumi.get(self, "agent_socket_path")
+
+    @_builtins.property
+    @pulumi.getter(name="dialErrorLimit")
+    def dial_error_limit(self) -> Optional[_builtins.int]:
+        """
+        Connection attempts before an unreachable host is given up on. Defaults to 10.
+        """
+        return pulumi.get(self, "dial_error_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="hostKey")
+    def host_key(self) -> Optional[_builtins.str]:
+        """
+        The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+        """
+        return pulumi.get(self, "host_key")
+
+    @_builtins.property
+    @pulumi.getter(name="insecureSkipHostKeyVerification")
+    def insecure_skip_host_key_verification(self) -> Optional[_builtins.bool]:
+        """
+        Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+        """
+        return pulumi.get(self, "insecure_skip_host_key_verification")
+
+    @_builtins.property
+    @pulumi.getter(name="knownHostsFile")
+    def known_hosts_file(self) -> Optional[_builtins.str]:
+        """
+        An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+        """
+        return pulumi.get(self, "known_hosts_file")
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> Optional[_builtins.str]:
+        """
+        Password to log in with. Secret.
+        """
+        return pulumi.get(self, "password")
+
+    @_builtins.property
+    @pulumi.getter(name="perDialTimeout")
+    def per_dial_timeout(self) -> Optional[_builtins.int]:
+        """
+        Seconds one connection attempt may take. Defaults to 15.
+        """
+        return pulumi.get(self, "per_dial_timeout")
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> Optional[_builtins.int]:
+        """
+        SSH port. Defaults to 22.
+        """
+        return pulumi.get(self, "port")
+
+    @_builtins.property
+    @pulumi.getter(name="privateKey")
+    def private_key(self) -> Optional[_builtins.str]:
+        """
+        Private key (OpenSSH or PEM text) to log in with. Secret.
+        """
+        return pulumi.get(self, "private_key")
+
+    @_builtins.property
+    @pulumi.getter(name="privateKeyPassword")
+    def private_key_password(self) -> Optional[_builtins.str]:
+        """
+        Passphrase of privateKey. Secret.
+        """
+        return pulumi.get(self, "private_key_password")
+
+    @_builtins.property
+    @pulumi.getter
+    def proxy(self) -> Optional['outputs.GarmProviderConnectionProxy']:
+        """
+        A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+        """
+        return pulumi.get(self, "proxy")
+
+    @_builtins.property
+    @pulumi.getter
+    def sudo(self) -> Optional[_builtins.bool]:
+        """
+        Edit the config file and run restartCommand through `sudo -n` on the host (docs/concepts/remote-garm.md gives the sudoers line). Defaults to false: the login user edits the file over SFTP.
+        """
+        return pulumi.get(self, "sudo")
+
+    @_builtins.property
+    @pulumi.getter
+    def user(self) -> Optional[_builtins.str]:
+        """
+        User to log in as. Defaults to "root".
+        """
+        return pulumi.get(self, "user")
+
+
+@pulumi.output_type
+class GarmProviderConnectionProxy(dict):
+    """
+    A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "agentSocketPath":
+            suggest = "agent_socket_path"
+        elif key == "dialErrorLimit":
+            suggest = "dial_error_limit"
+        elif key == "hostKey":
+            suggest = "host_key"
+        elif key == "insecureSkipHostKeyVerification":
+            suggest = "insecure_skip_host_key_verification"
+        elif key == "knownHostsFile":
+            suggest = "known_hosts_file"
+        elif key == "perDialTimeout":
+            suggest = "per_dial_timeout"
+        elif key == "privateKey":
+            suggest = "private_key"
+        elif key == "privateKeyPassword":
+            suggest = "private_key_password"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in GarmProviderConnectionProxy. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        GarmProviderConnectionProxy.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        GarmProviderConnectionProxy.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 host: _builtins.str,
+                 agent_socket_path: Optional[_builtins.str] = None,
+                 dial_error_limit: Optional[_builtins.int] = None,
+                 host_key: Optional[_builtins.str] = None,
+                 insecure_skip_host_key_verification: Optional[_builtins.bool] = None,
+                 known_hosts_file: Optional[_builtins.str] = None,
+                 password: Optional[_builtins.str] = None,
+                 per_dial_timeout: Optional[_builtins.int] = None,
+                 port: Optional[_builtins.int] = None,
+                 private_key: Optional[_builtins.str] = None,
+                 private_key_password: Optional[_builtins.str] = None,
+                 user: Optional[_builtins.str] = None):
+        """
+        A bastion host to connect through, with the same fields (one level: a proxy has no proxy).
+
+        :param _builtins.str host: Host name or address of the machine to log in to over SSH.
+        :param _builtins.str agent_socket_path: Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+        :param _builtins.int dial_error_limit: Connection attempts before an unreachable host is given up on. Defaults to 10.
+        :param _builtins.str host_key: The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+        :param _builtins.bool insecure_skip_host_key_verification: Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+        :param _builtins.str known_hosts_file: An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+        :param _builtins.str password: Password to log in with. Secret.
+        :param _builtins.int per_dial_timeout: Seconds one connection attempt may take. Defaults to 15.
+        :param _builtins.int port: SSH port. Defaults to 22.
+        :param _builtins.str private_key: Private key (OpenSSH or PEM text) to log in with. Secret.
+        :param _builtins.str private_key_password: Passphrase of privateKey. Secret.
+        :param _builtins.str user: User to log in as. Defaults to "root".
+        """
+        pulumi.set(__self__, "host", host)
+        if agent_socket_path is not None:
+            pulumi.set(__self__, "agent_socket_path", agent_socket_path)
+        if dial_error_limit is not None:
+            pulumi.set(__self__, "dial_error_limit", dial_error_limit)
+        if host_key is not None:
+            pulumi.set(__self__, "host_key", host_key)
+        if insecure_skip_host_key_verification is not None:
+            pulumi.set(__self__, "insecure_skip_host_key_verification", insecure_skip_host_key_verification)
+        if known_hosts_file is not None:
+            pulumi.set(__self__, "known_hosts_file", known_hosts_file)
+        if password is not None:
+            pulumi.set(__self__, "password", password)
+        if per_dial_timeout is not None:
+            pulumi.set(__self__, "per_dial_timeout", per_dial_timeout)
+        if port is not None:
+            pulumi.set(__self__, "port", port)
+        if private_key is not None:
+            pulumi.set(__self__, "private_key", private_key)
+        if private_key_password is not None:
+            pulumi.set(__self__, "private_key_password", private_key_password)
+        if user is not None:
+            pulumi.set(__self__, "user", user)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> _builtins.str:
+        """
+        Host name or address of the machine to log in to over SSH.
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter(name="agentSocketPath")
+    def agent_socket_path(self) -> Optional[_builtins.str]:
+        """
+        Socket of the ssh-agent to log in with. Defaults to SSH_AUTH_SOCK.
+        """
+        return pulumi.get(self, "agent_socket_path")
+
+    @_builtins.property
+    @pulumi.getter(name="dialErrorLimit")
+    def dial_error_limit(self) -> Optional[_builtins.int]:
+        """
+        Connection attempts before an unreachable host is given up on. Defaults to 10.
+        """
+        return pulumi.get(self, "dial_error_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="hostKey")
+    def host_key(self) -> Optional[_builtins.str]:
+        """
+        The host's public key as ssh-keyscan prints it ("ssh-ed25519 AAAA..."), or its fingerprint ("SHA256:..."). An unknown host key is refused unless hostKey or knownHostsFile names it.
+        """
+        return pulumi.get(self, "host_key")
+
+    @_builtins.property
+    @pulumi.getter(name="insecureSkipHostKeyVerification")
+    def insecure_skip_host_key_verification(self) -> Optional[_builtins.bool]:
+        """
+        Connect without verifying the host key, logged as a warning: anyone on the network path could read and change what is sent. Defaults to false.
+        """
+        return pulumi.get(self, "insecure_skip_host_key_verification")
+
+    @_builtins.property
+    @pulumi.getter(name="knownHostsFile")
+    def known_hosts_file(self) -> Optional[_builtins.str]:
+        """
+        An OpenSSH known_hosts file (plain or hashed entries) on the machine running Pulumi to look the host key up in.
+        """
+        return pulumi.get(self, "known_hosts_file")
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> Optional[_builtins.str]:
+        """
+        Password to log in with. Secret.
+        """
+        return pulumi.get(self, "password")
+
+    @_builtins.property
+    @pulumi.getter(name="perDialTimeout")
+    def per_dial_timeout(self) -> Optional[_builtins.int]:
+        """
+        Seconds one connection attempt may take. Defaults to 15.
+        """
+        return pulumi.get(self, "per_dial_timeout")
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> Optional[_builtins.int]:
+        """
+        SSH port. Defaults to 22.
+        """
+        return pulumi.get(self, "port")
+
+    @_builtins.property
+    @pulumi.getter(name="privateKey")
+    def private_key(self) -> Optional[_builtins.str]:
+        """
+        Private key (OpenSSH or PEM text) to log in with. Secret.
+        """
+        return pulumi.get(self, "private_key")
+
+    @_builtins.property
+    @pulumi.getter(name="privateKeyPassword")
+    def private_key_password(self) -> Optional[_builtins.str]:
+        """
+        Passphrase of privateKey. Secret.
+        """
+        return pulumi.get(self, "private_key_password")
+
+    @_builtins.property
+    @pulumi.getter
+    def user(self) -> Optional[_builtins.str]:
+        """
+        User to log in as. Defaults to "root".
+        """
+        return pulumi.get(self, "user")
 
 
 @pulumi.output_type

@@ -214,4 +214,42 @@ describe("GarmProvider's SSH host against a real OpenSSH server", function () {
     await assert.rejects(fs.stat(`${file}.lock`));
     assert.deepEqual((await fs.readdir(server.dir)).filter((f) => f.includes(path.basename(file)) && f !== path.basename(file)), []);
   });
+
+  it("with sudo, edits through `sudo -n <sftp-server>` instead of the sftp subsystem and restarts through `sudo -n /bin/sh -c`", async function () {
+    if (spawnSync("sudo", ["-n", "true"]).status !== 0) {
+      console.log("      skipped: sudo -n is not available to this user");
+      return this.skip();
+    }
+    const file = await tempFile("[default]\n", 0o640);
+    const mark = server.logs().length;
+    const host = hostFor({ sudo: true });
+    await editConfigFile(file, (t) => `${t}# via sudo\n`, () => undefined, { host });
+    assert.equal(await fs.readFile(file, "utf8"), "[default]\n# via sudo\n");
+    const log = server.logs().slice(mark);
+    assert.doesNotMatch(log, /subsystem 'sftp'/, "no sftp subsystem session");
+    assert.match(log, /Starting session: command/);
+    // sudo sets SUDO_COMMAND to what it ran: the words a sudoers line names.
+    const r = await host.run('echo "$SUDO_COMMAND"', 10_000);
+    assert.equal(r.code, 0, r.output);
+    assert.equal(r.output.trim(), '/bin/sh -c echo "$SUDO_COMMAND"');
+  });
+
+  it("with sudo that asks for a password, says so and how to allow it, and changes nothing", async () => {
+    // A stand-in for sudo on the host's PATH that answers as `sudo -n` does when a password is required.
+    const bin = await fs.mkdtemp(path.join(server.dir, "bin-"));
+    await fs.writeFile(path.join(bin, "sudo"), "#!/bin/sh\necho 'sudo: a password is required' >&2\nexit 1\n", { mode: 0o755 });
+    const asking = await startSshServer({ extraConfig: [`SetEnv PATH=${bin}:/usr/bin:/bin`] });
+    try {
+      const file = await tempFile("[default]\n", 0o640);
+      const host = new SshHost({ ...connection(), port: asking.port, privateKey: asking.clientKey, hostKey: asking.hostKey, sudo: true }, (l) => warnings.push(l));
+      hosts.push(host);
+      await assert.rejects(
+        editConfigFile(file, (t) => `${t}# never\n`, () => undefined, { host }),
+        /`sudo -n \/\S*sftp-server` did not start: sudo asked for a password or does not allow it \(exit code 1\); let user \S+ run it without one: "\S+ ALL=\(root\) NOPASSWD: \/\S*sftp-server" in \/etc\/sudoers\.d\/ \(docs\/concepts\/remote-garm\.md\)\. Nothing was changed/,
+      );
+      assert.equal(await fs.readFile(file, "utf8"), "[default]\n");
+    } finally {
+      await asking.stop();
+    }
+  });
 });

@@ -2,7 +2,8 @@ import * as assert from "node:assert/strict";
 import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { diffGarmProvider } from "../../../provider/kinds/garm-provider/diff";
+import { diffGarmProvider, sameFileOn } from "../../../provider/kinds/garm-provider/diff";
+import { localHost } from "../../../provider/kinds/garm-provider/local-host";
 import { UNKNOWN } from "../../../provider/kinds/garm-provider/inputs";
 import { marks, withMarks } from "../../support/diff-marks";
 
@@ -58,14 +59,15 @@ describe("garm-provider diff", () => {
     assert.equal(diffGarmProvider(olds, { ...news, environmentVariables: [UNKNOWN] }).changes, true);
   });
 
-  it("updates, not replaces, when garmConfigPath names the same file another way", () => {
+  it("updates, not replaces, when garmConfigPath names the same file another way", async () => {
     const dir = mkdtempSync(join(tmpdir(), "garm-diff-"));
     const real = join(dir, "config.toml");
     writeFileSync(real, "");
     symlinkSync(real, join(dir, "link.toml"));
-    const same = diffGarmProvider({ ...olds, garmConfigPath: real }, { ...news, garmConfigPath: join(dir, "link.toml") });
+    const link = join(dir, "link.toml");
+    const same = diffGarmProvider({ ...olds, garmConfigPath: real }, { ...news, garmConfigPath: link }, await sameFileOn(localHost, real, link));
     assert.deepEqual(withMarks(same), { changes: true, replaces: [], deleteBeforeReplace: false, fields: { garmConfigPath: "update" } });
-    const other = diffGarmProvider({ ...olds, garmConfigPath: real }, { ...news, garmConfigPath: join(dir, "other.toml") });
+    const other = diffGarmProvider({ ...olds, garmConfigPath: real }, { ...news, garmConfigPath: join(dir, "other.toml") }, await sameFileOn(localHost, real, join(dir, "other.toml")));
     assert.deepEqual(other.replaces, ["garmConfigPath"]);
   });
 
@@ -73,5 +75,19 @@ describe("garm-provider diff", () => {
     assert.deepEqual(marks(diffGarmProvider(olds, { ...news, name: "os2", description: "x" })), { name: "updateReplace", description: "update" });
     const unconfirmed = diffGarmProvider({ ...olds, confirmed: false }, news);
     assert.deepEqual(withMarks(unconfirmed), { changes: true, replaces: [], deleteBeforeReplace: false, fields: {} });
+  });
+
+  it("updates for another login to the same machine, replaces for another machine or one from none", () => {
+    const ssh = { host: "garm.internal", user: "deploy", privateKey: "k1", hostKey: "SHA256:x" };
+    const remote = { ...olds, connection: ssh };
+    assert.equal(diffGarmProvider(remote, { ...news, connection: ssh }).changes, false);
+    const rotated = diffGarmProvider(remote, { ...news, connection: { ...ssh, privateKey: "k2", user: "other" } });
+    assert.deepEqual(withMarks(rotated), { changes: true, replaces: [], deleteBeforeReplace: false, fields: { connection: "update" } });
+    assert.deepEqual(diffGarmProvider(remote, { ...news, connection: { ...ssh, host: "garm2.internal" } }).replaces, ["connection"]);
+    assert.deepEqual(diffGarmProvider(remote, { ...news, connection: { ...ssh, port: 2222 } }).replaces, ["connection"]);
+    assert.deepEqual(diffGarmProvider(remote, { ...news, connection: { ...ssh, port: 22 } }).replaces, [], "port 22 is the default");
+    assert.deepEqual(diffGarmProvider(olds, { ...news, connection: ssh }).replaces, ["connection"]);
+    assert.deepEqual(diffGarmProvider(remote, news).replaces, ["connection"]);
+    assert.deepEqual(diffGarmProvider(remote, { ...news, connection: { ...ssh, host: UNKNOWN } }).replaces, ["connection"]);
   });
 });

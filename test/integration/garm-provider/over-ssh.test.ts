@@ -1,0 +1,100 @@
+// GarmProvider with a `connection`, through the engine harness (the real dynamic-provider server loading the bundle),
+// against a real OpenSSH server on loopback (harness/sshd.ts) and the GARM simulator: the config file is edited over
+// SFTP and the restart run over SSH, keeping everything outside the managed blocks byte for byte; refresh reads the
+// file over SSH; the GarmProviders of one operation share one SSH connection.
+import { strict as assert } from "node:assert";
+import { promises as fs } from "node:fs";
+import { ensureOpenSshServer, startSshServer, type SshServer } from "../../../harness/sshd";
+import { blocksIn, type Fixture, HAND_WRITTEN, startFixture } from "./engine-fixture";
+
+describe("GarmProvider over SSH through the engine against the GARM simulator", function () {
+  this.timeout(120_000);
+  let server: SshServer;
+  let fx: Fixture | undefined;
+
+  before(async function () {
+    const why = ensureOpenSshServer();
+    if (why) {
+      console.log(`      skipped: ${why}`);
+      this.skip();
+    }
+    server = await startSshServer();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+  afterEach(async () => {
+    await fx?.close();
+    fx = undefined;
+  });
+
+  const connection = () => ({
+    host: server.host,
+    port: server.port,
+    user: server.user,
+    privateKey: server.clientKey,
+    hostKey: server.hostKey,
+    agentSocketPath: "",
+    dialErrorLimit: 2,
+    perDialTimeout: 10,
+  });
+  /** SSH logins sshd accepted since `mark` (an offset in its log). */
+  const loginsSince = (mark: number) => (server.logs().slice(mark).match(/Accepted publickey for /g) ?? []).length;
+
+  it("creates, updates, refreshes and destroys over SSH, one connection per operation, the rest of the file untouched", async () => {
+    fx = await startFixture();
+    const { engine, sim } = fx;
+    const program = (description: string) => [
+      // The stand-in service manager starts a GARM that is down, as systemctl does.
+      fx!.provider("prov-a", "alpha", { connection: connection(), description, restartCommand: fx!.serviceRestart }),
+      fx!.provider("prov-b", "beta", { connection: connection(), restartCommand: fx!.serviceRestart }),
+    ];
+
+    let mark = server.logs().length;
+    const up = await engine.up(program("alpha runners"));
+    assert.ok(up.ok, `${JSON.stringify(up.errors)}\n${up.logs.join("\n")}`);
+    assert.deepEqual([...up.created].sort(), ["prov-a", "prov-b"]);
+    assert.deepEqual(blocksIn(await fs.readFile(fx.file, "utf8")).sort(), ["alpha", "beta"]);
+    assert.ok((await fs.readFile(fx.file, "utf8")).startsWith(HAND_WRITTEN), "text outside the managed blocks is kept");
+    assert.deepEqual(sim.providers().map((p) => p.name).sort(), ["alpha", "beta"]);
+    assert.equal(loginsSince(mark), 1, `two GarmProviders, one SSH connection:\n${server.logs().slice(mark)}`);
+    // Both changes share one restart when the second write lands within the coordinator's quiet window (750 ms); on a
+    // loaded machine two SFTP writes with their fsyncs may not, and the second change then gets a restart of its own.
+    assert.ok(fx.restarts.length >= 1 && fx.restarts.length <= 2, `restarts run over SSH:\n${up.logs.join("\n")}`);
+
+    mark = server.logs().length;
+    const changed = await engine.up(program("alpha runners, renamed"));
+    assert.ok(changed.ok, JSON.stringify(changed.errors));
+    assert.deepEqual(changed.updated, ["prov-a"]);
+    assert.match(await fs.readFile(fx.file, "utf8"), /description = "alpha runners, renamed"/);
+    assert.equal(sim.providers().find((p) => p.name === "alpha")?.description, "alpha runners, renamed");
+    assert.equal(loginsSince(mark), 1);
+
+    // A hand edit of the block on the host: refresh reads it there and takes it into the state.
+    const text = await fs.readFile(fx.file, "utf8");
+    await fs.writeFile(fx.file, text.replace('description = "alpha runners, renamed"', 'description = "edited on the host"'));
+    const refreshed = await engine.refresh();
+    assert.ok(refreshed.ok, JSON.stringify(refreshed.errors));
+    assert.equal(engine.state().resources.find((r) => r.name === "prov-a")?.outputs.description, "edited on the host");
+    // The next up writes the program's block back over SSH.
+    const back = await engine.up(program("alpha runners, renamed"));
+    assert.ok(back.ok, JSON.stringify(back.errors));
+    assert.match(await fs.readFile(fx.file, "utf8"), /description = "alpha runners, renamed"/);
+
+    const gone = await engine.destroy();
+    assert.ok(gone.ok, JSON.stringify(gone.errors));
+    assert.equal(await fs.readFile(fx.file, "utf8"), HAND_WRITTEN, "the file is as it was, byte for byte");
+    assert.deepEqual(sim.providers().map((p) => p.name), []);
+    assert.deepEqual(await fs.readdir(fx.dir).then((names) => names.filter((n) => /\.lock|pulumi-garm/.test(n))), [], "no lock or note left behind");
+  });
+
+  it("refuses a host key that does not match, at create, leaving the file untouched and naming both fingerprints", async () => {
+    fx = await startFixture();
+    const wrong = { ...connection(), hostKey: "SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" };
+    const up = await fx.engine.up([fx.provider("prov-a", "alpha", { connection: wrong })]);
+    assert.equal(up.ok, false);
+    assert.match(String(up.errors["prov-a"]), /host key of 127\.0\.0\.1:\d+ has changed: connection\.hostKey pins SHA256:A+, the server offered ssh-ed25519 SHA256:/);
+    assert.doesNotMatch(String(up.errors["prov-a"]), /PRIVATE KEY/);
+    assert.equal(await fs.readFile(fx.file, "utf8"), HAND_WRITTEN);
+  });
+});
