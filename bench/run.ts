@@ -13,6 +13,7 @@ import { locateGarm } from "../harness/real-garm";
 import { startE2eEnvironment } from "../harness/real-garm/environment";
 import { type Simulator, startSimulator } from "../simulator";
 import { wholeCliRun } from "./cli";
+import { sshProviderChange } from "./ssh-provider";
 import { importPlanAtScale } from "./import-plan";
 import { previewReferenceCost } from "./preview";
 import { drainLatency as eventsDrainLatency, forcedDeletesForStuckRunner, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
@@ -226,11 +227,12 @@ async function hundred(): Promise<Result> {
 }
 
 /** Parts that run alone (`node dist/bench/run.js --only <name>`), each updating only its own rows in results.json. */
-const PARTS: Record<string, { run: () => Promise<Result[]>; prefix: string }> = {
+const PARTS: Record<string, { run: () => Promise<Result[]>; prefix: string | readonly string[] }> = {
   preview: { run: previewReferenceCost, prefix: "preview's reference check" },
   cli: { run: wholeCliRun, prefix: "whole CLI `pulumi" },
   "stuck-runner": { run: forcedDeletesForStuckRunner, prefix: "forced DELETEs for one stuck runner" },
   "import-plan": { run: importPlanAtScale, prefix: "import-plan of" },
+  "ssh-provider": { run: sshProviderChange, prefix: ["GarmProvider change over SSH", "SSH connections one"] },
 };
 
 async function only(name: string): Promise<void> {
@@ -239,7 +241,8 @@ async function only(name: string): Promise<void> {
   const file = join(REPO_ROOT, "bench", "results.json");
   const fresh = await part.run();
   const saved = JSON.parse(readFileSync(file, "utf8")) as { date: string; node: string; results: Result[] };
-  const others = saved.results.filter((r) => !r.target.startsWith(part.prefix));
+  const prefixes = typeof part.prefix === "string" ? [part.prefix] : part.prefix;
+  const others = saved.results.filter((r) => !prefixes.some((prefix) => r.target.startsWith(prefix)));
   for (const r of fresh) console.log(`${r.met ? "met   " : "MISSED"} ${r.target}: ${r.measured}`);
   writeFileSync(file, `${JSON.stringify({ ...saved, results: [...others, ...fresh] }, null, 2)}\n`);
   if (fresh.some((r) => !r.met)) process.exitCode = 1;
@@ -262,6 +265,7 @@ async function main(): Promise<void> {
     await hundred(),
     ...(await wholeCliRun()),
     ...(await importPlanAtScale()),
+    ...(await sshProviderChange()),
   ];
   for (const r of results) console.log(`${r.met ? "met   " : "MISSED"} ${r.target}: ${r.measured}`);
   const file = join(REPO_ROOT, "bench", "results.json");

@@ -1,0 +1,15 @@
+// One operator's GarmProvider on a GARM that lives on its own machine, reached over SSH, which other operators' stacks
+// also add providers to. Every input of the GarmProvider comes from the stack config object `garmProvider`, so each
+// stack (each operator) names its own provider and says where GARM's config file is and how GARM is restarted there;
+// the SSH login comes from the secret config object `connection` (without it, the file is on this machine).
+import * as pulumi from "@pulumi/pulumi";
+import * as garm from "pulumi-garm";
+
+const config = new pulumi.Config();
+const args = config.requireObject<garm.GarmProviderArgs>("garmProvider");
+const connection = config.getSecretObject<garm.GarmProviderConnectionArgs>("connection");
+
+const provider = new garm.GarmProvider(pulumi.getStack(), { ...args, ...(connection ? { connection } : {}) });
+
+export const providerName = provider.name;
+export const owner = provider.owner;
