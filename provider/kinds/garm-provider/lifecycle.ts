@@ -1,5 +1,6 @@
 // The GarmProvider resource operations with their collaborators passed in: the config file edits, the shared GARM
 // restart, and the GARM reads that confirm a change or guard a delete.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { isDeepStrictEqual } from "node:util";
 import { isCancelled } from "../../common/cancel";
 import { partialCreate } from "../../common/lost-answer";
@@ -40,6 +41,8 @@ export interface Restarter {
    * the restart's failure, or with the cancellation when `cancel` aborts first.
    */
   request(command: string, timeoutMs: number, host?: GarmHost, cancel?: AbortSignal): Promise<void>;
+  /** Marks a change on `host` under way, so restarts requested meanwhile wait to share one with it; returns the release. */
+  hold?(host?: GarmHost): () => void;
 }
 
 export interface GarmProviderDeps {
@@ -165,6 +168,8 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     const withdraw = await announceRestart(host, inputs.garmConfigPath, timeoutMs);
     try {
       // On the machine the file is on: the GARM that reads it runs there. This machine's restarts keep their old key.
+      // This change no longer holds the batch back: it joins it.
+      changeUnderWay.getStore()?.();
       await deps.restarts.request(inputs.restartCommand, timeoutMs, host === localHost ? undefined : host, deps.cancel);
       const garm = deps.garm();
       await waitForProviders(() => garm.listProviders(), want, { timeoutMs, pollMs, sleep: deps.sleep, now: deps.now });
@@ -276,7 +281,21 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     if (refused) throw refused;
   }
 
-  return {
+  /**
+   * Runs one create, update or delete as a change under way on the host (Restarter.hold): a restart another resource
+   * requests meanwhile waits to share this one's, released when this one requests its own restart or ends.
+   */
+  const changeUnderWay = new AsyncLocalStorage<() => void>();
+  async function asChange<T>(change: () => Promise<T>): Promise<T> {
+    const release = deps.restarts.hold?.(host === localHost ? undefined : host) ?? (() => undefined);
+    try {
+      return await changeUnderWay.run(release, change);
+    } finally {
+      release();
+    }
+  }
+
+  const methods: GarmProviderImpl = {
     async check(olds, news) {
       watchFile(news.garmConfigPath);
       // A scale set's preview check must not call this provider unknown to GARM before `up` adds it.
@@ -393,6 +412,13 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       return { id, props: outs, inputs };
     },
   };
+  const changes: GarmProviderImpl = {
+    ...methods,
+    create: (inputs) => asChange(() => methods.create(inputs)),
+    update: (id, olds, news) => asChange(() => methods.update(id, olds, news)),
+    delete: (id, props) => asChange(() => methods.delete(id, props)),
+  };
+  return changes;
 
   /**
    * The block is already gone. If GARM still lists the provider, an earlier delete removed the block but its restart

@@ -70,6 +70,8 @@ interface Queue {
  */
 export class RestartCoordinator {
   private readonly queues = new Map<string, Queue>();
+  /** Changes under way per host label ("" for this machine), whose restart requests the waiting batches should share. */
+  private readonly held = new Map<string, number>();
   private readonly quietMs: number;
   private readonly maxDelayMs: number;
 
@@ -107,6 +109,27 @@ export class RestartCoordinator {
   }
 
   /**
+   * Marks a change to a config file on `host` as under way (its checks, lock and write): a batch for that host waits
+   * for it to request its restart too, or to end without one, at most until the batch's maxDelayMs. Over SSH the
+   * changes of one `pulumi up` reach their requests seconds apart, far more than the quiet window. Returns the release,
+   * which may be called more than once.
+   */
+  hold(host?: RestartHost): () => void {
+    const label = host?.label ?? "";
+    this.held.set(label, (this.held.get(label) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.held.get(label) ?? 1) - 1;
+      if (left > 0) this.held.set(label, left);
+      else this.held.delete(label);
+      if (left > 0) return;
+      for (const [key, q] of this.queues) if ((q.host?.label ?? "") === label && !q.running && q.waiting.length > 0) this.schedule(key, q);
+    };
+  }
+
+  /**
    * A cancelled request stops waiting. One still queued leaves the batch, and a batch nobody waits for any more never
    * runs; a restart already running is let finish (its command runs in a process group of its own, shell.ts), and the
    * cancelled request's caller says what the next run does.
@@ -123,7 +146,9 @@ export class RestartCoordinator {
   private schedule(key: string, q: Queue): void {
     if (q.timer) clearTimeout(q.timer);
     const untilCap = (q.firstAt ?? Date.now()) + this.maxDelayMs - Date.now();
-    q.timer = setTimeout(() => void this.fire(key, q), Math.max(0, Math.min(this.quietMs, untilCap)));
+    // While another change on the host is under way, wait for it (hold's release schedules again) up to the cap.
+    const wait = this.held.has(q.host?.label ?? "") ? untilCap : Math.min(this.quietMs, untilCap);
+    q.timer = setTimeout(() => void this.fire(key, q), Math.max(0, wait));
   }
 
   private async fire(key: string, q: Queue): Promise<void> {

@@ -31,6 +31,40 @@ describe("garm-provider restart coordinator", () => {
     assert.deepEqual(run.firstCall.args, ["restart", 90_000], "the longest timeout of the batch");
   });
 
+  it("waits for a change still under way on the host (hold) to join the batch, however long past the quiet window, up to maxDelayMs", async () => {
+    const run = sinon.stub().resolves(ok);
+    const c = new RestartCoordinator({ run, quietMs: 500, maxDelayMs: 10_000 });
+    const host = { label: "deploy@garm:22", run: sinon.stub().resolves(ok) };
+    const release = c.hold(host);
+    const first = c.request("restart", 60_000, host);
+    await clock.tickAsync(3000);
+    assert.equal(run.callCount, 0, "the other change is still under way");
+    // The held change writes its block and asks for the restart: one run serves both.
+    release();
+    const second = c.request("restart", 60_000, host);
+    await clock.tickAsync(499);
+    assert.equal(run.callCount, 0);
+    await clock.tickAsync(1);
+    await Promise.all([first, second]);
+    assert.equal(run.callCount, 1);
+
+    // A hold on another host does not hold this one back, and a hold never delays a restart past maxDelayMs.
+    const elsewhere = c.hold({ label: "other@garm2:22", run: host.run });
+    const third = c.request("restart", 60_000, host);
+    await clock.tickAsync(500);
+    assert.equal(run.callCount, 2);
+    await third;
+    const stuck = c.hold(host);
+    const fourth = c.request("restart", 60_000, host);
+    await clock.tickAsync(9_999);
+    assert.equal(run.callCount, 2);
+    await clock.tickAsync(1);
+    await fourth;
+    assert.equal(run.callCount, 3);
+    stuck();
+    elsewhere();
+  });
+
   it("puts changes made while a restart runs into the next restart", async () => {
     let finish!: (r: CommandResult) => void;
     const run = sinon.stub();
