@@ -22,8 +22,16 @@ export interface ImportFile {
 /** Entities chosen by name (repositories as owner/name) or GARM id; none chosen means the whole GARM. */
 export type Selection = { readonly [K in EntityKind]?: readonly string[] };
 
+/** One object of the plan: what GARM listed and the entry of the import file naming it. */
+export interface PlanEntry {
+  readonly object: Listed;
+  readonly spec: ImportSpec;
+}
+
 export interface Plan {
   readonly file: ImportFile;
+  /** The file's entries with the objects behind them, in the same order: what the TypeScript writer declares. */
+  readonly entries: PlanEntry[];
   /** Kinds in the plan whose importer has not landed: `pulumi import --file` refuses them until it does. */
   readonly waiting: string[];
   /** GARM's own objects the plan leaves out, for the progress lines. */
@@ -77,9 +85,9 @@ export function selectObjects(inv: Inventory, selection: Selection = {}): { obje
 export function buildPlan(inv: Inventory, selection: Selection = {}): Plan {
   const { objects, referenced } = selectObjects(inv, selection);
   const names = logicalNames(objects);
-  const resources = objects.map((o, i) => ({ type: tokenFor(o.kind), name: names[i], id: importIdOf(o) }));
+  const entries = objects.map((object, i) => ({ object, spec: { type: tokenFor(object.kind), name: names[i], id: importIdOf(object) } }));
   const waiting = [...new Set(objects.filter((o) => !hasImporter(o.kind)).map((o) => tokenFor(o.kind)))];
-  return { file: { resources }, waiting, referenced };
+  return { file: { resources: entries.map((e) => e.spec) }, entries, waiting, referenced };
 }
 
 const FLAG: Record<EntityKind, string> = { organization: "--org", repository: "--repo", enterprise: "--enterprise" };
