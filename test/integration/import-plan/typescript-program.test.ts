@@ -1,0 +1,81 @@
+// `pulumi-garm import-plan --language typescript` as a user runs it (issue 26): the index.ts it writes for a simulated GARM
+// populated over REST, in a project with the package installed from its npm tarball, compiled with tsc, then `pulumi
+// up` and `pulumi preview --expect-no-changes` with the real CLI from the project directory: nothing written to GARM.
+import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { importPlan } from "../../../cli/import-plan/command";
+import { hasImporter } from "../../../cli/import-plan/import-ids";
+import { type PopulatedGarm, populateGarm } from "../../../harness/populated-garm";
+import { locateLanguageHost, locatePulumi } from "../../../harness/pulumi-cli";
+import { PulumiProject, REPO_ROOT, packOnce } from "../../../harness/pulumi-cli/project";
+import { type Simulator, startSimulator } from "../../../simulator";
+import { mutatingCalls } from "../../support/fixtures";
+
+describe("import-plan --language typescript: the written index.ts, run with the real CLI (package from its tarball, simulator)", function () {
+  this.timeout(600_000);
+  let sim: Simulator;
+  let made: PopulatedGarm;
+  let source = "";
+  let project: PulumiProject | undefined;
+
+  before(async function () {
+    try {
+      locatePulumi();
+      locateLanguageHost();
+    } catch (err) {
+      console.log(`      skipped: ${(err as Error).message}`);
+      this.skip();
+    }
+    sim = await startSimulator({ tickMs: 0 });
+    made = await populateGarm(sim);
+    source = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-import-ts-src-"));
+  });
+  after(async () => {
+    project?.close();
+    await sim?.stop();
+    if (source) fs.rmSync(source, { recursive: true, force: true });
+  });
+
+  it("declares each importable object with the import option and references, and comments the rest; reads lists, templates and pools", async () => {
+    const out = path.join(source, "index.ts");
+    sim.clearRequests();
+    const outcome = await importPlan(["--url", sim.url, "--username", sim.username, "--password", sim.password, "--language", "typescript", "--out", out], {
+      stdout: () => {},
+      stderr: () => {},
+      env: {},
+    });
+    const code = fs.readFileSync(out, "utf8");
+    console.log(`      generated index.ts:\n${code.replace(/^/gm, "        ")}`);
+    for (const { spec, object } of outcome!.plan.entries) {
+      const declared = new RegExp(`^const \\w+ = new garm\\.Garm\\w+\\(${JSON.stringify(spec.name)}, \\{$[\\s\\S]*?^\\}, \\{ import: ${JSON.stringify(spec.id)}, protect: true \\}\\);$`, "m");
+      if (hasImporter(object.kind)) assert.match(code, declared, `${spec.name} is declared`);
+      else assert.match(code, new RegExp(`^// Garm\\w+ ${JSON.stringify(spec.name)} \\(import id ${spec.id}\\): this version of pulumi-garm cannot import it yet; .+\\.$`, "m"), `${spec.name} is a comment`);
+    }
+    // A pool and a scale set run the custom template: a reference to it, so Pulumi imports the template first.
+    assert.equal(code.match(/^ {2}templateId: templateCustomLinux\.templateId,$/gm)?.length, 2, "templateId refers to the imported template");
+    assert.match(code, /^ {2}extraSpecs: \{\n {4}disk_gb: 50,\n {2}\},$/m, "the pool's extra specs, which only a read of the pool shows");
+    // The lists, the controller and the login (13), one read per user template (1) and per pool (3).
+    assert.equal(outcome!.garmCalls, 13 + 1 + made.poolIds.length);
+    assert.deepEqual(mutatingCalls(sim), []);
+  });
+
+  it("compiles with tsc, and `pulumi up` imports every object with no write to GARM; the next preview plans no change", async () => {
+    const example = path.join(REPO_ROOT, "examples", "quickstart");
+    fs.writeFileSync(path.join(source, "Pulumi.yaml"), "name: garm-imported\nruntime: nodejs\n");
+    for (const f of ["package.json", "tsconfig.json"]) fs.copyFileSync(path.join(example, f), path.join(source, f));
+    project = await PulumiProject.fromExample({ example: "import-plan-typescript", source, tarball: await packOnce(), prefix: "pulumi-garm-import-ts-" });
+    execFileSync(path.join(project.dir, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", project.dir], { stdio: "pipe" });
+    await project.initStack("dev", { "garm:url": sim.url, "garm:username": sim.username, "garm:password": { value: sim.password, secret: true } });
+    sim.clearRequests();
+    await project.cli(["up", "--yes"]);
+    assert.deepEqual(mutatingCalls(sim), [], "importing writes nothing to GARM");
+    const declared = (fs.readFileSync(path.join(project.dir, "index.ts"), "utf8").match(/^const \w+ = new garm\./gm) ?? []).length;
+    await project.cli(["preview", "--expect-no-changes"]);
+    const preview = await project.preview();
+    assert.deepEqual(preview.changeSummary, { same: declared + 1 }, "every declared object and the stack, unchanged");
+    assert.deepEqual(mutatingCalls(sim), [], "a preview writes nothing to GARM");
+  });
+});
