@@ -4,6 +4,8 @@ import { parseArgs } from "node:util";
 import { checkConnectionSettings } from "../../provider/common/config";
 import { GarmClient } from "../../provider/garm/client";
 import { readInventory } from "./inventory";
+import { kindRow } from "../../provider/registry/kinds";
+import { registryKey, tokenFor } from "./import-ids";
 import { inputsFor } from "./inputs";
 import { type Plan, type Selection, buildPlan } from "./plan";
 import { typescriptProgram } from "./typescript";
@@ -77,9 +79,13 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
     io.stderr(`reading GARM at ${checked.settings.url}`);
     const inventory = await readInventory(client, (line) => io.stderr(line));
     const plan = buildPlan(inventory, selection);
-    for (const line of plan.referenced) io.stderr(`left to refer to, not imported: ${line}`);
-    for (const token of plan.waiting) io.stderr(`note: ${token} has no importer in this version of pulumi-garm yet; pulumi import refuses those entries`);
     const typescript = values.language === "typescript";
+    for (const line of plan.referenced) io.stderr(`left to refer to, not imported: ${line}`);
+    for (const kind of plan.waiting) {
+      const row = kindRow(registryKey(kind));
+      const instead = row.importable === true ? "" : `: ${row.importable.instead}`;
+      io.stderr(`note: ${tokenFor(kind)} cannot be imported with this version of pulumi-garm, so the ${typescript ? "program comments" : "file leaves out"} those objects${instead}`);
+    }
     const text = typescript ? typescriptProgram(plan, await inputsFor(plan.entries, { client, templates: inventory.templates }), checked.settings.url) : `${JSON.stringify(plan.file, null, 2)}\n`;
     if (values.out) {
       writeFileSync(values.out, text);

@@ -4,7 +4,7 @@ import type { EntityKind } from "../../provider/garm/client";
 import { sameEndpointName, sameEntityName } from "../../provider/garm/names";
 import { DEFAULT_ENDPOINT } from "../../provider/kinds/endpoint/inputs";
 import { SYSTEM_OWNER } from "../../provider/kinds/template/state";
-import { type Listed, hasImporter, importIdOf, tokenFor } from "./import-ids";
+import { type Listed, type ListedKind, hasImporter, importIdOf, tokenFor } from "./import-ids";
 import type { Inventory } from "./inventory";
 import { logicalNames } from "./names";
 
@@ -32,8 +32,11 @@ export interface Plan {
   readonly file: ImportFile;
   /** The file's entries with the objects behind them, in the same order: what the TypeScript writer declares. */
   readonly entries: PlanEntry[];
-  /** Kinds in the plan whose importer has not landed: `pulumi import --file` refuses them until it does. */
-  readonly waiting: string[];
+  /**
+   * Kinds of the GARM with no importer in this version: `pulumi import --file` would refuse the whole file for one such
+   * entry, so the file leaves them out (the entries keep them, for the TypeScript writer's comments).
+   */
+  readonly waiting: ListedKind[];
   /** GARM's own objects the plan leaves out, for the progress lines. */
   readonly referenced: string[];
 }
@@ -81,13 +84,13 @@ export function selectObjects(inv: Inventory, selection: Selection = {}): { obje
   return { objects, referenced };
 }
 
-/** The import file for `inv`; throws naming the flag when a chosen entity is not in GARM. */
+/** The import file for `inv` (the importable objects) and every object behind it; throws naming the flag when a chosen entity is not in GARM. */
 export function buildPlan(inv: Inventory, selection: Selection = {}): Plan {
   const { objects, referenced } = selectObjects(inv, selection);
   const names = logicalNames(objects);
   const entries = objects.map((object, i) => ({ object, spec: { type: tokenFor(object.kind), name: names[i], id: importIdOf(object) } }));
-  const waiting = [...new Set(objects.filter((o) => !hasImporter(o.kind)).map((o) => tokenFor(o.kind)))];
-  return { file: { resources: entries.map((e) => e.spec) }, entries, waiting, referenced };
+  const waiting = [...new Set(objects.filter((o) => !hasImporter(o.kind)).map((o) => o.kind))];
+  return { file: { resources: entries.filter((e) => hasImporter(e.object.kind)).map((e) => e.spec) }, entries, waiting, referenced };
 }
 
 const FLAG: Record<EntityKind, string> = { organization: "--org", repository: "--repo", enterprise: "--enterprise" };
