@@ -1,6 +1,7 @@
 // `pulumi-garm import-plan --language typescript` as a user runs it (issue 26): the index.ts it writes for a simulated GARM
-// populated over REST, in a project with the package installed from its npm tarball, compiled with tsc, then `pulumi
-// up` and `pulumi preview --expect-no-changes` with the real CLI from the project directory: nothing written to GARM.
+// populated over REST, in a project with the package installed from its npm tarball, then the
+// README's walk-through run as written from the project directory with the real CLI (`pulumi up`, `pulumi preview
+// --expect-no-changes`): nothing written to GARM, and the program compiles with tsc.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -10,9 +11,10 @@ import { importPlan } from "../../../cli/import-plan/command";
 import { hasImporter } from "../../../cli/import-plan/import-ids";
 import { type PopulatedGarm, populateGarm } from "../../../harness/populated-garm";
 import { locateLanguageHost, locatePulumi } from "../../../harness/pulumi-cli";
-import { PulumiProject, REPO_ROOT, packOnce } from "../../../harness/pulumi-cli/project";
+import { PulumiProject, REPO_ROOT, packOnce, run } from "../../../harness/pulumi-cli/project";
 import { type Simulator, startSimulator } from "../../../simulator";
 import { mutatingCalls } from "../../support/fixtures";
+import { fencedBlock } from "../plugin/doc-blocks";
 
 describe("import-plan --language typescript: the written index.ts, run with the real CLI (package from its tarball, simulator)", function () {
   this.timeout(600_000);
@@ -62,18 +64,25 @@ describe("import-plan --language typescript: the written index.ts, run with the 
     assert.deepEqual(mutatingCalls(sim), []);
   });
 
-  it("compiles with tsc, and `pulumi up` imports every object with no write to GARM; the next preview plans no change", async () => {
+  it("the README's TypeScript walk-through, run as written from the project: `pulumi up` imports every object with no write to GARM, then no change", async () => {
     const example = path.join(REPO_ROOT, "examples", "quickstart");
     fs.writeFileSync(path.join(source, "Pulumi.yaml"), "name: garm-imported\nruntime: nodejs\n");
     for (const f of ["package.json", "tsconfig.json"]) fs.copyFileSync(path.join(example, f), path.join(source, f));
     project = await PulumiProject.fromExample({ example: "import-plan-typescript", source, tarball: await packOnce(), prefix: "pulumi-garm-import-ts-" });
-    execFileSync(path.join(project.dir, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", project.dir], { stdio: "pipe" });
     await project.initStack("dev", { "garm:url": sim.url, "garm:username": sim.username, "garm:password": { value: sim.password, secret: true } });
+    const walkThrough = fencedBlock("README.md", "sh", "--language typescript");
+    assert.match(fencedBlock("README.md", "sh", "export GARM_URL="), /GARM_USERNAME=\S+ GARM_PASSWORD=/, "the README names the login's variables");
+    fs.rmSync(path.join(project.dir, "index.ts"), { force: true });
     sim.clearRequests();
-    await project.cli(["up", "--yes"]);
-    assert.deepEqual(mutatingCalls(sim), [], "importing writes nothing to GARM");
+    const env = { ...project.env, GARM_URL: sim.url, GARM_USERNAME: sim.username, GARM_PASSWORD: sim.password };
+    // Asynchronously: the simulator answers from this process.
+    const walked = await run("bash", ["-euo", "pipefail", "-c", walkThrough], { cwd: project.dir, env, timeoutMs: 300_000 });
+    assert.equal(walked.code, 0, `the walk-through failed:\n${walked.stdout}\n${walked.stderr}`);
+    assert.deepEqual(mutatingCalls(sim), [], "importing and previewing write nothing to GARM");
+    // The program it wrote compiles on its own too, with the project's TypeScript and the package's types.
+    execFileSync(path.join(project.dir, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", project.dir], { stdio: "pipe" });
     const declared = (fs.readFileSync(path.join(project.dir, "index.ts"), "utf8").match(/^const \w+ = new garm\./gm) ?? []).length;
-    await project.cli(["preview", "--expect-no-changes"]);
+    assert.ok(declared >= 11, `${declared} objects declared`);
     const preview = await project.preview();
     assert.deepEqual(preview.changeSummary, { same: declared + 1 }, "every declared object and the stack, unchanged");
     assert.deepEqual(mutatingCalls(sim), [], "a preview writes nothing to GARM");
