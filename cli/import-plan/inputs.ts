@@ -32,18 +32,27 @@ const FROM_LIST: { readonly [K in ListedKind]?: FromList<K> } = {
   scaleSet: (o, { templates }) => importedInputs({ ...o.view, templateName: o.view.templateName ?? templates.find((t) => t.id === o.view.templateId)?.name }) as Props,
 };
 
-/** The inputs of one object, or undefined for a kind that cannot be imported yet. */
-async function inputsOf(o: Listed, from: Sources): Promise<Props | undefined> {
+/** The stack config the CLI has none of: an importer that needs a key set says which, and the object stays a comment. */
+const NO_STACK_CONFIG = () => undefined;
+
+/**
+ * The inputs of one object; undefined for a kind that cannot be imported yet, or the one-line reason its importer
+ * gave (credentials and entities need the secrets GARM never returns from stack config, which the CLI does not read).
+ */
+async function inputsOf(o: Listed, from: Sources): Promise<Props | string | undefined> {
   if (!hasImporter(o.kind)) return undefined;
   const mapped = FROM_LIST[o.kind] as FromList<ListedKind> | undefined;
   if (mapped) return mapped(o, from);
-  const { client } = from;
   const importer = BOUND_KINDS.find((k) => k.key === o.kind)?.impl.importer;
   if (!importer) throw new Error(`${o.kind} is marked importable but has no importer`);
-  return (await importer(client, importIdOf(o))).inputs;
+  try {
+    return (await importer(from.client, importIdOf(o), NO_STACK_CONFIG)).inputs;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }
 
 /** Every entry's inputs, in the plan's order (reads run together). */
-export function inputsFor(entries: readonly PlanEntry[], from: Sources): Promise<(Props | undefined)[]> {
+export function inputsFor(entries: readonly PlanEntry[], from: Sources): Promise<(Props | string | undefined)[]> {
   return Promise.all(entries.map((e) => inputsOf(e.object, from)));
 }

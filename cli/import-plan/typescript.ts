@@ -65,10 +65,11 @@ function render(value: unknown, indent: string): string {
 }
 
 /**
- * The program for `plan`; `inputs[i]` are the inputs of `plan.entries[i]`, undefined for a kind that cannot be imported.
+ * The program for `plan`; `inputs[i]` are the inputs of `plan.entries[i]`, undefined for a kind that cannot be imported,
+ * or why its importer could not state them.
  * `source` names the GARM read, for the opening comment.
  */
-export function typescriptProgram(plan: Plan, inputs: readonly (Props | undefined)[], source: string): string {
+export function typescriptProgram(plan: Plan, inputs: readonly (Props | string | undefined)[], source: string): string {
   const taken = new Set<string>(["garm", "pulumi"]);
   const declared: Declared[] = [];
   const lines = [
@@ -86,6 +87,10 @@ export function typescriptProgram(plan: Plan, inputs: readonly (Props | undefine
     if (row.importable !== true || given === undefined) {
       const instead = row.importable === true ? "its inputs were not read" : row.importable.instead;
       lines.push(`// ${row.sdkClass} ${JSON.stringify(spec.name)} (import id ${spec.id}): this version of pulumi-garm cannot import it yet; ${instead}.`);
+      return;
+    }
+    if (typeof given === "string") {
+      lines.push(`// ${row.sdkClass} ${JSON.stringify(spec.name)} (import id ${spec.id}): not written, as import-plan reads no stack config: ${given.replace(/\n/g, " ")}; or import it with the garm plugin.`);
       return;
     }
     const variable = variableName(spec.name, taken);
