@@ -1,6 +1,6 @@
 // A GARM set up as a user's would be, through its REST API only (as garm-cli does), for the import-plan tests: two more
 // endpoints (GHES and Gitea), credentials on each, two organizations, a repository, an enterprise, a template, three
-// pools and four scale sets, two of them named without a generation hash. The simulator seeds the rest.
+// pools (one with extra specs) and four scale sets, two of them named without a generation hash. The simulator seeds the rest.
 import { GarmClient } from "../provider/garm/client";
 import { credentialsConfigKeys } from "../provider/kinds/credentials/import";
 import { entityWebhookSecretKey } from "../provider/kinds/entity/import";
@@ -44,7 +44,8 @@ export async function populateGarm(login: { url: string; username: string; passw
       (await rest.createPool({ kind: "organization", id: acme }, { ...runner, tags: ["linux", "small"], max_runners: 2, priority: 1 } as never)).id,
       // Alike to the first in entity, image and flavor: their logical names need a suffix.
       (await rest.createPool({ kind: "organization", id: acme }, { ...runner, tags: ["linux", "gpu"], max_runners: 1, template_id: templateId } as never)).id,
-      (await rest.createPool({ kind: "enterprise", id: ent }, { ...runner, flavor: "large", tags: ["linux", "large"], max_runners: 3 } as never)).id,
+      // Extra specs, which GARM's pool lists leave out: only a read of the pool shows them.
+      (await rest.createPool({ kind: "enterprise", id: ent }, { ...runner, flavor: "large", tags: ["linux", "large"], max_runners: 3, extra_specs: { disk_gb: 50 } } as never)).id,
     ];
 
     const hashed = (name: string, labels: string[]) => liveName(name, labels, providerName, "hashed");

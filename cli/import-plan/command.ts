@@ -4,11 +4,16 @@ import { parseArgs } from "node:util";
 import { checkConnectionSettings } from "../../provider/common/config";
 import { GarmClient } from "../../provider/garm/client";
 import { readInventory } from "./inventory";
+import { kindRow } from "../../provider/registry/kinds";
+import { registryKey, tokenFor } from "./import-ids";
+import { inputsFor } from "./inputs";
 import { type Plan, type Selection, buildPlan } from "./plan";
+import { typescriptProgram } from "./typescript";
 
 export const USAGE = `usage: pulumi-garm import-plan [--url URL] [--username NAME] [--password PASSWORD] [--insecure] [--ca-cert-file FILE]
-                              [--org NAME|ID]... [--repo OWNER/NAME|ID]... [--enterprise NAME|ID]... [--out FILE]
-Writes the file \`pulumi import --file FILE\` takes, for every object of the GARM or those under the chosen entities.
+                              [--org NAME|ID]... [--repo OWNER/NAME|ID]... [--enterprise NAME|ID]... [--language typescript] [--out FILE]
+Writes the file \`pulumi import --file FILE\` takes, for every object of the GARM or those under the chosen entities;
+with --language typescript, a program (index.ts) declaring them with pulumi-garm's classes and the \`import\` option.
 The connection falls back to GARM_URL, GARM_USERNAME, GARM_PASSWORD, GARM_INSECURE and GARM_CA_CERT_FILE.`;
 
 export interface CommandIo {
@@ -44,6 +49,7 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
       repo: { type: "string", multiple: true },
       enterprise: { type: "string", multiple: true },
       out: { type: "string" },
+      language: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -52,6 +58,7 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
     io.stdout(`${USAGE}\n`);
     return undefined;
   }
+  if (values.language !== undefined && values.language !== "typescript") throw new Error(`--language ${values.language}: give --language typescript, or leave it out for the import file`);
   const flags: Record<string, string | undefined> = {
     "garm:url": values.url,
     "garm:username": values.username,
@@ -72,12 +79,17 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
     io.stderr(`reading GARM at ${checked.settings.url}`);
     const inventory = await readInventory(client, (line) => io.stderr(line));
     const plan = buildPlan(inventory, selection);
+    const typescript = values.language === "typescript";
     for (const line of plan.referenced) io.stderr(`left to refer to, not imported: ${line}`);
-    for (const token of plan.waiting) io.stderr(`note: ${token} has no importer in this version of pulumi-garm yet; pulumi import refuses those entries`);
-    const text = `${JSON.stringify(plan.file, null, 2)}\n`;
+    for (const kind of plan.waiting) {
+      const row = kindRow(registryKey(kind));
+      const instead = row.importable === true ? "" : `: ${row.importable.instead}`;
+      io.stderr(`note: ${tokenFor(kind)} cannot be imported with this version of pulumi-garm, so the ${typescript ? "program comments" : "file leaves out"} those objects${instead}`);
+    }
+    const text = typescript ? typescriptProgram(plan, await inputsFor(plan.entries, { client, templates: inventory.templates }), checked.settings.url) : `${JSON.stringify(plan.file, null, 2)}\n`;
     if (values.out) {
       writeFileSync(values.out, text);
-      io.stderr(`wrote ${plan.file.resources.length} resources to ${values.out}: run \`pulumi import --file ${values.out}\``);
+      io.stderr(`wrote ${plan.file.resources.length} resources to ${values.out}: ${typescript ? "run `pulumi up` in its project" : `run \`pulumi import --file ${values.out}\``}`);
     } else {
       io.stdout(text);
       io.stderr(`planned ${plan.file.resources.length} resources`);

@@ -1,6 +1,6 @@
 // The one table of what import-plan writes per kind: the plugin token, the id `pulumi import` takes, the prefix of the
 // logical name. Adjust an id form here and nowhere else; whether a kind imports at all is the registry's `importable`.
-import type { CredentialsView, EndpointView, EntityKind, EntityView, PoolView, ProviderView, ScaleSetView, TemplateView } from "../../provider/garm/client";
+import type { ControllerView, CredentialsView, EndpointView, EntityKind, EntityView, PoolView, ProviderView, ScaleSetView, TemplateView } from "../../provider/garm/client";
 import { type KindKey, kindRow, tokenOf } from "../../provider/registry/kinds";
 import { credentialsImportId } from "../../provider/kinds/credentials/import";
 import { entityImportId } from "../../provider/kinds/entity/import";
@@ -14,7 +14,7 @@ export type Listed =
   | { readonly kind: "pool"; readonly view: PoolView }
   | { readonly kind: "scaleSet"; readonly view: ScaleSetView }
   | { readonly kind: "garmProvider"; readonly view: ProviderView }
-  | { readonly kind: "controller"; readonly view: { readonly controllerId: string } };
+  | { readonly kind: "controller"; readonly view: ControllerView };
 
 export type ListedKind = Listed["kind"];
 

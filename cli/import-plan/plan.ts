@@ -4,7 +4,7 @@ import type { EntityKind } from "../../provider/garm/client";
 import { sameEndpointName, sameEntityName } from "../../provider/garm/names";
 import { DEFAULT_ENDPOINT } from "../../provider/kinds/endpoint/inputs";
 import { SYSTEM_OWNER } from "../../provider/kinds/template/state";
-import { type Listed, hasImporter, importIdOf, tokenFor } from "./import-ids";
+import { type Listed, type ListedKind, hasImporter, importIdOf, tokenFor } from "./import-ids";
 import type { Inventory } from "./inventory";
 import { logicalNames } from "./names";
 
@@ -22,10 +22,21 @@ export interface ImportFile {
 /** Entities chosen by name (repositories as owner/name) or GARM id; none chosen means the whole GARM. */
 export type Selection = { readonly [K in EntityKind]?: readonly string[] };
 
+/** One object of the plan: what GARM listed and the entry of the import file naming it. */
+export interface PlanEntry {
+  readonly object: Listed;
+  readonly spec: ImportSpec;
+}
+
 export interface Plan {
   readonly file: ImportFile;
-  /** Kinds in the plan whose importer has not landed: `pulumi import --file` refuses them until it does. */
-  readonly waiting: string[];
+  /** The file's entries with the objects behind them, in the same order: what the TypeScript writer declares. */
+  readonly entries: PlanEntry[];
+  /**
+   * Kinds of the GARM with no importer in this version: `pulumi import --file` would refuse the whole file for one such
+   * entry, so the file leaves them out (the entries keep them, for the TypeScript writer's comments).
+   */
+  readonly waiting: ListedKind[];
   /** GARM's own objects the plan leaves out, for the progress lines. */
   readonly referenced: string[];
 }
@@ -73,13 +84,13 @@ export function selectObjects(inv: Inventory, selection: Selection = {}): { obje
   return { objects, referenced };
 }
 
-/** The import file for `inv`; throws naming the flag when a chosen entity is not in GARM. */
+/** The import file for `inv` (the importable objects) and every object behind it; throws naming the flag when a chosen entity is not in GARM. */
 export function buildPlan(inv: Inventory, selection: Selection = {}): Plan {
   const { objects, referenced } = selectObjects(inv, selection);
   const names = logicalNames(objects);
-  const resources = objects.map((o, i) => ({ type: tokenFor(o.kind), name: names[i], id: importIdOf(o) }));
-  const waiting = [...new Set(objects.filter((o) => !hasImporter(o.kind)).map((o) => tokenFor(o.kind)))];
-  return { file: { resources }, waiting, referenced };
+  const entries = objects.map((object, i) => ({ object, spec: { type: tokenFor(object.kind), name: names[i], id: importIdOf(object) } }));
+  const waiting = [...new Set(objects.filter((o) => !hasImporter(o.kind)).map((o) => o.kind))];
+  return { file: { resources: entries.filter((e) => hasImporter(e.object.kind)).map((e) => e.spec) }, entries, waiting, referenced };
 }
 
 const FLAG: Record<EntityKind, string> = { organization: "--org", repository: "--repo", enterprise: "--enterprise" };

@@ -18,7 +18,7 @@ export interface CliResult {
 }
 
 /** Runs a command; resolves with its exit code and output (never rejects on a non-zero exit). */
-function run(command: string, args: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<CliResult> {
+export function run(command: string, args: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<CliResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     execFile(command, args, { ...opts, timeout: opts.timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
@@ -46,6 +46,13 @@ export function packOnce(): Promise<string> {
     return path.join(dest, filename);
   })();
   return packed;
+}
+
+/** `npm install <tarball>` in `dir`, as a user installs the package into a project. */
+export async function installTarball(dir: string, tarball: string): Promise<void> {
+  // The npm cache serves what an earlier run fetched; the registry is asked only for what it lacks.
+  const npm = await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", tarball], { cwd: dir, env: process.env, timeoutMs: 300_000 });
+  if (npm.code !== 0) throw new Error(`npm install ${tarball} in ${dir} failed (exit ${npm.code}):\n${npm.stderr}`);
 }
 
 export interface ProjectOptions {
@@ -110,13 +117,7 @@ export class PulumiProject {
         recursive: true,
         filter: (p) => !/(^|\/)(node_modules|package-lock\.json|Pulumi\.[^/]+\.yaml)$/.test(path.relative(src, p)),
       });
-      // The npm cache serves what an earlier run fetched; the registry is asked only for what it lacks.
-      const npm = await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", opts.tarball], {
-        cwd: project.dir,
-        env: process.env,
-        timeoutMs: 300_000,
-      });
-      if (npm.code !== 0) throw new Error(`npm install ${opts.tarball} in ${project.dir} failed (exit ${npm.code}):\n${npm.stderr}`);
+      await installTarball(project.dir, opts.tarball);
       return project;
     } catch (err) {
       fs.rmSync(workDir, { recursive: true, force: true });

@@ -1,11 +1,24 @@
 // `pulumi import garm:index:GarmEndpoint <name> <endpoint name>` (or `<forge>/<endpoint name>` where GitHub and Gitea
 // both have one of that name): reads an endpoint GARM holds and states the inputs that describe it.
-import type { Forge, GarmClient } from "../../garm/client";
+import type { EndpointView, Forge, GarmClient } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
 import { FORGES } from "../../common/forges";
 import { type EndpointInputs, toEndpointOutputs, withDefaults } from "./inputs";
 
 type Props = Record<string, unknown>;
+
+/** The inputs that reproduce `view`, GARM's defaults left out. */
+export function importedEndpointInputs(view: EndpointView): EndpointInputs {
+  return {
+    ...(view.forge !== "github" ? { forge: view.forge } : {}),
+    name: view.name,
+    ...(view.description ? { description: view.description } : {}),
+    baseUrl: view.baseUrl,
+    apiBaseUrl: view.apiBaseUrl,
+    ...(view.uploadBaseUrl ? { uploadBaseUrl: view.uploadBaseUrl } : {}),
+    ...(view.caCertBundle ? { caCertBundle: view.caCertBundle } : {}),
+  };
+}
 
 /** Reads the endpoint for import: its outputs as create would have stored them, and the inputs behind them. */
 export async function importEndpoint(client: GarmClient, id: string): Promise<{ id: string; props: Props; inputs: Props }> {
@@ -20,14 +33,6 @@ export async function importEndpoint(client: GarmClient, id: string): Promise<{ 
   if (found.length === 0) throw new Error(`GARM has no ${prefix ?? FORGES.join(" or ")} endpoint named ${rest}`);
   if (found.length > 1) throw new Error(`GitHub and Gitea both have an endpoint named ${rest} in GARM: import github/${rest} or gitea/${rest}`);
   const [view] = found;
-  const inputs: EndpointInputs = {
-    ...(view.forge !== "github" ? { forge: view.forge } : {}),
-    name: view.name,
-    ...(view.description ? { description: view.description } : {}),
-    baseUrl: view.baseUrl,
-    apiBaseUrl: view.apiBaseUrl,
-    ...(view.uploadBaseUrl ? { uploadBaseUrl: view.uploadBaseUrl } : {}),
-    ...(view.caCertBundle ? { caCertBundle: view.caCertBundle } : {}),
-  };
+  const inputs = importedEndpointInputs(view);
   return { id: view.name, props: toEndpointOutputs(withDefaults(inputs)) as unknown as Props, inputs: inputs as Props };
 }

@@ -1,16 +1,17 @@
-// The whole-GARM import with the real Pulumi CLI: `pulumi-garm import-plan` on a simulated GARM populated over REST, then
-// `pulumi import --file` in a YAML project with the garm plugin, then a preview with no change. The plan is cut to the
-// kinds whose importers have landed (the registry's `importable`); GarmProvider waits for its own; the secrets of credentials and entities are set in stack config first.
+// The whole-GARM import with the real Pulumi CLI, as the README's walk-through tells it and run as written: `pulumi-garm
+// import-plan` on a simulated GARM populated over REST, `pulumi import --file` in a YAML project with the garm plugin,
+// the written program appended to Pulumi.yaml, then a preview with no change. The plan holds the kinds whose importers
+// have landed (the registry's `importable`); the secrets of credentials and entities are set in stack config first.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { importPlan } from "../../../cli/import-plan/command";
 import { IMPORT_IDS, type ListedKind, hasImporter, tokenFor } from "../../../cli/import-plan/import-ids";
 import type { ImportFile } from "../../../cli/import-plan/plan";
 import { importSecretsConfig, populateGarm } from "../../../harness/populated-garm";
-import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
+import { REPO_ROOT, installTarball, packOnce, run } from "../../../harness/pulumi-cli/project";
 import { startSimulatedHost } from "../../../scripts/demo/host";
+import { fencedBlock } from "./doc-blocks";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { writes } from "./quickstart-scenario";
 
@@ -24,7 +25,7 @@ describe("import-plan, then pulumi import --file in a YAML project (real CLI, ga
     for (const c of cleanup.splice(0).reverse()) await c();
   });
 
-  it("imports every object whose kind has an importer; the program Pulumi writes previews with no change", async () => {
+  it("the README's YAML walk-through imports every object whose kind has an importer; the program Pulumi writes previews with no change", async () => {
     if (!fs.existsSync(path.join(YAML_HOST_DIR, "pulumi-language-yaml"))) throw new Error(`the YAML language host is not built at ${YAML_HOST_DIR}: run \`scripts/tools.sh yaml\``);
     const tarball = buildPluginOnce();
     const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-plugin-home-"));
@@ -36,31 +37,30 @@ describe("import-plan, then pulumi import --file in a YAML project (real CLI, ga
     await host.sim.restart();
     await populateGarm(host.sim);
 
-    let text = "";
-    await importPlan(["--url", host.sim.url, "--username", host.sim.username, "--password", host.sim.password], { stdout: (t) => (text += t), stderr: () => {}, env: {} });
-    const whole = JSON.parse(text) as ImportFile;
-    const file: ImportFile = { resources: whole.resources.filter((r) => hasImporter(kindOfToken(r.type))) };
-    const kinds = new Set(file.resources.map((r) => r.type));
-    for (const t of ["garm:index:GarmController", "garm:index:GarmEndpoint", "garm:index:GarmPool", "garm:index:GarmScaleSet", "garm:index:GarmTemplate", "garm:index:GarmCredentials", "garm:index:GarmOrganization", "garm:index:GarmRepository", "garm:index:GarmEnterprise"]) assert.ok(kinds.has(t), `${t} is in the plan`);
-
     const p = new PluginProject(path.join(REPO_ROOT, "examples", "quickstart-yaml"), home, [YAML_HOST_DIR]);
     cleanup.push(() => p.close());
     await p.installPlugin(tarball);
     fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), "name: garm-import-plan-yaml\nruntime: yaml\n");
+    // The README has the package installed in the project for its command: here from its npm tarball.
+    await installTarball(p.dir, await packOnce());
     await p.initStack("dev", { "garm:url": host.sim.url, "garm:username": host.sim.username, "garm:password": { value: host.sim.password, secret: true }, ...(await importSecretsConfig(host.sim)) });
-    const planPath = path.join(p.workDir, "plan.json");
-    fs.writeFileSync(planPath, JSON.stringify(file));
-    const generated = path.join(p.workDir, "generated.yaml");
+
+    const walkThrough = fencedBlock("README.md", "sh", "import-plan --out plan.json");
     host.sim.clearRequests();
-    await p.cli(["import", "--file", planPath, "--yes", "--out", generated]);
-    assert.deepEqual(writes(host.sim), [], "importing changes nothing in GARM");
-    const code = fs.readFileSync(generated, "utf8");
+    const env = { ...p.env, GARM_URL: host.sim.url, GARM_USERNAME: host.sim.username, GARM_PASSWORD: host.sim.password };
+    // Asynchronously: the simulator answers from this process.
+    const walked = await run("bash", ["-euo", "pipefail", "-c", walkThrough], { cwd: p.dir, env, timeoutMs: 300_000 });
+    assert.equal(walked.code, 0, `the walk-through failed:\n${walked.stdout}\n${walked.stderr}`);
+    assert.deepEqual(writes(host.sim), [], "importing and previewing change nothing in GARM");
+
+    const file = JSON.parse(fs.readFileSync(path.join(p.dir, "plan.json"), "utf8")) as ImportFile;
+    assert.deepEqual(file.resources.filter((r) => !hasImporter(kindOfToken(r.type))), [], "the plan holds only kinds with an importer");
+    const kinds = new Set(file.resources.map((r) => r.type));
+    for (const t of ["garm:index:GarmController", "garm:index:GarmEndpoint", "garm:index:GarmPool", "garm:index:GarmScaleSet", "garm:index:GarmTemplate", "garm:index:GarmCredentials", "garm:index:GarmOrganization", "garm:index:GarmRepository", "garm:index:GarmEnterprise"]) assert.ok(kinds.has(t), `${t} is in the plan`);
+    const code = fs.readFileSync(path.join(p.dir, "imported.yaml"), "utf8");
+    console.log(`      generated program:\n${code.replace(/^/gm, "        ")}`);
     // YAML writes the token without its module: garm:GarmPool.
     for (const r of file.resources) assert.match(code, new RegExp(`^  ${r.name}:\\n    type: ${r.type.replace("garm:index:", "garm:(index:)?")}\\n`, "m"), `the program declares ${r.name}:\n${code}`);
-    console.log(`      generated program:\n${code.replace(/^/gm, "        ")}`);
-    fs.appendFileSync(path.join(p.dir, "Pulumi.yaml"), code);
-    host.sim.clearRequests();
-    await p.cli(["preview", "--expect-no-changes"]);
     const preview = await p.preview();
     assert.deepEqual(preview.changeSummary, { same: file.resources.length + 1 }, `after import the written program has no change:\n${code}`);
     assert.deepEqual(writes(host.sim), []);
