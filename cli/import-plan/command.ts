@@ -8,6 +8,7 @@ import { kindRow } from "../../provider/registry/kinds";
 import { registryKey, tokenFor } from "./import-ids";
 import { inputsFor } from "./inputs";
 import { type Plan, type Selection, buildPlan } from "./plan";
+import { configCommandsFor } from "./secrets";
 import { typescriptProgram } from "./typescript";
 
 export const USAGE = `usage: pulumi-garm import-plan [--url URL] [--username NAME] [--password PASSWORD] [--insecure] [--ca-cert-file FILE]
@@ -93,6 +94,11 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
     } else {
       io.stdout(text);
       io.stderr(`planned ${plan.file.resources.length} resources`);
+    }
+    const commands = configCommandsFor(plan.entries.filter((e) => plan.file.resources.includes(e.spec)));
+    if (commands.length > 0) {
+      io.stderr(`GARM never returns secrets: set these ${commands.length} values in the stack's config first (GARM cannot confirm them; the values you set are what pulumi-garm sends from then on):`);
+      for (const command of commands) io.stderr(`  ${command}`);
     }
     const garmCalls = client.transport.requestsSent;
     io.stderr(`GARM calls: ${garmCalls}`);

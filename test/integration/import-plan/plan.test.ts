@@ -7,7 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { importPlan } from "../../../cli/import-plan/command";
 import type { ImportFile } from "../../../cli/import-plan/plan";
-import { type PopulatedGarm, populateGarm } from "../../../harness/populated-garm";
+import { type PopulatedGarm, importSecretsConfig, populateGarm } from "../../../harness/populated-garm";
 import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
 import { BOUND_KINDS } from "../../../provider/registry/implementations";
 import { tokenOf } from "../../../provider/registry/kinds";
@@ -101,6 +101,17 @@ describe("pulumi-garm import-plan (simulator populated over REST)", function () 
     ]);
     assert.equal(calls, asked.length);
     assert.equal(stderr.at(-1), `GARM calls: ${asked.length}`);
+  });
+
+  it("lists the pulumi config set commands for every secret GARM never returns: exactly the keys the imports read", async () => {
+    const { stderr } = await plan(sim);
+    const commands = stderr.filter((l) => l.startsWith("  pulumi config set "));
+    const keys = commands.map((l) => /pulumi config set (?:--secret )?(\S+)/.exec(l)![1]).sort();
+    assert.deepEqual(keys, Object.keys(await importSecretsConfig(sim)).sort());
+    assert.ok(commands.every((l) => l.includes("--secret")), "tokens and webhook secrets are set as secrets");
+    assert.ok(stderr.some((l) => /^GARM never returns secrets: set these \d+ values in the stack's config first/.test(l)));
+    const narrowed = (await plan(sim, ["--org", "acme"])).stderr.filter((l) => l.startsWith("  pulumi config set "));
+    assert.deepEqual(narrowed.map((l) => l.split("# ")[1]), ["credentials acme-pat", "organization acme"]);
   });
 
   it("--org narrows the plan to the organization, what runs under it, and what those use", async () => {
