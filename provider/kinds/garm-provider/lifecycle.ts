@@ -8,6 +8,7 @@ import { checkGarmProvider, type CheckFailure } from "./checks";
 import { describeCommand } from "./command-text";
 import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
 import { errnoOf, type GarmHost } from "./host";
+import { SshConnectError } from "./ssh-connection";
 import { localHost } from "./local-host";
 import { diffGarmProvider, sameFileOn } from "./diff";
 import type { PlannedDiff } from "../../common/planned-diff";
@@ -86,6 +87,8 @@ export async function inspectHostFile(host: GarmHost, file: string, mustBeExecut
     if (mustBeExecutable && (st.mode & 0o111) === 0) return `${file} is not executable (mode ${(st.mode & 0o777).toString(8)})`;
     return undefined;
   } catch (e) {
+    // Not reaching GARM's machine says nothing about the file: the caller words it as what it is.
+    if (e instanceof SshConnectError) throw e;
     const code = errnoOf(e);
     return code === "ENOENT" ? `${file} does not exist` : `${file} cannot be inspected (${(e as Error).message})`;
   }
@@ -113,8 +116,14 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
 
   /** Refuses, before the file is touched, a block that would stop GARM from starting. */
   async function preflight(inputs: GarmProviderInputs): Promise<void> {
-    const problems = [await inspect(inputs.executable, true)];
-    if (inputs.configFile) problems.push(await inspect(inputs.configFile, false));
+    const problems: (string | undefined)[] = [];
+    try {
+      problems.push(await inspect(inputs.executable, true));
+      if (inputs.configFile) problems.push(await inspect(inputs.configFile, false));
+    } catch (e) {
+      if (!(e instanceof SshConnectError)) throw e;
+      throw new Error(`GarmProvider "${inputs.name}": cannot reach GARM's machine, so ${inputs.garmConfigPath} is unchanged: ${e.message}`);
+    }
     const found = problems.filter((p): p is string => p !== undefined);
     // GARM exits at start when a provider executable is missing (garm-behaviour.md §9.1).
     if (found.length > 0) {

@@ -1,0 +1,115 @@
+// A GarmProvider over SSH that cannot get in, with the real Pulumi CLI and the dynamic provider against a real OpenSSH
+// server on loopback and the GARM simulator: a host key other than the pinned one, an unknown host key, a key the server
+// does not accept and an unreachable host each fail the `up` saying what happened and what to do, and leave GARM's
+// config file as the operator wrote it, with no lock behind.
+import { strict as assert } from "node:assert";
+import { generateKeyPairSync } from "node:crypto";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as garm from "pulumi-garm";
+import { type Simulator, startSimulator } from "../../../simulator";
+import { locatePulumi, runPulumi } from "../../../harness/pulumi-cli";
+import { ensureOpenSshServer, startSshServer, type SshServer } from "../../../harness/sshd";
+
+const HAND_WRITTEN = "# operator's GARM config\n[default]\nenable_webhook_management = true\n";
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("GarmProvider over SSH that cannot get in (real CLI, dynamic provider)", function () {
+  this.timeout(300_000);
+  let sim: Simulator;
+  let server: SshServer;
+  let dir = "";
+  let file = "";
+  let exe = "";
+
+  before(async function () {
+    try {
+      locatePulumi();
+    } catch (err) {
+      console.log(`      skipped: ${(err as Error).message}`);
+      this.skip();
+    }
+    const why = ensureOpenSshServer();
+    if (why) {
+      console.log(`      skipped: ${why}`);
+      this.skip();
+    }
+    server = await startSshServer();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-ssh-failures-"));
+    file = path.join(dir, "config.toml");
+    fs.writeFileSync(file, HAND_WRITTEN, { mode: 0o600 });
+    exe = path.join(dir, "garm-provider-fake");
+    fs.writeFileSync(exe, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    sim = await startSimulator({ garmConfigPath: file, tickMs: 0 });
+  });
+  afterEach(async () => {
+    await sim?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** `pulumi up` of one GarmProvider whose connection is the server's with `change` applied; its whole output. */
+  async function upWith(change: Record<string, unknown>): Promise<string> {
+    const connection = { host: server.host, port: server.port, user: server.user, privateKey: server.clientKey, hostKey: server.hostKey, agentSocketPath: "", dialErrorLimit: 2, perDialTimeout: 5, ...change };
+    const up = await runPulumi({
+      workDir: dir,
+      stackName: "ssh",
+      projectName: "ssh-failures",
+      program: async () => {
+        new garm.GarmProvider("remote", { name: "remote", executable: exe, garmConfigPath: file, restartCommand: `curl -fsS -X POST ${sim.url}/_sim/restart`, restartTimeoutSeconds: 20, connection });
+        return {};
+      },
+      op: "up",
+      config: { "garm:url": sim.url, "garm:username": sim.username, "garm:password": { value: sim.password, secret: true } },
+    });
+    assert.equal(up.exitOk, false, `up succeeded with ${JSON.stringify(Object.keys(change))}`);
+    const out = `${up.stdout}\n${up.stderr}\n${up.error?.message ?? ""}`;
+    assert.match(out, /GarmProvider "remote": cannot reach GARM's machine, so \S+config\.toml is unchanged: /, "the failure is worded as not reaching the machine, not as a missing file");
+    assert.equal(fs.readFileSync(file, "utf8"), HAND_WRITTEN, "GARM's config file is as the operator wrote it");
+    assert.equal(fs.existsSync(`${file}.lock`), false, "no lock is left");
+    assert.deepEqual(sim.providers().map((p) => p.name), [], "GARM was not restarted with a provider");
+    return out;
+  }
+
+  it("refuses a host key other than the pinned one, naming both fingerprints", async () => {
+    const other = generateKeyPairSync("ed25519").publicKey.export({ type: "spki", format: "der" });
+    // The OpenSSH wire form of an ed25519 key: its type, then the 32 key bytes (the last of the SPKI encoding).
+    const wire = Buffer.concat([Buffer.from([0, 0, 0, 11]), Buffer.from("ssh-ed25519"), Buffer.from([0, 0, 0, 32]), other.subarray(other.length - 32)]);
+    const out = await upWith({ hostKey: `ssh-ed25519 ${wire.toString("base64")}` });
+    assert.match(out, /the SSH host key of \S+ has changed: connection\.hostKey pins SHA256:\S+, the server offered ssh-ed25519 SHA256:\S+/);
+  });
+
+  it("refuses an unknown host key, showing its type and fingerprint and how to pin it", async () => {
+    const out = await upWith({ hostKey: undefined });
+    if (process.env.SHOW_SSH_FAILURES === "1") console.log(out.split("\n").filter((l) => /error:/.test(l)).join("\n"));
+    assert.match(out, /the SSH host key of \S+ is unknown: the server offered ssh-ed25519 SHA256:\S+/);
+    assert.match(out, /hostKey|knownHostsFile/);
+  });
+
+  it("says which login methods were tried when the server refuses the key", async () => {
+    const stranger = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+    const out = await upWith({ privateKey: stranger });
+    assert.match(out, /refused the login of user \S+: tried publickey/);
+    assert.match(out, /authorized_keys/);
+  });
+
+  it("gives up on an unreachable host after dialErrorLimit attempts, naming host and port", async () => {
+    const port = await closedPort();
+    const out = await upWith({ port });
+    assert.match(out, new RegExp(`cannot reach SSH server 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\).*connection\\.dialErrorLimit 2`));
+  });
+});
