@@ -21,16 +21,18 @@ let restartLog: (line: string) => void = consoleLine;
 const restarts = new RestartCoordinator({ run: markingGarmRestarts((command: string, timeoutMs: number, host?: RestartHost) => (host ?? localHost).run(command, timeoutMs)), log: (line) => restartLog(line) });
 
 /** A connection not known yet (preview) or not valid: nothing can be read there, so check's reads pass. */
+const NOT_KNOWN_YET = "the GARM host is not known yet";
+const notKnownYet = (code?: string) => Promise.reject(Object.assign(new Error(NOT_KNOWN_YET), code ? { code } : {}));
 const unresolvedHost: GarmHost = {
   label: "a GARM host not known yet",
-  readFile: () => Promise.reject(Object.assign(new Error("the GARM host is not known yet"), { code: "EUNKNOWN" })),
-  realpath: () => Promise.reject(Object.assign(new Error("the GARM host is not known yet"), { code: "EUNKNOWN" })),
-  stat: () => Promise.reject(Object.assign(new Error("the GARM host is not known yet"), { code: "EUNKNOWN" })),
-  replaceKeepingOwner: () => Promise.reject(new Error("the GARM host is not known yet")),
-  lock: () => Promise.reject(new Error("the GARM host is not known yet")),
-  writeNote: () => Promise.reject(new Error("the GARM host is not known yet")),
+  readFile: () => notKnownYet("EUNKNOWN"),
+  realpath: () => notKnownYet("EUNKNOWN"),
+  stat: () => notKnownYet("EUNKNOWN"),
+  replaceKeepingOwner: () => notKnownYet(),
+  lock: () => notKnownYet(),
+  writeNote: () => notKnownYet(),
   remove: () => Promise.resolve(),
-  run: () => Promise.resolve({ code: null, signal: null, output: "the GARM host is not known yet", timedOut: false }),
+  run: () => Promise.resolve({ code: null, signal: null, output: NOT_KNOWN_YET, timedOut: false }),
 };
 
 /**
