@@ -6,14 +6,9 @@ import { strict as assert } from "node:assert";
 import { generateKeyPairSync } from "node:crypto";
 import * as fs from "node:fs";
 import * as net from "node:net";
-import * as os from "node:os";
-import * as path from "node:path";
 import * as garm from "pulumi-garm";
-import { type Simulator, startSimulator } from "../../../simulator";
-import { locatePulumi, runPulumi } from "../../../harness/pulumi-cli";
-import { ensureOpenSshServer, startSshServer, type SshServer } from "../../../harness/sshd";
-
-const HAND_WRITTEN = "# operator's GARM config\n[default]\nenable_webhook_management = true\n";
+import { runPulumi } from "../../../harness/pulumi-cli";
+import { HAND_WRITTEN, sshGarmHost } from "./ssh-fixture";
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -26,62 +21,28 @@ async function closedPort(): Promise<number> {
 
 describe("GarmProvider over SSH that cannot get in (real CLI, dynamic provider)", function () {
   this.timeout(300_000);
-  let sim: Simulator;
-  let server: SshServer;
-  let dir = "";
-  let file = "";
-  let exe = "";
-
-  before(async function () {
-    try {
-      locatePulumi();
-    } catch (err) {
-      console.log(`      skipped: ${(err as Error).message}`);
-      this.skip();
-    }
-    const why = ensureOpenSshServer();
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      this.skip();
-    }
-    server = await startSshServer();
-  });
-  after(async () => {
-    await server?.stop();
-  });
-  beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-ssh-failures-"));
-    file = path.join(dir, "config.toml");
-    fs.writeFileSync(file, HAND_WRITTEN, { mode: 0o600 });
-    exe = path.join(dir, "garm-provider-fake");
-    fs.writeFileSync(exe, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
-    sim = await startSimulator({ garmConfigPath: file, tickMs: 0 });
-  });
-  afterEach(async () => {
-    await sim?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const fx = sshGarmHost("pulumi-garm-ssh-failures-");
 
   /** `pulumi up` of one GarmProvider whose connection is the server's with `change` applied; its whole output. */
   async function upWith(change: Record<string, unknown>): Promise<string> {
-    const connection = { host: server.host, port: server.port, user: server.user, privateKey: server.clientKey, hostKey: server.hostKey, agentSocketPath: "", dialErrorLimit: 2, perDialTimeout: 5, ...change };
+    const connection = { host: fx.server.host, port: fx.server.port, user: fx.server.user, privateKey: fx.server.clientKey, hostKey: fx.server.hostKey, agentSocketPath: "", dialErrorLimit: 2, perDialTimeout: 5, ...change };
     const up = await runPulumi({
-      workDir: dir,
+      workDir: fx.dir,
       stackName: "ssh",
       projectName: "ssh-failures",
       program: async () => {
-        new garm.GarmProvider("remote", { name: "remote", executable: exe, garmConfigPath: file, restartCommand: `curl -fsS -X POST ${sim.url}/_sim/restart`, restartTimeoutSeconds: 20, connection });
+        new garm.GarmProvider("remote", { name: "remote", executable: fx.exe, garmConfigPath: fx.file, restartCommand: `curl -fsS -X POST ${fx.sim.url}/_sim/restart`, restartTimeoutSeconds: 20, connection });
         return {};
       },
       op: "up",
-      config: { "garm:url": sim.url, "garm:username": sim.username, "garm:password": { value: sim.password, secret: true } },
+      config: { "garm:url": fx.sim.url, "garm:username": fx.sim.username, "garm:password": { value: fx.sim.password, secret: true } },
     });
     assert.equal(up.exitOk, false, `up succeeded with ${JSON.stringify(Object.keys(change))}`);
     const out = `${up.stdout}\n${up.stderr}\n${up.error?.message ?? ""}`;
     assert.match(out, /GarmProvider "remote": cannot reach GARM's machine, so \S+config\.toml is unchanged: /, "the failure is worded as not reaching the machine, not as a missing file");
-    assert.equal(fs.readFileSync(file, "utf8"), HAND_WRITTEN, "GARM's config file is as the operator wrote it");
-    assert.equal(fs.existsSync(`${file}.lock`), false, "no lock is left");
-    assert.deepEqual(sim.providers().map((p) => p.name), [], "GARM was not restarted with a provider");
+    assert.equal(fs.readFileSync(fx.file, "utf8"), HAND_WRITTEN, "GARM's config file is as the operator wrote it");
+    assert.equal(fs.existsSync(`${fx.file}.lock`), false, "no lock is left");
+    assert.deepEqual(fx.sim.providers().map((p) => p.name), [], "GARM was not restarted with a provider");
     return out;
   }
 

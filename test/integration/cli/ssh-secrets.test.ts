@@ -3,75 +3,37 @@
 // the stack's state, the CLI's output or its -v=9 logs in clear, and destroy reconnects with what state kept.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as garm from "pulumi-garm";
-import { type Simulator, startSimulator } from "../../../simulator";
-import { locatePulumi, runPulumi, type PulumiOp } from "../../../harness/pulumi-cli";
-import { ensureOpenSshServer, startSshServer, type SshServer } from "../../../harness/sshd";
+import { runPulumi, type PulumiOp } from "../../../harness/pulumi-cli";
+import { HAND_WRITTEN, sshGarmHost } from "./ssh-fixture";
 
 /** The engine's own -v=9 lines that print the properties of RPCs, secrets in clear (verbose-logs.test.ts). */
 const ENGINE_RPC_LOGGING = /"msg":"((Unm|M)arshaling property for RPC\[|Planner decided to |(eventSink::Debug\(<\{%reset%\}>)?RegisterResource RPC finished: )/;
 
-const HAND_WRITTEN = "# operator's GARM config\n[default]\nenable_webhook_management = true\n";
-
 describe("GarmProvider over SSH: secrets (real CLI, dynamic provider)", function () {
   this.timeout(300_000);
-  let sim: Simulator;
-  let server: SshServer;
-  let dir = "";
-  let file = "";
-  let exe = "";
-
-  before(async function () {
-    try {
-      locatePulumi();
-    } catch (err) {
-      console.log(`      skipped: ${(err as Error).message}`);
-      this.skip();
-    }
-    const why = ensureOpenSshServer();
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      this.skip();
-    }
-    server = await startSshServer();
-  });
-  after(async () => {
-    await server?.stop();
-  });
-  beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-ssh-secrets-"));
-    file = path.join(dir, "config.toml");
-    fs.writeFileSync(file, HAND_WRITTEN, { mode: 0o600 });
-    exe = path.join(dir, "garm-provider-fake");
-    fs.writeFileSync(exe, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
-    sim = await startSimulator({ garmConfigPath: file, tickMs: 0 });
-  });
-  afterEach(async () => {
-    await sim?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const fx = sshGarmHost("pulumi-garm-ssh-secrets-");
 
   const program = async () => {
     new garm.GarmProvider("remote", {
       name: "remote",
-      executable: exe,
-      garmConfigPath: file,
-      restartCommand: `curl -fsS -X POST ${sim.url}/_sim/restart`,
+      executable: fx.exe,
+      garmConfigPath: fx.file,
+      restartCommand: `curl -fsS -X POST ${fx.sim.url}/_sim/restart`,
       restartTimeoutSeconds: 20,
-      connection: { host: server.host, port: server.port, user: server.user, privateKey: server.clientKey, hostKey: server.hostKey, agentSocketPath: "", dialErrorLimit: 2 },
+      connection: { host: fx.server.host, port: fx.server.port, user: fx.server.user, privateKey: fx.server.clientKey, hostKey: fx.server.hostKey, agentSocketPath: "", dialErrorLimit: 2 },
     });
     return {};
   };
   const run = (op: PulumiOp) =>
     runPulumi({
-      workDir: dir,
+      workDir: fx.dir,
       stackName: "ssh",
       projectName: "ssh-secrets",
       program,
       op,
-      config: { "garm:url": sim.url, "garm:username": sim.username, "garm:password": { value: sim.password, secret: true } },
+      config: { "garm:url": fx.sim.url, "garm:username": fx.sim.username, "garm:password": { value: fx.sim.password, secret: true } },
       logging: { logToStdErr: true, logVerbosity: 9 },
     });
   const stateText = () => {
@@ -83,14 +45,14 @@ describe("GarmProvider over SSH: secrets (real CLI, dynamic provider)", function
         else if (/\/stacks\/.*ssh\.json$/.test(p)) found.push(p);
       }
     };
-    walk(path.join(dir, "state"));
+    walk(path.join(fx.dir, "state"));
     assert.equal(found.length, 1, `one stack file: ${found.join(", ")}`);
     return fs.readFileSync(found[0]!, "utf8");
   };
 
   it("keeps the private key out of state, the CLI output and every -v=9 line but the engine's own RPC logging, and refreshes and destroys over the connection state kept", async () => {
     // Lines of the key's body: any of them in clear anywhere is a leak.
-    const keyLines = server.clientKey.split("\n").filter((l) => l.length > 20 && !l.startsWith("-----"));
+    const keyLines = fx.server.clientKey.split("\n").filter((l) => l.length > 20 && !l.startsWith("-----"));
     assert.ok(keyLines.length > 0);
     const leaks = (where: string, text: string) => {
       for (const line of keyLines) {
@@ -109,8 +71,8 @@ describe("GarmProvider over SSH: secrets (real CLI, dynamic provider)", function
 
     const up = await run("up");
     assert.ok(up.exitOk, `${up.error?.message}\n${up.stdout}`);
-    assert.match(fs.readFileSync(file, "utf8"), /# BEGIN pulumi-garm provider "remote"/);
-    assert.deepEqual(sim.providers().map((p) => p.name), ["remote"]);
+    assert.match(fs.readFileSync(fx.file, "utf8"), /# BEGIN pulumi-garm provider "remote"/);
+    assert.deepEqual(fx.sim.providers().map((p) => p.name), ["remote"]);
     leaks("the CLI's output of up", up.stdout);
     leaksBeyondEngine("the -v=9 logs of up", up.stderr);
     const state = stateText();
@@ -126,6 +88,6 @@ describe("GarmProvider over SSH: secrets (real CLI, dynamic provider)", function
     const destroyed = await run("destroy");
     assert.ok(destroyed.exitOk, `${destroyed.error?.message}\n${destroyed.stdout}`);
     leaksBeyondEngine("the -v=9 logs of destroy", destroyed.stderr);
-    assert.equal(fs.readFileSync(file, "utf8"), HAND_WRITTEN, "the file is as it was, byte for byte");
+    assert.equal(fs.readFileSync(fx.file, "utf8"), HAND_WRITTEN, "the file is as it was, byte for byte");
   });
 });
