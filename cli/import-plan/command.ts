@@ -10,11 +10,20 @@ import { inputsFor } from "./inputs";
 import { type Plan, type Selection, buildPlan } from "./plan";
 import { configCommandsFor } from "./secrets";
 import { typescriptProgram } from "./typescript";
+import { pythonProgram } from "./python";
+
+/** The programs import-plan writes instead of the import file: the language, and what runs it. */
+const PROGRAM_WRITERS = {
+  typescript: { write: typescriptProgram, file: "index.ts" },
+  python: { write: pythonProgram, file: "__main__.py" },
+} as const;
+type ProgramLanguage = keyof typeof PROGRAM_WRITERS;
 
 export const USAGE = `usage: pulumi-garm import-plan [--url URL] [--username NAME] [--password PASSWORD] [--insecure] [--ca-cert-file FILE]
-                              [--org NAME|ID]... [--repo OWNER/NAME|ID]... [--enterprise NAME|ID]... [--language typescript] [--out FILE]
+                              [--org NAME|ID]... [--repo OWNER/NAME|ID]... [--enterprise NAME|ID]... [--language typescript|python] [--out FILE]
 Writes the file \`pulumi import --file FILE\` takes, for every object of the GARM or those under the chosen entities;
-with --language typescript, a program (index.ts) declaring them with pulumi-garm's classes and the \`import\` option.
+with --language typescript (index.ts, the dynamic provider) or python (__main__.py, the garm plugin), a program
+declaring them with pulumi-garm's classes and the \`import\` option.
 The connection falls back to GARM_URL, GARM_USERNAME, GARM_PASSWORD, GARM_INSECURE and GARM_CA_CERT_FILE.`;
 
 export interface CommandIo {
@@ -59,7 +68,10 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
     io.stdout(`${USAGE}\n`);
     return undefined;
   }
-  if (values.language !== undefined && values.language !== "typescript") throw new Error(`--language ${values.language}: give --language typescript, or leave it out for the import file`);
+  if (values.language !== undefined && !(values.language in PROGRAM_WRITERS)) {
+    throw new Error(`--language ${values.language}: give --language ${Object.keys(PROGRAM_WRITERS).join(" or ")}, or leave it out for the import file (\`pulumi import --file\` writes YAML and Go)`);
+  }
+  const language = values.language as ProgramLanguage | undefined;
   const flags: Record<string, string | undefined> = {
     "garm:url": values.url,
     "garm:username": values.username,
@@ -80,17 +92,17 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
     io.stderr(`reading GARM at ${checked.settings.url}`);
     const inventory = await readInventory(client, (line) => io.stderr(line));
     const plan = buildPlan(inventory, selection);
-    const typescript = values.language === "typescript";
+    const writer = language && PROGRAM_WRITERS[language];
     for (const line of plan.referenced) io.stderr(`left to refer to, not imported: ${line}`);
     for (const kind of plan.waiting) {
       const row = kindRow(registryKey(kind));
       const instead = row.importable === true ? "" : `: ${row.importable.instead}`;
-      io.stderr(`note: ${tokenFor(kind)} cannot be imported with this version of pulumi-garm, so the ${typescript ? "program comments" : "file leaves out"} those objects${instead}`);
+      io.stderr(`note: ${tokenFor(kind)} cannot be imported with this version of pulumi-garm, so the ${writer ? "program comments" : "file leaves out"} those objects${instead}`);
     }
-    const text = typescript ? typescriptProgram(plan, await inputsFor(plan.entries, { client, templates: inventory.templates }), checked.settings.url) : `${JSON.stringify(plan.file, null, 2)}\n`;
+    const text = writer ? writer.write(plan, await inputsFor(plan.entries, { client, templates: inventory.templates }), checked.settings.url) : `${JSON.stringify(plan.file, null, 2)}\n`;
     if (values.out) {
       writeFileSync(values.out, text);
-      io.stderr(`wrote ${plan.file.resources.length} resources to ${values.out}: ${typescript ? "run `pulumi up` in its project" : `run \`pulumi import --file ${values.out}\``}`);
+      io.stderr(`wrote ${plan.file.resources.length} resources to ${values.out}: ${writer ? `run \`pulumi up\` in its project (the program's file is ${writer.file})` : `run \`pulumi import --file ${values.out}\``}`);
     } else {
       io.stdout(text);
       io.stderr(`planned ${plan.file.resources.length} resources`);

@@ -1,10 +1,13 @@
 // The inputs that reproduce each object of the plan, through the kinds' own importer mappings, so a program written from
 // them previews with no change. Most come from GARM's list answers; two lists leave out what the inputs need, so those
 // objects take one read each: a template's body, and a pool's extra specs (GARM v0.2.1 database/sql/pools.go L48, L189).
-// A scale set's list answer lacks its template's name, taken from the template list instead. An importable kind with no
+// A scale set's list answer lacks its template's name, taken from the template list instead. Credentials and entities
+// name the stack config keys of the secrets GARM never returns, read when the program runs. An importable kind with no
 // mapping here is read through its importer.
 import type { GarmClient, TemplateView } from "../../provider/garm/client";
 import { importedControllerInputs } from "../../provider/kinds/controller/import";
+import { credentialsConfigKeys, importedCredentialsInputs } from "../../provider/kinds/credentials/import";
+import { importedEntityInputs } from "../../provider/kinds/entity/import";
 import { importedEndpointInputs } from "../../provider/kinds/endpoint/import";
 import { importedPoolInputs } from "../../provider/kinds/pool/import";
 import { importedInputs } from "../../provider/kinds/scaleset/import";
@@ -12,6 +15,7 @@ import { importedTemplateInputs } from "../../provider/kinds/template/import";
 import { BOUND_KINDS } from "../../provider/registry/implementations";
 import { type Listed, type ListedKind, hasImporter, importIdOf } from "./import-ids";
 import type { PlanEntry } from "./plan";
+import { ConfigValue } from "./program";
 
 export type Props = Record<string, unknown>;
 
@@ -24,8 +28,18 @@ interface Sources {
 
 type FromList<K extends ListedKind> = (o: Listed & { readonly kind: K }, from: Sources) => Props | Promise<Props>;
 
+/** An app's ids, which GARM never returns: read from the config keys the importer reads them from. */
+function appIdsFromConfig(view: Parameters<typeof credentialsConfigKeys>[0]): { appId: ConfigValue; installationId: ConfigValue } | undefined {
+  const keys = credentialsConfigKeys(view);
+  return keys.appId && keys.installationId ? { appId: new ConfigValue(keys.appId, "number"), installationId: new ConfigValue(keys.installationId, "number") } : undefined;
+}
+
 const FROM_LIST: { readonly [K in ListedKind]?: FromList<K> } = {
   endpoint: (o) => importedEndpointInputs(o.view) as Props,
+  credentials: (o) => importedCredentialsInputs(o.view, appIdsFromConfig(o.view)),
+  organization: (o) => importedEntityInputs("organization", o.view),
+  repository: (o) => importedEntityInputs("repository", o.view),
+  enterprise: (o) => importedEntityInputs("enterprise", o.view),
   controller: (o) => importedControllerInputs(o.view) as Props,
   template: async (o, { client }) => importedTemplateInputs(await client.getTemplate(o.view.id)) as Props,
   pool: async (o, { client }) => importedPoolInputs(await client.getPool(o.view.id)) as Props,
@@ -35,10 +49,7 @@ const FROM_LIST: { readonly [K in ListedKind]?: FromList<K> } = {
 /** The stack config the CLI has none of: an importer that needs a key set says which, and the object stays a comment. */
 const NO_STACK_CONFIG = () => undefined;
 
-/**
- * The inputs of one object; undefined for a kind that cannot be imported yet, or the one-line reason its importer
- * gave (credentials and entities need the secrets GARM never returns from stack config, which the CLI does not read).
- */
+/** The inputs of one object; undefined for a kind that cannot be imported yet, or the one-line reason its importer gave. */
 async function inputsOf(o: Listed, from: Sources): Promise<Props | string | undefined> {
   if (!hasImporter(o.kind)) return undefined;
   const mapped = FROM_LIST[o.kind] as FromList<ListedKind> | undefined;

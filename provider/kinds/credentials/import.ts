@@ -22,6 +22,23 @@ export function credentialsConfigKeys(view: Pick<CredentialsView, "forge" | "nam
   return { secret: configKeyOf(...base, "private-key"), appId: configKeyOf(...base, "app-id"), installationId: configKeyOf(...base, "installation-id") };
 }
 
+/**
+ * The inputs that reproduce credentials GARM lists: the secret named by its config key; an app's two ids, which GARM
+ * never returns either, as `appIds` gives them (the values from config, or what stands for them in a written program).
+ */
+export function importedCredentialsInputs<Id = number>(view: Pick<CredentialsView, "forge" | "name" | "description" | "endpoint" | "authType">, appIds: { appId: Id; installationId: Id } | undefined): Props {
+  const keys = credentialsConfigKeys(view);
+  const inputs: Props = {
+    ...(view.forge !== "github" ? { forge: view.forge } : {}),
+    name: view.name,
+    ...(view.description ? { description: view.description } : {}),
+    endpoint: view.endpoint,
+  };
+  if (view.authType !== "app") return { ...inputs, tokenFromConfig: keys.secret };
+  if (!appIds) throw new Error(`importedCredentialsInputs: GitHub App credentials ${view.name} need their app and installation ids`);
+  return { ...inputs, appId: appIds.appId, installationId: appIds.installationId, privateKeyFromConfig: keys.secret };
+}
+
 /** Reads the credentials for import; throws naming every `pulumi config set` still needed. */
 export async function importCredentials(client: Pick<ForgeCalls, "getCredentials">, id: string, config: ConfigLookup): Promise<{ id: string; props: Props; inputs: Props }> {
   const { forge, credentialsId } = parseCredentialsId(id);
@@ -32,19 +49,8 @@ export async function importCredentials(client: Pick<ForgeCalls, "getCredentials
   if (keys.appId && keys.installationId) needed.push([keys.appId, "app id"], [keys.installationId, "installation id"]);
   const missing = needed.filter(([key]) => !config(key));
   if (missing.length > 0) throw new Error(missing.map(([key, what]) => missingConfigMessage(label, key, what)).join("; "));
-  const inputs: Props = {
-    ...(forge !== "github" ? { forge } : {}),
-    name: view.name,
-    ...(view.description ? { description: view.description } : {}),
-    endpoint: view.endpoint,
-  };
-  if (view.authType === "app") {
-    const appId = wholeNumber(config(keys.appId!)!, keys.appId!, label);
-    const installationId = wholeNumber(config(keys.installationId!)!, keys.installationId!, label);
-    Object.assign(inputs, { appId, installationId, privateKeyFromConfig: keys.secret });
-  } else {
-    inputs.tokenFromConfig = keys.secret;
-  }
+  const appIds = view.authType === "app" ? { appId: wholeNumber(config(keys.appId!)!, keys.appId!, label), installationId: wholeNumber(config(keys.installationId!)!, keys.installationId!, label) } : undefined;
+  const inputs = importedCredentialsInputs({ ...view, forge }, appIds);
   const secret = view.authType === "app" ? { privateKey: config(keys.secret) } : { token: config(keys.secret) };
   const checked: CheckedCredentialsInputs = withDefaults({ ...(inputs as Parameters<typeof withDefaults>[0]), ...secret });
   // The outputs hold the secret's digest only, as after a create.

@@ -38,19 +38,24 @@ async function findEntity(client: Pick<EntityCalls, "getEntity" | "listEntities"
   return found[0]!;
 }
 
+/** The inputs that reproduce the entity GARM lists: the webhook secret named by its config key, which need not be set yet. */
+export function importedEntityInputs(kind: EntityKind, view: EntityView): Props {
+  return {
+    name: view.name,
+    credentials: view.credentials,
+    webhookSecretFromConfig: entityWebhookSecretKey(kind, view),
+    ...(view.poolBalancerType !== "roundrobin" ? { poolBalancerType: view.poolBalancerType } : {}),
+    ...(view.agentMode ? { agentMode: true } : {}),
+  };
+}
+
 /** Reads the entity for import; throws naming the `pulumi config set` the webhook secret needs while it is not set. */
 export async function importEntity(kind: EntityKind, client: Pick<EntityCalls, "getEntity" | "listEntities">, id: string, config: ConfigLookup): Promise<{ id: string; props: Props; inputs: Props }> {
   const view = await findEntity(client, kind, id);
   const key = entityWebhookSecretKey(kind, view);
   const secret = config(key);
   if (!secret) throw new Error(missingConfigMessage(`${KIND_SPECS[kind].resource} ${view.name}`, key, "webhook secret"));
-  const inputs: Props = {
-    name: view.name,
-    credentials: view.credentials,
-    webhookSecretFromConfig: key,
-    ...(view.poolBalancerType !== "roundrobin" ? { poolBalancerType: view.poolBalancerType } : {}),
-    ...(view.agentMode ? { agentMode: true } : {}),
-  };
+  const inputs = importedEntityInputs(kind, view);
   const checked = withDefaults({ ...(inputs as EntityInputs), webhookSecret: secret });
   // A webhook installed by hand is left as it is: the imported resource does not manage it (installWebhook false).
   const props = toOutputs(kind, checked, view, await digestSecret(secret), false);

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { importPlan } from "../../../cli/import-plan/command";
 import { hasImporter } from "../../../cli/import-plan/import-ids";
-import { type PopulatedGarm, populateGarm } from "../../../harness/populated-garm";
+import { type PopulatedGarm, importSecretsConfig, populateGarm } from "../../../harness/populated-garm";
 import { locateLanguageHost, locatePulumi } from "../../../harness/pulumi-cli";
 import { PulumiProject, REPO_ROOT, packOnce, run } from "../../../harness/pulumi-cli/project";
 import { type Simulator, startSimulator } from "../../../simulator";
@@ -41,7 +41,7 @@ describe("import-plan --language typescript: the written index.ts, run with the 
     if (source) fs.rmSync(source, { recursive: true, force: true });
   });
 
-  it("declares each importable object with the import option and references, and comments the rest; reads lists, templates and pools", async () => {
+  it("declares each importable object with the import option and references, secrets read from stack config, and comments the rest; reads lists, templates and pools", async () => {
     const out = path.join(source, "index.ts");
     sim.clearRequests();
     const outcome = await importPlan(["--url", sim.url, "--username", sim.username, "--password", sim.password, "--language", "typescript", "--out", out], {
@@ -53,19 +53,19 @@ describe("import-plan --language typescript: the written index.ts, run with the 
     console.log(`      generated index.ts:\n${code.replace(/^/gm, "        ")}`);
     for (const { spec, object } of outcome!.plan.entries) {
       const declared = new RegExp(`^const \\w+ = new garm\\.Garm\\w+\\(${JSON.stringify(spec.name)}, \\{$[\\s\\S]*?^\\}, \\{ import: ${JSON.stringify(spec.id)}, protect: true \\}\\);$`, "m");
-      // Credentials and entities need their secrets from stack config, which the CLI does not read: a comment naming the keys.
-      const needsConfig = ["credentials", "organization", "repository", "enterprise"].includes(object.kind);
-      if (hasImporter(object.kind) && needsConfig) assert.match(code, new RegExp(`^// Garm\\w+ ${JSON.stringify(spec.name)} \\(import id ${spec.id}\\): not written, .*pulumi config set.*; or import it with the garm plugin\\.$`, "m"), `${spec.name} names its config keys`);
-      else if (hasImporter(object.kind)) assert.match(code, declared, `${spec.name} is declared`);
+      if (hasImporter(object.kind)) assert.match(code, declared, `${spec.name} is declared`);
       else assert.match(code, new RegExp(`^// Garm\\w+ ${JSON.stringify(spec.name)} \\(import id ${spec.id}\\): this version of pulumi-garm cannot import it yet; .+\\.$`, "m"), `${spec.name} is a comment`);
     }
     // A pool and a scale set run the custom template: a reference to it, so Pulumi imports the template first.
     assert.equal(code.match(/^ {2}templateId: templateCustomLinux\.templateId,$/gm)?.length, 2, "templateId refers to the imported template");
     assert.match(code, /^ {2}extraSpecs: \{\n {4}disk_gb: 50,\n {2}\},$/m, "the pool's extra specs, which only a read of the pool shows");
-    // The lists, the controller and the login (13), one read per user template (1) and per pool (3), and the importer's
-    // read of each credentials and entity before it asks for the stack config the CLI lacks.
-    const entities = Object.keys({ ...made.organizations, ...made.repositories, ...made.enterprises }).length;
-    assert.equal(outcome!.garmCalls, 13 + 1 + made.poolIds.length + made.credentials.length + entities);
+    // The dynamic provider gets no stack config: the program reads the secrets GARM never returns from the importers' keys.
+    assert.match(code, /^ {2}token: garmConfig\.requireSecret\("credentials-acme-pat-token"\),$/m);
+    assert.match(code, /^ {2}webhookSecret: garmConfig\.requireSecret\("organization-acme-webhook-secret"\),$/m);
+    assert.match(code, /^ {2}credentials: credentialsAcmePat\.name,$/m);
+    assert.doesNotMatch(code, /FromConfig/, "the dynamic provider cannot resolve a config key itself");
+    // The lists, the controller and the login (13), and one read per user template (1) and per pool (3).
+    assert.equal(outcome!.garmCalls, 13 + 1 + made.poolIds.length);
     assert.deepEqual(mutatingCalls(sim), []);
   });
 
@@ -74,7 +74,7 @@ describe("import-plan --language typescript: the written index.ts, run with the 
     fs.writeFileSync(path.join(source, "Pulumi.yaml"), "name: garm-imported\nruntime: nodejs\n");
     for (const f of ["package.json", "tsconfig.json"]) fs.copyFileSync(path.join(example, f), path.join(source, f));
     project = await PulumiProject.fromExample({ example: "import-plan-typescript", source, tarball: await packOnce(), prefix: "pulumi-garm-import-ts-" });
-    await project.initStack("dev", { "garm:url": sim.url, "garm:username": sim.username, "garm:password": { value: sim.password, secret: true } });
+    await project.initStack("dev", { "garm:url": sim.url, "garm:username": sim.username, "garm:password": { value: sim.password, secret: true }, ...(await importSecretsConfig(sim)) });
     const walkThrough = fencedBlock("README.md", "sh", "--language typescript");
     fs.rmSync(path.join(project.dir, "index.ts"), { force: true });
     sim.clearRequests();

@@ -25,6 +25,19 @@ export function buildPluginOnce(): string {
   return built;
 }
 
+/** The pulumi_garm wheel `make sdks` generated into sdk/python, built into `dir` as a user's pip would (setuptools from the virtualenv). */
+export function buildPythonWheel(dir: string): string {
+  execFileSync(path.join(PYTHON_VENV_BIN, "python3"), ["-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "-w", dir, path.join(REPO_ROOT, "sdk", "python")]);
+  return path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith(".whl"))!);
+}
+
+/** Puts `wheel` on the program's import path as `pip install` would, leaving the shared virtualenv untouched. */
+export function installPythonWheel(p: PluginProject, wheel: string): void {
+  const site = path.join(p.workDir, "site");
+  execFileSync(path.join(PYTHON_VENV_BIN, "python3"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--target", site, wheel]);
+  p.env.PYTHONPATH = site;
+}
+
 function run(
   command: string,
   args: readonly string[],

@@ -4,10 +4,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { execFileSync } from "node:child_process";
 import { startSimulatedHost } from "../../../scripts/demo/host";
 import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
-import { PLUGIN_VERSION, PluginProject, PYTHON_HOST_DIR, PYTHON_VENV_BIN, buildPluginOnce } from "./plugin-project";
+import { PLUGIN_VERSION, PluginProject, PYTHON_HOST_DIR, PYTHON_VENV_BIN, buildPluginOnce, buildPythonWheel, installPythonWheel } from "./plugin-project";
 import { runQuickstart } from "./quickstart-scenario";
 
 describe("Python programs through the garm resource plugin (real CLI, Python host, simulator)", function () {
@@ -21,11 +20,9 @@ describe("Python programs through the garm resource plugin (real CLI, Python hos
     if (!fs.existsSync(path.join(PYTHON_HOST_DIR, "pulumi-language-python")) || !fs.existsSync(path.join(PYTHON_VENV_BIN, "python3"))) {
       throw new Error(`the Python language host or its virtualenv is missing under ${path.dirname(PYTHON_HOST_DIR)}: run \`scripts/tools.sh python\``);
     }
-    // The SDK make sdks generated into sdk/python, built into a wheel as a user's pip would (setuptools from the virtualenv).
     wheels = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-python-"));
-    execFileSync(path.join(PYTHON_VENV_BIN, "python3"), ["-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "-w", wheels, path.join(REPO_ROOT, "sdk", "python")]);
     cleanup.push(() => fs.rmSync(wheels, { recursive: true, force: true }));
-    wheel = path.join(wheels, fs.readdirSync(wheels).find((f) => f.endsWith(".whl"))!);
+    wheel = buildPythonWheel(wheels);
     tarball = buildPluginOnce();
   });
 
@@ -43,10 +40,7 @@ describe("Python programs through the garm resource plugin (real CLI, Python hos
     // The virtualenv's python3 first: the host runs the program with `python3` from PATH.
     const p = new PluginProject(path.join(REPO_ROOT, "examples", "quickstart-python"), path.join(wheels, "home"), [PYTHON_VENV_BIN, PYTHON_HOST_DIR]);
     cleanup.push(() => p.close());
-    // The SDK wheel, as `pip install` puts it, on the program's import path (the shared virtualenv stays untouched).
-    const site = path.join(p.workDir, "site");
-    execFileSync(path.join(PYTHON_VENV_BIN, "python3"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--target", site, wheel]);
-    p.env.PYTHONPATH = site;
+    installPythonWheel(p, wheel);
     await p.installPlugin(tarball);
     await runQuickstart(p, host, {
       project: "garm-quickstart-python",
