@@ -1,6 +1,7 @@
 // A GARM set up as a user's would be, through its REST API only (as garm-cli does), for the import-plan tests: two more
-// endpoints (GHES and Gitea), credentials on each, two organizations, a repository, an enterprise, a template, three
+// endpoints (GHES and Gitea), credentials on each (a PAT and a GitHub App on GHES), two organizations, a repository, an enterprise, a template, three
 // pools (one with extra specs) and four scale sets, two of them named without a generation hash. The simulator seeds the rest.
+import { generateKeyPairSync } from "node:crypto";
 import { GarmClient } from "../provider/garm/client";
 import { credentialsConfigKeys } from "../provider/kinds/credentials/import";
 import { entityWebhookSecretKey } from "../provider/kinds/entity/import";
@@ -17,6 +18,15 @@ export interface PopulatedGarm {
   readonly scaleSets: Record<string, number>;
 }
 
+/** The GitHub App the GHES credentials hold: GARM keeps its ids and key but never returns them, so the user supplies them again. */
+export const GHES_APP = { name: "ghes-app", appId: 1234, installationId: 5678 } as const;
+let ghesAppKey: string | undefined;
+/** The App's private key, as GitHub issues one: unencrypted PKCS#1 RSA, made once per process. */
+export function ghesAppPrivateKey(): string {
+  ghesAppKey ??= generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "pkcs1", format: "pem" }, privateKeyEncoding: { type: "pkcs1", format: "pem" } }).privateKey;
+  return ghesAppKey;
+}
+
 const RUNNER = { provider_name: "fake", image: "ubuntu-24.04", flavor: "small", os_type: "linux", os_arch: "amd64", enabled: false, min_idle_runners: 0 } as const;
 
 /**
@@ -30,6 +40,13 @@ export async function populateGarm(login: { url: string; username: string; passw
     await rest.createEndpoint("github", { name: "ghes", description: "our GHES", base_url: "https://ghes.example.com", api_base_url: "https://ghes.example.com/api/v3/", upload_base_url: "https://ghes.example.com/api/uploads/" });
     await rest.createEndpoint("gitea", { name: "gitea-local", description: "our Gitea", base_url: "https://gitea.example.com", api_base_url: "https://gitea.example.com/api/v1" } as never);
     await rest.createCredentials("github", { name: "ghes-pat", description: "PAT on GHES", endpoint: "ghes", auth_type: "pat", pat: { oauth2_token: "ghp-ghes" } });
+    await rest.createCredentials("github", {
+      name: GHES_APP.name,
+      description: "GitHub App on GHES",
+      endpoint: "ghes",
+      auth_type: "app",
+      app: { app_id: GHES_APP.appId, installation_id: GHES_APP.installationId, private_key_bytes: Buffer.from(ghesAppPrivateKey()).toString("base64") },
+    } as never);
     await rest.createCredentials("gitea", { name: "gitea-token", description: "Gitea token", endpoint: "gitea-local", auth_type: "pat", pat: { oauth2_token: "gitea-secret" } } as never);
 
     const acme = (await rest.findEntities("organization", "acme"))[0].id;
@@ -60,7 +77,7 @@ export async function populateGarm(login: { url: string; username: string; passw
     // and it registers each with GitHub first, which real GARM's tests reach only for the seeded organization and repository.
     await make({ kind: "repository", id: app }, hashed("app-ci", ["linux"]), ["linux"]);
 
-    const credentials = ["acme-pat", "ghes-pat", "gitea-token"];
+    const credentials = ["acme-pat", "ghes-pat", GHES_APP.name, "gitea-token"];
     return {
       endpoints: { ghes: "ghes", gitea: "gitea-local" },
       credentials,
@@ -78,13 +95,22 @@ export async function populateGarm(login: { url: string; username: string; passw
 
 /**
  * The stack config the imports of credentials and entities read their secrets from, as the user sets it before: any
- * value does, since GARM never shows a secret to compare.
+ * token or webhook secret does, since GARM never shows a secret to compare; an App needs a key GARM can parse and its ids.
  */
 export async function importSecretsConfig(login: { url: string; username: string; password: string }): Promise<Record<string, { value: string; secret: boolean }>> {
   const rest = new GarmClient(login);
   const config: Record<string, { value: string; secret: boolean }> = {};
   for (const forge of ["github", "gitea"] as const) {
-    for (const c of await rest.listCredentials(forge)) config[credentialsConfigKeys({ ...c, forge }).secret] = { value: `token-of-${c.name}`, secret: true };
+    for (const c of await rest.listCredentials(forge)) {
+      const keys = credentialsConfigKeys({ ...c, forge });
+      if (c.authType !== "app") {
+        config[keys.secret] = { value: `token-of-${c.name}`, secret: true };
+        continue;
+      }
+      config[keys.secret] = { value: ghesAppPrivateKey(), secret: true };
+      config[keys.appId!] = { value: String(GHES_APP.appId), secret: false };
+      config[keys.installationId!] = { value: String(GHES_APP.installationId), secret: false };
+    }
   }
   for (const kind of ["organization", "repository", "enterprise"] as const) {
     for (const e of await rest.listEntities(kind)) config[entityWebhookSecretKey(kind, e)] = { value: `hook-of-${e.name}`, secret: true };

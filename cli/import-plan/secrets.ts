@@ -11,8 +11,9 @@ export function configCommandsFor(entries: readonly PlanEntry[]): string[] {
   for (const { object } of entries) {
     if (object.kind === "credentials") {
       const keys = credentialsConfigKeys(object.view);
-      const what = object.view.authType === "app" ? "<the App's private key (PEM)>" : "<the token>";
-      commands.push(`pulumi config set --secret ${keys.secret} '${what}'   # credentials ${object.view.name}`);
+      // A PEM key spans lines: `pulumi config set` reads a value from stdin when none is given (config.go L764-775 at v3.248.0).
+      const value = object.view.authType === "app" ? "< app-private-key.pem" : "'<the token>'";
+      commands.push(`pulumi config set --secret ${keys.secret} ${value}   # credentials ${object.view.name}`);
       if (keys.appId) commands.push(`pulumi config set ${keys.appId} '<the App id>'   # credentials ${object.view.name}`);
       if (keys.installationId) commands.push(`pulumi config set ${keys.installationId} '<the installation id>'   # credentials ${object.view.name}`);
     } else if (object.kind === "organization" || object.kind === "repository" || object.kind === "enterprise") {

@@ -41,6 +41,7 @@ describe("pulumi-garm import-plan (simulator populated over REST)", function () 
       "endpoint-gitea-local": "garm:index:GarmEndpoint gitea-local",
       "credentials-acme-pat": "garm:index:GarmCredentials github/1",
       "credentials-ghes-pat": "garm:index:GarmCredentials github/2",
+      "credentials-ghes-app": "garm:index:GarmCredentials github/3",
       "credentials-gitea-token": "garm:index:GarmCredentials gitea/1",
       "provider-fake": "garm:index:GarmProvider fake",
       "template-custom-linux": `garm:index:GarmTemplate ${made.templateId}`,
@@ -107,8 +108,12 @@ describe("pulumi-garm import-plan (simulator populated over REST)", function () 
     const { stderr } = await plan(sim);
     const commands = stderr.filter((l) => l.startsWith("  pulumi config set "));
     const keys = commands.map((l) => /pulumi config set (?:--secret )?(\S+)/.exec(l)![1]).sort();
-    assert.deepEqual(keys, Object.keys(await importSecretsConfig(sim)).sort());
-    assert.ok(commands.every((l) => l.includes("--secret")), "tokens and webhook secrets are set as secrets");
+    const wanted = await importSecretsConfig(sim);
+    assert.deepEqual(keys, Object.keys(wanted).sort());
+    for (const line of commands) {
+      const key = /pulumi config set (?:--secret )?(\S+)/.exec(line)![1];
+      assert.equal(line.includes("--secret"), wanted[key].secret, `tokens, keys and webhook secrets are set as secrets, an App's ids not: ${line}`);
+    }
     assert.ok(stderr.some((l) => /^GARM never returns secrets: set these \d+ values in the stack's config first/.test(l)));
     const narrowed = (await plan(sim, ["--org", "acme"])).stderr.filter((l) => l.startsWith("  pulumi config set "));
     assert.deepEqual(narrowed.map((l) => l.split("# ")[1]), ["credentials acme-pat", "organization acme"]);
