@@ -60,8 +60,9 @@ export function pythonProgram(plan: Plan, inputs: readonly (Props | string | und
   }
   const lines = [
     `# Written by \`pulumi-garm import-plan --language python\` from the GARM at ${source}. Each object is taken over with`,
-    "# the `import_` option: `pulumi up` reads it from GARM and writes nothing; it then previews with no change. Once imported,",
-    "# the `import_` options may be removed. Objects are protected (`protect=True`), as `pulumi import` leaves them.",
+    "# the `import_` option: `pulumi up` reads it from GARM and writes nothing; it then previews with no change.",
+    "# Objects are protected (`protect=True`), as `pulumi import` leaves them. Once imported, take out both options: Pulumi",
+    "# neither replaces nor deletes an object that is protected or still names its import id.",
     "# The secrets GARM never returns come from the stack config keys `import-plan` listed (`pulumi config set --secret …`).",
     "import pulumi",
     "import pulumi_garm as garm",

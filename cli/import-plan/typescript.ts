@@ -65,8 +65,9 @@ export function typescriptProgram(plan: Plan, inputs: readonly (Props | string |
   const readsConfig = body.some((line) => line.includes("garmConfig."));
   const lines = [
     `// Written by \`pulumi-garm import-plan --language typescript\` from the GARM at ${source}. Each object is taken over with`,
-    "// the `import` option: `pulumi up` reads it from GARM and writes nothing; it then previews with no change. Once imported,",
-    "// the `import` options may be removed. Objects are protected (`protect: true`), as `pulumi import` leaves them.",
+    "// the `import` option: `pulumi up` reads it from GARM and writes nothing; it then previews with no change.",
+    "// Objects are protected (`protect: true`), as `pulumi import` leaves them. Once imported, take out both options: Pulumi",
+    "// neither replaces nor deletes an object that is protected or still names its import id.",
     ...(readsConfig ? ["// The secrets GARM never returns come from the stack config keys `import-plan` listed (`pulumi config set --secret …`)."] : []),
     ...(readsConfig ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
     'import * as garm from "pulumi-garm";',

@@ -1,0 +1,175 @@
+// The programs `pulumi-garm import-plan --language python|typescript` writes, against the REAL GARM v0.2.1 (issue 26),
+// each through its front door from a project directory: a GARM populated through its REST API only, as a team's is; the
+// written program's `pulumi up` imports every object with no change to GARM, then previews no change, also once the
+// import and protect options are taken out; a label change on an imported scale set is a replacement whose new
+// generation comes first; and `pulumi destroy` deletes everything in one run in the order the references give, leaving
+// GARM's default github.com endpoint and its system templates.
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { importPlan } from "../../cli/import-plan/command";
+import { hasImporter } from "../../cli/import-plan/import-ids";
+import { importSecretsConfig, populateGarm } from "../../harness/populated-garm";
+import { PulumiProject, REPO_ROOT, packOnce } from "../../harness/pulumi-cli/project";
+import { locateGarm } from "../../harness/real-garm";
+import { type E2eEnvironment, startE2eEnvironment } from "../../harness/real-garm/environment";
+import { GarmClient } from "../../provider/garm/client";
+import { PluginProject, PYTHON_HOST_DIR, PYTHON_VENV_BIN, buildPluginOnce, buildPythonWheel, installPythonWheel } from "../integration/plugin/plugin-project";
+
+type Login = { url: string; username: string; password: string };
+type Config = Record<string, string | { value: string; secret: boolean }>;
+
+/** What both project harnesses offer. */
+interface Project {
+  readonly dir: string;
+  cli(args: readonly string[], opts?: { expectOk?: boolean }): Promise<{ code: number; stdout: string; stderr: string }>;
+  initStack(stack: string, config: Config): Promise<void>;
+  preview(extra?: readonly string[]): Promise<{ changeSummary: Record<string, number>; steps: { op: string; urn: string }[] }>;
+  timings(): string;
+}
+
+/** The program without its `import`/`import_` and `protect` options, as a user edits it once the import is done. */
+function withoutImportOptions(code: string): string {
+  return code.replace(/, \{ import: "[^"]*", protect: true \}\);$/gm, ");").replace(/^ {4}opts=pulumi\.ResourceOptions\(import_="[^"]*", protect=True\),\n/gm, "");
+}
+
+/** What GARM's lists hold, by kind: what a write would show, not what GARM's own workers change. */
+async function holdings(login: Login): Promise<Record<string, string[]>> {
+  const rest = new GarmClient(login);
+  try {
+    const entities = async (kind: "organization" | "repository" | "enterprise") => (await rest.listEntities(kind)).map((e) => e.name);
+    return {
+      endpoints: [...(await rest.listEndpoints("github")).map((e) => e.name), ...(await rest.listEndpoints("gitea")).map((e) => `gitea/${e.name}`)].sort(),
+      credentials: [...(await rest.listCredentials("github")), ...(await rest.listCredentials("gitea"))].map((c) => c.name).sort(),
+      organizations: await entities("organization"),
+      repositories: await entities("repository"),
+      enterprises: await entities("enterprise"),
+      templates: (await rest.listTemplates()).map((t) => `${t.name}${t.owner === "system" ? " (system)" : ""}`).sort(),
+      pools: (await rest.listPools()).map((p) => `${p.image}/${p.flavor}/${p.labels.join(",")}`).sort(),
+      scaleSets: (await rest.listScaleSets()).map((s) => s.name).sort(),
+    };
+  } finally {
+    await rest.close();
+  }
+}
+
+describe("e2e: the programs import-plan writes, run against real GARM v0.2.1 (import, no change, label change, destroy)", function () {
+  this.timeout(900_000);
+  let env: E2eEnvironment | undefined;
+  const cleanup: (() => unknown)[] = [];
+
+  before(function () {
+    try {
+      locateGarm();
+    } catch (err) {
+      console.log(`      skipped: ${(err as Error).message}`);
+      this.skip();
+    }
+  });
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+    await env?.stop();
+    env = undefined;
+  });
+
+  /** A real GARM populated over REST, as the team's would be. */
+  async function populatedGarm(): Promise<Login> {
+    env = await startE2eEnvironment();
+    const login = { url: env.garm.url, username: env.garm.username, password: env.garm.password };
+    const rest = new GarmClient(login);
+    try {
+      // The credentials the populated GARM's enterprise uses, on GARM's default endpoint.
+      await rest.createCredentials("github", { name: "acme-pat", description: "PAT", endpoint: "github.com", auth_type: "pat", pat: { oauth2_token: "ghp-acme" } });
+    } finally {
+      await rest.close();
+    }
+    await populateGarm(login);
+    return login;
+  }
+
+  /**
+   * The written program's life: `pulumi up` imports with no change to GARM, no change after; a label added to the
+   * hashed scale set ci-small replaces it, new generation first; destroy leaves only GARM's own objects.
+   */
+  async function runLifecycle(p: Project, login: Login, program: string, addLabel: (code: string) => string): Promise<void> {
+    const before = await holdings(login);
+    await p.initStack("dev", { "garm:url": login.url, "garm:username": login.username, "garm:password": { value: login.password, secret: true }, ...(await importSecretsConfig(login)) });
+    let progress = "";
+    const outcome = await importPlan(["--url", login.url, "--username", login.username, "--password", login.password, "--language", path.extname(program) === ".py" ? "python" : "typescript", "--out", path.join(p.dir, program)], {
+      stdout: () => {},
+      stderr: (l) => void (progress += `${l}\n`),
+      env: {},
+    });
+    const declared = outcome!.plan.entries.filter((e) => hasImporter(e.object.kind)).length;
+    console.log(`      ${program}: ${declared} objects declared; ${progress.trim().split("\n").pop()}`);
+
+    await p.cli(["up", "--yes", "--skip-preview"]);
+    assert.deepEqual(await holdings(login), before, "importing changes nothing in GARM");
+    const same = await p.preview(["--expect-no-changes"]);
+    assert.deepEqual(same.changeSummary, { same: declared + 1 }, "every declared object and the stack, unchanged");
+
+    // Once imported, the import and protect options go, as the program's opening comment says: Pulumi replaces neither
+    // a resource still naming its import id nor a protected one.
+    const code = withoutImportOptions(fs.readFileSync(path.join(p.dir, program), "utf8"));
+    fs.writeFileSync(path.join(p.dir, program), code);
+    await p.preview(["--expect-no-changes"]);
+    const changed = addLabel(code);
+    assert.notEqual(changed, code, `the label change applies to the program:\n${code}`);
+    fs.writeFileSync(path.join(p.dir, program), changed);
+    const planned = await p.preview();
+    const ciSmall = planned.steps.filter((s) => s.urn.endsWith("::scaleset-ci-small")).map((s) => s.op);
+    assert.deepEqual(ciSmall, ["replace"], "the label change replaces ci-small");
+    assert.deepEqual(Object.keys(planned.changeSummary).sort(), ["replace", "same"], JSON.stringify(planned.changeSummary));
+    const up = await p.cli(["up", "--yes", "--skip-preview"]);
+    const created = up.stdout.search(/scaleset-ci-small creating replacement/);
+    const deleted = up.stdout.search(/scaleset-ci-small deleting original/);
+    assert.ok(created >= 0 && deleted > created, `the new generation is created before the old one is deleted:\n${up.stdout}`);
+    const replaced = (await holdings(login)).scaleSets;
+    const ciNames = replaced.filter((n) => n.startsWith("ci-small-"));
+    assert.equal(ciNames.length, 1, `one generation of ci-small is left: ${replaced.join(", ")}`);
+    assert.ok(!before.scaleSets.includes(ciNames[0]), `the new generation has a new name: ${ciNames[0]}`);
+
+    await p.cli(["destroy", "--yes", "--skip-preview"]);
+    const left = await holdings(login);
+    assert.deepEqual(left, {
+      endpoints: ["github.com"],
+      credentials: [],
+      organizations: [],
+      repositories: [],
+      enterprises: [],
+      templates: before.templates.filter((t) => t.endsWith(" (system)")),
+      pools: [],
+      scaleSets: [],
+    }, "destroy removes every imported object in one run and leaves GARM's own");
+    console.log(`      ${p.timings()}`);
+  }
+
+  it("Python, through the garm plugin: the written __main__.py imports, previews no change, replaces on a label change and destroys in order", async function () {
+    if (!fs.existsSync(path.join(PYTHON_HOST_DIR, "pulumi-language-python")) || !fs.existsSync(path.join(PYTHON_VENV_BIN, "python3"))) {
+      throw new Error(`the Python language host or its virtualenv is missing under ${path.dirname(PYTHON_HOST_DIR)}: run \`scripts/tools.sh python\``);
+    }
+    const login = await populatedGarm();
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-import-py-real-"));
+    cleanup.push(() => fs.rmSync(scratch, { recursive: true, force: true }));
+    const p = new PluginProject(path.join(REPO_ROOT, "examples", "quickstart-python"), path.join(scratch, "home"), [PYTHON_VENV_BIN, PYTHON_HOST_DIR]);
+    cleanup.push(() => p.close());
+    installPythonWheel(p, buildPythonWheel(path.join(scratch, "wheels")));
+    await p.installPlugin(buildPluginOnce());
+    fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), "name: garm-import-python-real\nruntime: python\n");
+    await runLifecycle(p, login, "__main__.py", (code) => code.replace(/(\n {4}"scaleset-ci-small",\n[\s\S]*?\n {4}labels=\["linux", "x64")\]/, '$1, "gpu"]'));
+  });
+
+  it("TypeScript, through the dynamic provider: the written index.ts imports, previews no change, replaces on a label change and destroys in order", async function () {
+    const login = await populatedGarm();
+    const source = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-import-ts-real-src-"));
+    cleanup.push(() => fs.rmSync(source, { recursive: true, force: true }));
+    const example = path.join(REPO_ROOT, "examples", "quickstart");
+    fs.writeFileSync(path.join(source, "Pulumi.yaml"), "name: garm-import-typescript-real\nruntime: nodejs\n");
+    for (const f of ["package.json", "tsconfig.json"]) fs.copyFileSync(path.join(example, f), path.join(source, f));
+    const p = await PulumiProject.fromExample({ example: "import-typescript-real", source, tarball: await packOnce(), prefix: "pulumi-garm-import-ts-real-" });
+    cleanup.push(() => p.close());
+    fs.rmSync(path.join(p.dir, "index.ts"), { force: true });
+    await runLifecycle(p, login, "index.ts", (code) => code.replace(/(\nconst scalesetCiSmall = [\s\S]*?\n {2}labels: \["linux", "x64")\]/, '$1, "gpu"]'));
+  });
+});
