@@ -17,6 +17,11 @@ export function ensureOpenSshServer(): string | undefined {
   return ensureDebianPackages(["openssh-server", "openssh-client"], () => existsSync(SSHD) && spawnSync("ssh-keygen", ["-?"], { stdio: "ignore" }).error === undefined);
 }
 
+/** Makes sure Debian's sudo is installed (for the tests that log in as a user who edits GARM's file through `sudo -n`). */
+export function ensureSudo(): string | undefined {
+  return ensureDebianPackages(["sudo"], () => existsSync("/usr/bin/sudo") && existsSync("/etc/sudoers.d"));
+}
+
 export interface SshServer {
   host: string;
   port: number;
@@ -37,18 +42,35 @@ function keygen(file: string, comment: string): void {
   if (r.status !== 0) throw new Error(`ssh-keygen failed: ${r.stderr}`);
 }
 
-/** Starts sshd on 127.0.0.1 with a fresh host key; the client key is authorized for the current user. */
-export async function startSshServer(options: { extraConfig?: string[] } = {}): Promise<SshServer> {
+export interface SshServerOptions {
+  extraConfig?: string[];
+  /**
+   * Authorizes the client key for every user, not only the current one: sshd reads authorized keys as the user logging
+   * in, so the directory and that file become readable by all (the private keys in it stay 0600).
+   */
+  anyUser?: boolean;
+  /** The sftp subsystem's command, instead of the system's sftp-server (e.g. a proxy in front of it). */
+  sftpSubsystem?: (systemSftpServer: string) => string;
+}
+
+/** The system's sftp-server, or sshd's internal one. */
+export function systemSftpServer(): string {
+  return SFTP_SERVER.find((p) => existsSync(p)) ?? "internal-sftp";
+}
+
+/** Starts sshd on 127.0.0.1 with a fresh host key; the client key is authorized for the current user (or any user). */
+export async function startSshServer(options: SshServerOptions = {}): Promise<SshServer> {
   const why = ensureOpenSshServer();
   if (why) throw new Error(why);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "pulumi-garm-sshd-"));
   keygen(path.join(dir, "host_ed25519"), "test-host");
   keygen(path.join(dir, "client_ed25519"), "test-client");
   await fs.copyFile(path.join(dir, "client_ed25519.pub"), path.join(dir, "authorized_keys"));
-  await fs.chmod(path.join(dir, "authorized_keys"), 0o600);
+  await fs.chmod(path.join(dir, "authorized_keys"), options.anyUser ? 0o644 : 0o600);
+  if (options.anyUser) await fs.chmod(dir, 0o755);
   // sshd refuses to start without its privilege separation directory.
   await fs.mkdir("/run/sshd", { recursive: true, mode: 0o755 }).catch(() => undefined);
-  const sftp = SFTP_SERVER.find((p) => existsSync(p)) ?? "internal-sftp";
+  const sftp = options.sftpSubsystem ? options.sftpSubsystem(systemSftpServer()) : systemSftpServer();
   const port = await freeLoopbackPort();
   const user = os.userInfo().username;
   const config = [

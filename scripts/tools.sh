@@ -13,7 +13,8 @@
 #   pulumi-garm-sdkgen (for `make sdks` and the test that sdk/ matches schema.json) -> $CACHE/pulumi-garm-sdkgen-v3.248.0/bin
 #   sdk/go compiled once into Go's build cache (go-sdk), so the Go program test does not pay a cold compile
 #   OpenSSH server (Debian's openssh-server, for the GarmProvider SSH tests, which start their own sshd on a loopback
-#                       port) -> /usr/sbin/sshd, installed with apt-get when missing; the system's sshd is not started
+#                       port) -> /usr/sbin/sshd, installed with apt-get when missing; the system's sshd is not started;
+#                       with it Debian's sudo, for the real-GARM test whose SSH login edits GARM's file through `sudo -n`
 #   PostgreSQL server (Debian's postgresql package, for the two-operators test's shared postgres:// Pulumi backend; the
 #                       test makes its own cluster) -> /usr/lib/postgresql/<N>/bin, installed with apt-get when missing
 # Usage: scripts/tools.sh [garm|pulumi|nodejs|yaml|python|sdkgen|go-sdk|sshd|postgres|all]   (prints the bin directories it made ready)
@@ -219,13 +220,13 @@ apt_install() {
 can_apt_install() { [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; }
 
 ensure_sshd() {
-  if [[ -x /usr/sbin/sshd ]] && command -v ssh-keygen >/dev/null; then echo /usr/sbin; return; fi
+  if [[ -x /usr/sbin/sshd && -x /usr/bin/sudo ]] && command -v ssh-keygen >/dev/null; then echo /usr/sbin; return; fi
   if ! can_apt_install; then
-    log "openssh-server is missing: install it (apt-get install openssh-server) for the SSH tests, which skip without it"
+    log "openssh-server or sudo is missing: install them (apt-get install openssh-server sudo) for the SSH tests, which skip without them"
     return
   fi
-  log "installing openssh-server (the tests start their own sshd; the system's is left alone)"
-  apt_install openssh-server openssh-client
+  log "installing openssh-server and sudo (the tests start their own sshd and write their own sudoers line; the system's are left alone)"
+  apt_install openssh-server openssh-client sudo
   echo /usr/sbin
 }
 
