@@ -1,7 +1,7 @@
 // Locked, validated rewrites of GARM's config file that keep its owner, group and mode, on the host the file lives on
 // (host.ts): the whole new text is built and validated first, then the host replaces the file or leaves it untouched.
 import { GarmConfigError } from "./garm-config";
-import { errnoOf as errno, type GarmHost, type WriteHooks } from "./host";
+import { errnoOf as errno, type GarmHost, HostConnectionLostError, type WriteHooks } from "./host";
 import { localHost } from "./local-host";
 
 export type EditHooks = WriteHooks;
@@ -37,6 +37,7 @@ export async function readConfigText(file: string, host: GarmHost = localHost): 
     if (errno(e) === "ENOENT") {
       throw new GarmConfigError(`GARM config file ${file} does not exist; check garmConfigPath (GARM reads --config, default /etc/garm/config.toml)`);
     }
+    if (e instanceof HostConnectionLostError) throw e;
     throw new GarmConfigError(`cannot read GARM config file ${file}: ${(e as Error).message}`);
   }
   const text = buf.toString("utf8");
@@ -94,27 +95,52 @@ async function editLocked(
     throw new GarmConfigError(`cannot resolve GARM config file ${file}: ${(e as Error).message}`);
   }
   let compromised: Error | undefined;
-  const release = await host.lock(
-    file,
-    target,
-    options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
-    (err) => {
-      compromised = err;
-    },
-    options.cancel,
-  );
+  const release = await host
+    .lock(
+      file,
+      target,
+      options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
+      (err) => {
+        compromised = err;
+      },
+      options.cancel,
+    )
+    .catch((e: unknown) => {
+      throw connectionLost(e, file, target, "maybe");
+    });
+  let result: EditResult;
   try {
     const before = await readConfigText(target, host);
     const after = edit(before);
-    if (after === before) return { changed: false, before, after };
-    validate(before, after);
-    const beforeWrite = () => {
-      if (compromised) throw new GarmConfigError(`lost the lock on ${file} (${compromised.message}); nothing was written, run again`);
-    };
-    await host.replaceKeepingOwner(file, target, after, beforeWrite, options.hooks);
-    return { changed: true, before, after };
-  } finally {
-    await release().catch(() => undefined);
+    if (after === before) {
+      result = { changed: false, before, after };
+    } else {
+      validate(before, after);
+      const beforeWrite = () => {
+        if (compromised) throw new GarmConfigError(`lost the lock on ${file} (${compromised.message}); nothing was written, run again`);
+      };
+      await host.replaceKeepingOwner(file, target, after, beforeWrite, options.hooks);
+      result = { changed: true, before, after };
+    }
+  } catch (e) {
+    const released = await release().then(
+      () => "yes" as const,
+      () => "no" as const,
+    );
+    throw connectionLost(e, file, target, released);
   }
+  await release().catch(() => undefined);
+  return result;
+}
+
+/**
+ * A lost connection's error, saying what became of the file (unchanged, unless the host said how far its replacement
+ * got) and of its lock: released, left behind, or (lost while taking it) perhaps left behind.
+ */
+function connectionLost(e: unknown, file: string, target: string, released: "yes" | "no" | "maybe"): unknown {
+  if (!(e instanceof HostConnectionLostError)) return e;
+  const takenOver = `taken over once it has not been refreshed for ${e.lockStaleSeconds}s`;
+  const lock = { yes: `its lock ${target}.lock was released`, no: `its lock ${target}.lock is left behind and is ${takenOver}`, maybe: `a lock ${target}.lock it left is ${takenOver}` }[released];
+  return new HostConnectionLostError(`${e.message}; GARM config file ${file} ${e.fileState ?? "is unchanged"}; ${lock}; run again`, e.lockStaleSeconds);
 }
 

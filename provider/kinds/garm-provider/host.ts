@@ -69,6 +69,25 @@ export interface GarmHost {
   run(command: string, timeoutMs: number): Promise<CommandResult>;
 }
 
+/** The `code` of an error from a host whose connection ended while an operation on it was in flight. */
+export const CONNECTION_LOST = "ECONNLOST";
+
+/**
+ * The connection to the file's host was lost during an operation. The host says how far a replacement of GARM's config
+ * file got (`fileState`, unset: the file was not touched yet); editConfigFile says so and what became of the lock
+ * (`lockStaleSeconds`: when another writer may take over a lock left behind).
+ */
+export class HostConnectionLostError extends GarmConfigError {
+  readonly code = CONNECTION_LOST;
+  fileState?: string;
+  constructor(
+    message: string,
+    readonly lockStaleSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 /** The `code` of an fs-style error. */
 export function errnoOf(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException | undefined)?.code;

@@ -6,14 +6,18 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Client, SFTPWrapper, Stats } from "ssh2";
 import { GarmConfigError } from "./garm-config";
-import { type GarmHost, type HostFileStat, type LockHolder, type WriteHooks, lockPause } from "./host";
+import { CONNECTION_LOST, errnoOf, type GarmHost, type HostFileStat, HostConnectionLostError, type LockHolder, type WriteHooks, lockPause } from "./host";
 import type { CommandResult } from "./shell";
 import { connectSsh, where, type SshConnection } from "./ssh-connection";
 
 // SFTP status codes (draft-ietf-secsh-filexfer-02 §7), mapped to the errno codes host.ts speaks.
 const SFTP_CODES: Record<number, string> = { 2: "ENOENT", 3: "EACCES", 4: "EFAILURE" };
 
-function fsError(e: unknown, op: string, file: string): Error {
+// What ssh2 answers every request still in flight when the SFTP channel ends: the connection (or sftp-server) is gone.
+const CHANNEL_ENDED = "No response from server";
+
+function fsError(e: unknown, op: string, file: string, label: string): Error {
+  if ((e as Error).message === CHANNEL_ENDED) return new HostConnectionLostError(`the SSH connection to ${label} was lost while ${op} ${file}`, LOCK_STALE_MS / 1000);
   const code = SFTP_CODES[(e as { code?: number }).code ?? -1] ?? "EIO";
   return Object.assign(new Error(`${op} ${file} over SFTP: ${(e as Error).message}`), { code });
 }
@@ -126,7 +130,7 @@ export class SshHost implements GarmHost {
 
   private async call<T>(op: string, file: string, fn: (s: SFTPWrapper, cb: (err: Error | undefined | null, v?: T) => void) => void): Promise<T> {
     const s = await this.sftp();
-    return new Promise<T>((resolve, reject) => fn(s, (err, v) => (err ? reject(fsError(err, op, file)) : resolve(v as T))));
+    return new Promise<T>((resolve, reject) => fn(s, (err, v) => (err ? reject(fsError(err, op, file, this.label)) : resolve(v as T))));
   }
 
   /** Ends the connection without waiting: for the process's exit, when nothing can be awaited. */
@@ -188,6 +192,7 @@ export class SshHost implements GarmHost {
         break;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
+        if (code === CONNECTION_LOST) throw e;
         if (code === "EACCES") {
           throw new GarmConfigError(
             `cannot lock GARM config file ${file} on ${this.label}: no permission to create ${lockDir} in ${path.posix.dirname(target)}; give user ${this.connection.user ?? "root"} write access to that directory (e.g. through its group). The file is unchanged`,
@@ -204,7 +209,7 @@ export class SshHost implements GarmHost {
           );
           if (moved) {
             this.warn(`GarmProvider: took over the lock of ${file} on ${this.label} left by ${held.holder ? describeHolder(held.holder) : "an unknown writer"}, not refreshed for ${Math.round(held.ageMs / 1000)}s`);
-            await this.removeLockDir(grave);
+            await this.removeLockDir(grave).catch(() => undefined);
           }
           continue;
         }
@@ -228,9 +233,10 @@ export class SshHost implements GarmHost {
     };
   }
 
+  /** Removes a lock directory; rejects when it is still there, so a caller can say the lock was left behind. */
   private async removeLockDir(dir: string): Promise<void> {
     await this.remove(path.posix.join(dir, "holder")).catch(() => undefined);
-    await this.call<void>("unlocking", dir, (s, cb) => s.rmdir(dir, cb)).catch(() => undefined);
+    await this.call<void>("unlocking", dir, (s, cb) => s.rmdir(dir, cb));
   }
 
   private async readHolder(holderFile: string, dir: string): Promise<{ holder?: LockHolder; stale: boolean; ageMs: number } | undefined> {
@@ -256,8 +262,23 @@ export class SshHost implements GarmHost {
   }
 
   async replaceKeepingOwner(file: string, target: string, content: string, beforeWrite: () => void, hooks?: WriteHooks): Promise<void> {
+    const progress: WriteProgress = { stage: "preparing" };
+    try {
+      await this.replace(file, target, content, beforeWrite, hooks, progress);
+    } catch (e) {
+      if (e instanceof HostConnectionLostError && progress.stage !== "preparing") {
+        e.fileState =
+          progress.stage === "renaming"
+            ? "holds either its old or its new text, each whole (the replacement is one rename): check which"
+            : "was being rewritten in place and may be incomplete: check it";
+      }
+      throw e;
+    }
+  }
+
+  private async replace(file: string, target: string, content: string, beforeWrite: () => void, hooks: WriteHooks | undefined, progress: WriteProgress): Promise<void> {
     const st = await this.call<Stats>("inspecting", target, (s, cb) => s.stat(target, cb));
-    if (await this.replaceAtomically(target, st, content, beforeWrite, hooks)) return;
+    if (await this.replaceAtomically(target, st, content, beforeWrite, hooks, progress)) return;
     let handle: Buffer;
     try {
       handle = await this.call<Buffer>("opening", target, (s, cb) => s.open(target, "r+", cb));
@@ -269,6 +290,7 @@ export class SshHost implements GarmHost {
     }
     try {
       beforeWrite();
+      progress.stage = "in-place";
       const data = Buffer.from(content, "utf8");
       // Not atomic, as locally: the price of keeping an owner this user cannot give a new file.
       await this.call<void>("writing", target, (s, cb) => s.write(handle, data, 0, data.length, 0, cb));
@@ -280,7 +302,7 @@ export class SshHost implements GarmHost {
   }
 
   /** Temp file beside `target`, given its owner, group and mode, synced, renamed over it; false when not allowed. */
-  private async replaceAtomically(target: string, st: Stats, content: string, beforeRename: () => void, hooks?: WriteHooks): Promise<boolean> {
+  private async replaceAtomically(target: string, st: Stats, content: string, beforeRename: () => void, hooks: WriteHooks | undefined, progress: WriteProgress): Promise<boolean> {
     const dir = path.posix.dirname(target);
     const mode = st.mode & 0o7777;
     const temp = path.posix.join(dir, `.${path.posix.basename(target)}.pulumi-garm-${randomBytes(4).toString("hex")}.tmp`);
@@ -305,11 +327,24 @@ export class SshHost implements GarmHost {
       await this.call<void>("closing", temp, (s, cb) => s.close(handle, cb));
       await hooks?.afterTempWritten?.(temp);
       beforeRename();
+      progress.stage = "renaming";
       try {
         // POSIX rename (posix-rename@openssh.com) replaces the target; plain SFTP rename refuses an existing one.
         await this.call<void>("renaming", temp, (s, cb) => s.ext_openssh_rename(temp, target, cb));
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "EACCES") return false;
+        if (errnoOf(e) === CONNECTION_LOST) {
+          // Whether the rename happened is told by the temp file, asked over a new connection: still there, it did not.
+          const tempLeft = await this.stat(temp).then(
+            () => true,
+            (e2) => (errnoOf(e2) === "ENOENT" ? false : undefined),
+          );
+          if (tempLeft === true) progress.stage = "preparing";
+          if (tempLeft === false) {
+            renamed = true;
+            return true;
+          }
+        }
         throw e;
       }
       renamed = true;
@@ -379,6 +414,11 @@ export class SshHost implements GarmHost {
       });
     });
   }
+}
+
+/** How far a replacement got: what a lost connection may have left of the file. */
+interface WriteProgress {
+  stage: "preparing" | "renaming" | "in-place";
 }
 
 function describeHolder(h: LockHolder): string {
