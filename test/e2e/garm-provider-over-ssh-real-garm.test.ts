@@ -5,9 +5,10 @@
 //
 //   1. a user in GARM's group, config root:4242 0660, no sudo: the file is rewritten in place through the group;
 //   2. a user outside it with `sudo: true` and the sudoers line docs/concepts/remote-garm.md gives, config root:4242 0640;
-//   3. GARM's own user, config 4243:4242 0640, and the SSH connection killed while the new file waits to be renamed over
-//      the old one (an sftp proxy holds that request, harness/sftp-pause-proxy.ts): the `up` fails saying so, GARM's
-//      file keeps its old bytes, and the next `up` succeeds.
+//   3. GARM's own user, config 4243:4242 0640, and the SSH connection killed at the rename of the new file over the old
+//      one (an sftp proxy holds that request or its answer, harness/sftp-pause-proxy.ts): killed before it, the `up`
+//      fails saying so, GARM's file keeps its old bytes, and the next `up` succeeds; killed after it, `destroy` sees
+//      the file replaced and finishes over a new connection.
 //
 // Each step (provider and scale set created, a provider change that restarts GARM, destroy) is checked against GARM's
 // own API and its config file: the part outside the managed blocks byte for byte as it was, owner, group and mode kept,
@@ -133,7 +134,9 @@ describe("e2e: examples/remote-garm over SSH to the real GARM v0.2.1 running as 
     fs.writeFileSync(path.join(hostDir, "restarts.log"), "");
     fs.chmodSync(path.join(hostDir, "restarts.log"), 0o666);
 
-    const tarball = packOnce();
+    // npm pack and install run while GARM and sshd start.
+    const made = packOnce().then((tarball) => PulumiProject.fromExample({ example: "remote-garm", tarball, prefix: "pulumi-garm-e2e-remote-garm-" }));
+    made.catch(() => undefined);
     env = await startE2eEnvironment({ garmRunAs: { uid: GARM_UID, gid: GARM_GID } });
     // /etc/garm on a packaged host: GARM's directory, which its group may write (locks and temp files go beside the file).
     fs.chmodSync(garm().workDir, 0o770);
@@ -149,7 +152,7 @@ describe("e2e: examples/remote-garm over SSH to the real GARM v0.2.1 running as 
     const checked = spawnSync("visudo", ["-c", "-q", "-f", `${SUDOERS_FILE}.new`], { encoding: "utf8" });
     assert.equal(checked.status, 0, `visudo refuses the documented line ${sudoers}: ${checked.stdout}${checked.stderr}`);
     fs.renameSync(`${SUDOERS_FILE}.new`, SUDOERS_FILE);
-    project = await PulumiProject.fromExample({ example: "remote-garm", tarball: await tarball, prefix: "pulumi-garm-e2e-remote-garm-" });
+    project = await made;
     console.log(`      (users, GARM, sshd, npm pack and install: ${((Date.now() - started) / 1000).toFixed(1)}s)`);
   });
   afterEach(function () {
@@ -162,7 +165,7 @@ describe("e2e: examples/remote-garm over SSH to the real GARM v0.2.1 running as 
   after(async function () {
     fs.rmSync(SUDOERS_FILE, { force: true });
     fs.rmSync(`${SUDOERS_FILE}.new`, { force: true });
-    if (project) console.log(`    (${project.timings()})`);
+    if (project) console.log(`    (${project.timings()}; GARM restarts ${control?.events.map((e) => `${(((e.doneAt ?? e.at) - e.at) / 1000).toFixed(1)}s`).join(", ")})`);
     await control?.close();
     await sshd?.stop();
     await env?.stop({ keep: failed });
@@ -242,7 +245,38 @@ describe("e2e: examples/remote-garm over SSH to the real GARM v0.2.1 running as 
     await lifecycle("deploy", deploy, true, `0:${GARM_GID} 0640`);
   });
 
-  it("the SSH connection killed while the new file waits to replace the old: up fails saying so, GARM's file keeps its old bytes, the next up succeeds", async function () {
+  /**
+   * Runs `pulumi <args>` with the sftp proxy armed and kills the SSH session serving it at the provider's rename of the
+   * new file over GARM's: "before" the rename reaches the server, or "after" the server made it (its answer held).
+   */
+  async function killedAtRename(args: string[], when: "before" | "after"): Promise<CliResult> {
+    fs.writeFileSync(path.join(controlDir, "armed"), when);
+    const paused = path.join(controlDir, "paused");
+    let settled: CliResult | undefined;
+    const run = project!.cli(args, { expectOk: false }).then((r) => (settled = r));
+    const temps = () => fs.readdirSync(garm().workDir).filter((f) => /pulumi-garm.*\.tmp$/.test(f));
+    const until = async (what: string, done: () => boolean) => {
+      const deadline = Date.now() + 120_000;
+      while (!done()) {
+        assert.equal(settled, undefined, `pulumi ${args[0]} ended before ${what}:\n${settled?.stdout}\n${settled?.stderr}`);
+        assert.ok(Date.now() < deadline, `${what} did not happen within 120 s`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await until("its write reached the rename", () => fs.existsSync(paused));
+    fs.rmSync(path.join(controlDir, "armed"));
+    const { pid } = JSON.parse(fs.readFileSync(paused, "utf8")) as { pid: number };
+    fs.rmSync(paused);
+    if (when === "before") assert.equal(temps().length, 1, "the complete new file waits beside the old one");
+    else await until("the server's rename", () => temps().length === 0);
+    for (const q of sessionProcesses(pid, sshd!.pid)) process.kill(q, "SIGKILL");
+    const r = await run;
+    const errors = `${r.stdout}\n${r.stderr}`.split("\n").filter((l) => /error:/.test(l)).map((l) => l.trim());
+    console.log(`      pulumi ${args[0]} with the connection killed ${when} the rename: ${errors.length ? errors[errors.length - 1] : "succeeded"}`);
+    return r;
+  }
+
+  it("the SSH connection killed mid-write: before the rename, up fails saying so, GARM's file keeps its old bytes and the next up succeeds; after it, destroy sees the file replaced and succeeds", async function () {
     const p = project!;
     fs.chownSync(garm().configPath, GARM_UID, GARM_GID);
     fs.chmodSync(garm().configPath, 0o640);
@@ -251,43 +285,29 @@ describe("e2e: examples/remote-garm over SSH to the real GARM v0.2.1 running as 
     const name = "ssh-garm";
     await initStack("garm", garmUser);
 
-    fs.writeFileSync(path.join(controlDir, "armed"), "");
-    const paused = path.join(controlDir, "paused");
-    let settled: CliResult | undefined;
-    const up = p.cli(["up", "--yes"], { expectOk: false }).then((r) => (settled = r));
-    const deadline = Date.now() + 120_000;
-    while (!fs.existsSync(paused)) {
-      assert.equal(settled, undefined, `pulumi up ended before its write reached the rename:\n${settled?.stdout}\n${settled?.stderr}`);
-      assert.ok(Date.now() < deadline, "the provider's write did not reach the rename within 120 s");
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    fs.rmSync(path.join(controlDir, "armed"));
-    const { pid } = JSON.parse(fs.readFileSync(paused, "utf8")) as { pid: number };
-    fs.rmSync(paused);
-    const temps = fs.readdirSync(garm().workDir).filter((f) => /pulumi-garm.*\.tmp$/.test(f));
-    assert.equal(temps.length, 1, "the complete new file waits beside the old one");
-    for (const q of sessionProcesses(pid, sshd!.pid)) process.kill(q, "SIGKILL");
-    const failedUp = await up;
+    const failedUp = await killedAtRename(["up", "--yes"], "before");
     const output = `${failedUp.stdout}\n${failedUp.stderr}`;
-    console.log(`      pulumi up after the kill: ${output.split("\n").filter((l) => /error:/.test(l)).map((l) => l.trim()).join(" | ")}`);
     assert.notEqual(failedUp.code, 0, "pulumi up fails");
-    assert.match(output, /connection .*(lost|closed|ended)/i, "the error says the SSH connection was lost");
-    assert.match(output, /unchanged|intact/i, "the error says GARM's config file was left as it was");
+    assert.match(output, /error: the SSH connection to pgarm-garm@127\.0\.0\.1:\d+ was lost while renaming \S+; GARM config file \S+ is unchanged; /, "the error says the connection was lost and the file is unchanged");
     assert.deepEqual(configBytes(), original, "GARM's config file keeps its old bytes");
     assert.equal(statOf(garm().configPath), owner);
     const lock = `${garm().configPath}.lock`;
-    if (fs.existsSync(lock)) {
+    if (/its lock \S+ was released/.test(output)) {
+      assert.equal(fs.existsSync(lock), false, "the error says the lock was released: it is gone");
+    } else {
+      assert.match(output, /its lock \S+ is left behind and is taken over once it has not been refreshed for 30s/);
       const holder = JSON.parse(fs.readFileSync(path.join(lock, "holder"), "utf8")) as { who: string; where: string; since: number };
       assert.match(holder.who, /pulumi-garm pid \d+/, "a lock left behind says who held it");
-      const mtime = fs.statSync(path.join(lock, "holder")).mtimeMs;
-      await new Promise((r) => setTimeout(r, 6_000));
-      assert.equal(fs.statSync(path.join(lock, "holder")).mtimeMs, mtime, "a lock left behind is no longer refreshed, so it goes stale");
     }
     assert.deepEqual(await providerNames(), ["fake"]);
 
     await p.cli(["up", "--yes"]);
     await assertHost(original, owner, [name], [name]);
-    await p.cli(["destroy", "--yes"]);
+
+    // The rename made, its answer lost with the connection: the provider finds its temp file gone, so the new file is
+    // in place, and goes on to restart GARM over a new connection.
+    const down = await killedAtRename(["destroy", "--yes"], "after");
+    assert.equal(down.code, 0, `pulumi destroy fails after a rename that was made:\n${down.stdout}\n${down.stderr}`);
     assert.deepEqual(configBytes(), original, "after destroy GARM's config file is back byte for byte");
     await assertHost(original, owner, [], []);
   });
