@@ -7,9 +7,7 @@ import * as path from "node:path";
 import * as garm from "pulumi-garm";
 import { runPulumi, type PulumiOp } from "../../../harness/pulumi-cli";
 import { HAND_WRITTEN, sshGarmHost } from "./ssh-fixture";
-
-/** The engine's own -v=9 lines that print the properties of RPCs, secrets in clear (verbose-logs.test.ts). */
-const ENGINE_RPC_LOGGING = /"msg":"((Unm|M)arshaling property for RPC\[|Planner decided to |(eventSink::Debug\(<\{%reset%\}>)?RegisterResource RPC finished: )/;
+import { ENGINE_RPC_LOGGING } from "../../support/engine-rpc-logging";
 
 describe("GarmProvider over SSH: secrets (real CLI, dynamic provider)", function () {
   this.timeout(300_000);
