@@ -245,6 +245,24 @@ describe("e2e: examples/remote-garm over SSH to the real GARM v0.2.1 running as 
     await lifecycle("deploy", deploy, true, `0:${GARM_GID} 0640`);
   });
 
+  it("a login that may read but not write GARM's file (in its group, no sudo; config root:4242 0640): up fails naming the owner, group and mode there, and changes nothing", async function () {
+    fs.chownSync(garm().configPath, 0, GARM_GID);
+    fs.chmodSync(garm().configPath, 0o640);
+    const original = configBytes();
+    await initStack("refused", operator);
+    const r = await project!.cli(["up", "--yes"], { expectOk: false });
+    const output = `${r.stdout}\n${r.stderr}`;
+    assert.notEqual(r.code, 0, "pulumi up fails");
+    // The diagnostics' line, as the summary under the run shows it.
+    const error = output.split("\n").map((l) => l.trim()).find((l) => l.startsWith("error: cannot rewrite")) ?? "";
+    console.log(`      ${error.trim()}`);
+    assert.match(error, /cannot rewrite GARM config file \S+ on pgarm-operator@127\.0\.0\.1:\d+ keeping its owner uid 0, group gid 4242 and mode 0640: /, `the error names the file's owner, group and mode on GARM's machine:\n${output}`);
+    assert.match(error, /connection\.sudo.* The file is unchanged$/, `the error says what to do and that nothing changed:\n${output}`);
+    assert.deepEqual(configBytes(), original, "GARM's config file is unchanged");
+    assert.deepEqual(fs.readdirSync(garm().workDir).filter((f) => /\.lock$|pulumi-garm.*\.tmp$/.test(f)), [], "no lock or temp file left");
+    assert.deepEqual(await providerNames(), ["fake"]);
+  });
+
   /**
    * Runs `pulumi <args>` with the sftp proxy armed and kills the SSH session serving it at the provider's rename of the
    * new file over GARM's: "before" the rename reaches the server, or "after" the server made it (its answer held).

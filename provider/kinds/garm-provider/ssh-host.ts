@@ -285,7 +285,7 @@ export class SshHost implements GarmHost {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EACCES") throw e;
       throw new GarmConfigError(
-        `cannot rewrite GARM config file ${file} on ${this.label} keeping its owner uid ${st.uid}, group gid ${st.gid} and mode ${(st.mode & 0o7777).toString(8)}: user ${this.connection.user ?? "root"} may not give a new file that owner and may not write the file itself. Let a group that user is in write it (chgrp <group> ${file}; chmod g+w ${file}), or log in as its owner. The file is unchanged`,
+        `cannot rewrite GARM config file ${file} on ${this.label} keeping its owner uid ${st.uid}, group gid ${st.gid} and mode ${(st.mode & 0o7777).toString(8).padStart(4, "0")}: user ${this.connection.user ?? "root"} may not give a new file that owner and may not write the file itself. Let a group that user is in write it (chgrp <group> ${file}; chmod g+w ${file}), log in as its owner, or set connection.sudo with the sudoers line docs/concepts/remote-garm.md gives. The file is unchanged`,
       );
     }
     try {
