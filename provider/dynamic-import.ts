@@ -12,14 +12,30 @@ import type { ConfigLookup } from "./common/secrets-from-config";
 
 type Props = Record<string, unknown>;
 
-/**
- * Reads the object `id` names as the kind's create would have made it: its outputs and the inputs that reproduce it.
- * `config` gives the secrets GARM never returns, under the stack config keys the importer names.
- */
-export type Importer = (client: GarmClient, id: string, config: ConfigLookup) => Promise<{ id: string; props: Props; inputs: Props }>;
+/** What an importer found: the object's outputs as create would have stored them and the inputs that reproduce it. */
+export interface Imported {
+  id: string;
+  props: Props;
+  inputs: Props;
+  /**
+   * Inputs the first update after the import sets by design, which the import itself must not (GarmProvider's owner,
+   * recorded with the markers it puts around a hand-written entry): the import option does not compare them.
+   */
+  firstUp?: readonly string[];
+}
 
-/** A kind that cannot be imported says what to do instead. */
-export type ImportSupport = { readonly importer: Importer } | { readonly instead: string };
+/**
+ * Reads the object `id` names as the kind's create would have made it. `config` gives the secrets GARM never returns,
+ * under the stack config keys the importer names; `program` is the program's inputs where there is a program (the
+ * import option), for what GARM does not hold at all.
+ */
+export type Importer = (client: GarmClient, id: string, config: ConfigLookup, program?: Props) => Promise<Imported>;
+
+/**
+ * A kind that cannot be imported says what to do instead. `importOlds` gives, from the id alone, the previous inputs
+ * an import's check sees (what the import takes over), for a kind whose check refuses what exists already.
+ */
+export type ImportSupport = { readonly importer: Importer; readonly importOlds?: (id: string) => Props } | { readonly instead: string };
 
 /** The import id in `inputs`, when the program set the `import` option. */
 export function importIdIn(inputs: Props | undefined): string | undefined {
@@ -51,7 +67,8 @@ export function importedByCreate(provider: pulumi.dynamic.ResourceProvider, supp
     check: async (olds, news) => {
       const id = importIdIn(news);
       if (id !== undefined && "instead" in support) throw new Error(`${label} ${id}: the import option is not supported for this kind: ${support.instead}`);
-      const checked = check ? await check.call(provider, without(olds), without(news)) : { inputs: without(news) };
+      const previous = id !== undefined && "importer" in support && support.importOlds && Object.keys(without(olds)).length === 0 ? support.importOlds(id) : without(olds);
+      const checked = check ? await check.call(provider, previous, without(news)) : { inputs: without(news) };
       return id === undefined || !checked.inputs ? checked : { ...checked, inputs: { ...checked.inputs, [IMPORT_INPUT]: id } };
     },
     create: async (inputs) => {
@@ -59,9 +76,14 @@ export function importedByCreate(provider: pulumi.dynamic.ResourceProvider, supp
       if (id === undefined) return create.call(provider, inputs);
       if ("instead" in support) throw new Error(`${label} ${id}: the import option is not supported for this kind: ${support.instead}`);
       // The secret's digest is made from the stack config key the importer names; the program passes the secret itself.
-      const found = await support.importer(client(), id, processConfigValue);
       const wanted = without(inputs);
-      const planned = diff ? await diff.call(provider, found.id, found.props, wanted) : { changes: false };
+      const found = await support.importer(client(), id, processConfigValue, wanted);
+      const compared = { ...wanted };
+      for (const field of found.firstUp ?? []) {
+        if (found.props[field] === undefined) delete compared[field];
+        else compared[field] = found.props[field];
+      }
+      const planned = diff ? await diff.call(provider, found.id, found.props, compared) : { changes: false };
       if (planned.changes) {
         throw new Error(
           `${label} ${id}: the program's inputs differ from the object GARM holds in ${differingInputs(planned).join(", ") || "its inputs"}; ` +

@@ -12,7 +12,7 @@ import type { KindKey } from "./registry/kinds";
 // it; the `import` option reaches the kind's importer through create (dynamic-import.ts).
 const providers = Object.fromEntries(
   BOUND_KINDS.map((kind) => {
-    const support = kind.importable === true ? { importer: kind.impl.importer! } : { instead: kind.importable.instead };
+    const support = kind.importable === true ? { importer: kind.impl.importer!, importOlds: kind.impl.importOlds } : { instead: kind.importable.instead };
     const imports = importedByCreate(kind.impl.dynamic, support, garmClient, kind.sdkClass);
     return [kind.key, userFacing(keptInItsGarm(imports, garmClient), kind.errorSecrets)];
   }),

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { checkConnectionSettings } from "../../provider/common/config";
 import { GarmClient } from "../../provider/garm/client";
 import { readInventory } from "./inventory";
-import { kindRow } from "../../provider/registry/kinds";
+import { type KindRow, kindRow } from "../../provider/registry/kinds";
 import { registryKey, tokenFor } from "./import-ids";
 import { inputsFor } from "./inputs";
 import { type Plan, type Selection, buildPlan } from "./plan";
@@ -95,7 +95,7 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
     const writer = language && PROGRAM_WRITERS[language];
     for (const line of plan.referenced) io.stderr(`left to refer to, not imported: ${line}`);
     for (const kind of plan.waiting) {
-      const row = kindRow(registryKey(kind));
+      const row: KindRow = kindRow(registryKey(kind));
       const instead = row.importable === true ? "" : `: ${row.importable.instead}`;
       io.stderr(`note: ${tokenFor(kind)} cannot be imported with this version of pulumi-garm, so the ${writer ? "program comments" : "file leaves out"} those objects${instead}`);
     }

@@ -23,6 +23,8 @@ import { entityInputSchema } from "../kinds/entity/inputs";
 import { importEntity } from "../kinds/entity/import";
 import { garmProvider, garmProviderWith } from "../kinds/garm-provider/resource";
 import { garmProviderInputSchema } from "../kinds/garm-provider/inputs";
+import { importGarmProvider, parseGarmProviderImportId } from "../kinds/garm-provider/import";
+import type { Importer } from "../dynamic-import";
 import { pool, poolMethodsWith } from "../kinds/pool/resource";
 import { poolInputSchema } from "../kinds/pool/inputs";
 import { importPool } from "../kinds/pool/import";
@@ -62,7 +64,9 @@ export interface KindImplementation {
   /** The same methods over one plugin instance's connection. */
   readonly methods: (access: KindAccess) => KindMethods;
   /** For an importable kind: the object GARM holds under `id`, as outputs and the inputs that reproduce it. */
-  readonly importer?: (client: GarmClient, id: string, config: ConfigLookup) => Promise<{ id: string; props: Props; inputs: Props }>;
+  readonly importer?: Importer;
+  /** For the `import` option's check: the previous inputs, from the id alone (dynamic-import.ts ImportSupport). */
+  readonly importOlds?: (id: string) => Props;
   /** Inputs the plugin takes from the resource's URN where the Node SDK computes them in the program. */
   readonly inputsFromUrn?: (urn: { project: string; stack: string; name: string }) => Props;
   /** Outputs that are a pure function of the inputs, which the plugin shows at preview; every other one is unknown. */
@@ -129,6 +133,10 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
     methods: (access) => garmProviderWith(access.client, (line) => access.log.info(line), access.cancel),
     // The TypeScript SDK records the owning stack and resource in the block; through the plugin the URN says who owns it.
     inputsFromUrn: ({ project, stack, name }) => ({ owner: { project, stack, resource: name } }),
+    // The file holds no owner for a hand-written entry: the first update records it, with the markers, no restart.
+    importer: async (_client, id, config, program) => ({ ...(await importGarmProvider(id, { config, program })), firstUp: ["owner"] }),
+    // The import option's check then lets the name a hand-written entry uses pass: that entry is what is imported.
+    importOlds: (id) => ({ ...parseGarmProviderImportId(id) }),
   },
   endpoint: {
     inputSchema: endpointInputSchema,

@@ -85,7 +85,7 @@ export const KINDS = [
     outputs: ["name", "description", "executable", "configFile", "environmentVariables", "interfaceVersion", "garmConfigPath", "restartCommand", "restartTimeoutSeconds", "connection", "owner", "stateVersion", "garmControllerId"],
     // The SSH login holds keys and passwords: all of it is kept encrypted in state, where delete and refresh find it.
     secrets: ["connection"],
-    importable: { instead: "declare it in the program and `pulumi up` takes over its block" },
+    importable: true,
   }),
   row({
     key: "endpoint",

@@ -84,6 +84,8 @@ async function collisionFailure(
   }
   const handWritten = handWrittenProviderNames(text);
   if (!handWritten?.includes(name)) return ownerFailure(text, name, garmConfigPath, inputs, olds);
+  // The resource imported from that very entry (its previous inputs record no owner): its first update marks it.
+  if (olds.owner === undefined && olds.name === name && olds.garmConfigPath === garmConfigPath) return undefined;
   return {
     property: "name",
     reason: `name "${name}" is already used by a hand-written [[provider]] entry in ${garmConfigPath} (outside pulumi-garm's managed blocks): expected a name no other entry uses; remove or rename that entry, or choose another name`,

@@ -12,9 +12,10 @@ import { SshConnectError } from "./ssh-connection";
 import { localHost } from "./local-host";
 import { diffGarmProvider, sameFileOn } from "./diff";
 import type { PlannedDiff } from "../../common/planned-diff";
-import { handWrittenProviderNames, verifyEdit } from "./garm-config";
+import { handWrittenProviderNames, parseToml, providerEntries, verifyEdit } from "./garm-config";
 import { type ScaleSetAndPoolSource, listDependents, refusalOf, scaleSetsAndPoolsWhere } from "../../common/dependents";
-import { readBlock, readBlockOwner, removeBlock, upsertBlock } from "./managed-block";
+import { findBlocks, markHandWritten, readBlock, readBlockOwner, removeBlock, upsertBlock } from "./managed-block";
+import { garmProviderId, handWrittenSpec } from "./import";
 import { describeOwner, foreignOwner, TAKE_OVER_HINT } from "./ownership";
 import {
   blockSpecOf,
@@ -135,16 +136,19 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
 
   /**
    * Writes the block for `inputs`, recording `inputs.owner` in it. `previousOwner` (the resource's owner before this
-   * update) may also own the block. Returns whether the file changed and whether what GARM reads from the block did.
+   * update) may also own the block. `adopt` (a resource imported from a hand-written entry) first puts the markers
+   * around that entry as it stands. A block that already says `spec` for `inputs.owner` keeps its bytes. Returns
+   * whether the file changed and whether what GARM reads from the block did.
    * @throws when the block belongs to another owner, or a hand-written entry uses the name; the file is unchanged.
    */
-  async function writeBlock(inputs: GarmProviderInputs, previousOwner?: GarmProviderOwner): Promise<{ written: boolean; garmChanged: boolean }> {
+  async function writeBlock(inputs: GarmProviderInputs, previousOwner?: GarmProviderOwner, adopt = false): Promise<{ written: boolean; garmChanged: boolean }> {
     const spec = blockSpecOf(inputs);
     const file = inputs.garmConfigPath;
     let garmChanged = true;
     const result = await editConfigFile(
       file,
-      (text) => {
+      (current) => {
+        const text = adopt && pendingMarkers(current, spec.name, file) ? markHandWritten(current, spec.name, inputs.owner, file) : current;
         if (handWrittenProviderNames(text)?.includes(spec.name)) {
           throw new Error(
             `GarmProvider "${spec.name}": ${file} already defines provider "${spec.name}" by hand (outside pulumi-garm's managed blocks); remove or rename that entry, or choose another name. The file is unchanged`,
@@ -157,7 +161,8 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
           );
         }
         garmChanged = !isDeepStrictEqual(readBlock(text, spec.name, file), spec);
-        return upsertBlock(text, spec, file, inputs.owner);
+        const ownerKept = isDeepStrictEqual(readBlockOwner(text, spec.name, file), inputs.owner);
+        return !garmChanged && ownerKept ? text : upsertBlock(text, spec, file, inputs.owner);
       },
       (before, after) => verifyEdit(before, after, spec.name, spec, file),
       editOptions,
@@ -226,6 +231,31 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * What an update of a resource imported from a hand-written entry does to that entry, for the preview; undefined
+   * when the resource's block is not a hand-written entry awaiting markers.
+   */
+  async function markingLine(olds: GarmProviderOutputs, news: Record<string, unknown>): Promise<{ name: string; line: string } | undefined> {
+    if (olds.owner !== undefined) return undefined;
+    const file = olds.garmConfigPath;
+    let entry: ProviderBlockSpec;
+    try {
+      const text = await readText(file);
+      if (!pendingMarkers(text, olds.name, file)) return undefined;
+      const found = providerEntries(parseToml(text, file)).find((e) => e.name === olds.name);
+      if (!found) return undefined;
+      entry = handWrittenSpec(found, file);
+    } catch {
+      // update reads the file again and says what is wrong.
+      return undefined;
+    }
+    const wanted = blockSpecOf(inputsOf(news));
+    if (isDeepStrictEqual(entry, wanted)) {
+      return { name: olds.name, line: `this update puts pulumi-garm's markers around the hand-written block in ${file}, byte for byte otherwise; GARM is not restarted` };
+    }
+    return { name: olds.name, line: `this update puts pulumi-garm's markers around the hand-written block in ${file} and rewrites it as the program says; GARM restarts to load it` };
   }
 
   /** What makes an unchanged GarmProvider need an update anyway: its block gone, rewritten, or not loaded by GARM. */
@@ -318,7 +348,11 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     async diff(_id, olds, news) {
       watchFile(olds.garmConfigPath);
       const planned = diffGarmProvider(olds, news, await sameFileOn(host, olds.garmConfigPath, news.garmConfigPath));
-      if (planned.changes) return planned;
+      if (planned.changes) {
+        const marking = planned.replaces.length === 0 ? await markingLine(migrateState(olds), news) : undefined;
+        if (marking) say(marking.name, marking.line);
+        return planned;
+      }
       // Pulumi's state says nothing changed; the file and GARM may say otherwise (drift.ts).
       const drift = await findDrift(migrateState(olds));
       if (!drift) return planned;
@@ -335,8 +369,9 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
         inputs.name,
         `${changed ? "added its block to" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`,
       );
-      await applyWritten(raw, inputs.name, inputs, "new");
-      return { id: inputs.name, outs: outputsOf(inputs) };
+      const id = garmProviderId(inputs.garmConfigPath, inputs.name);
+      await applyWritten(raw, id, inputs, "new");
+      return { id, outs: outputsOf(inputs) };
     },
 
     async update(id, rawOlds, rawNews) {
@@ -349,7 +384,8 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       }
       const blockChanged = !isDeepStrictEqual(blockSpecOf(olds), blockSpecOf(inputs));
       if (blockChanged) await preflight(inputs);
-      const { written, garmChanged } = await writeBlock(inputs, olds.owner);
+      // Imported from a hand-written entry: the state records no owner, and the file the entry without markers.
+      const { written, garmChanged } = await writeBlock(inputs, olds.owner, olds.owner === undefined);
       // Restart when what GARM loads changed, when the file held something else (edited by hand, or its block was
       // gone), when GARM never confirmed the block (the retry of a create or update whose restart failed), and when
       // GARM does not run the block the file holds (restarted by another writer while the block was out). An owner
@@ -464,4 +500,9 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       );
     }
   }
+}
+
+/** Whether `name` is a hand-written entry of `text` with no managed block: an imported entry the first update marks. */
+function pendingMarkers(text: string, name: string, file: string): boolean {
+  return (handWrittenProviderNames(text)?.includes(name) ?? false) && !findBlocks(text, file).some((b) => b.name === name);
 }

@@ -87,6 +87,15 @@ export function lineEnding(text: string): string {
   return text.includes("\r\n") ? "\r\n" : "\n";
 }
 
+/** The lines a managed block opens with, before its `[[provider]]`: the BEGIN marker, the owner, what the block is. */
+function openingLines(name: string, owner: GarmProviderOwner | undefined): string[] {
+  return [
+    beginMarker(name),
+    ...(owner ? [OWNER_PREFIX + JSON.stringify({ project: owner.project, stack: owner.stack, resource: owner.resource })] : []),
+    "# Managed by pulumi-garm (GarmProvider); edits inside this block are overwritten.",
+  ];
+}
+
 /** A TOML value literal produced by the TOML library, so escaping is the parser's own. */
 function tomlValue(value: string | string[]): string {
   const line = toml.stringify({ v: value });
@@ -99,9 +108,7 @@ function tomlValue(value: string | string[]): string {
  */
 export function renderBlock(spec: ProviderBlockSpec, eol = "\n", owner?: GarmProviderOwner): string {
   const lines = [
-    beginMarker(spec.name),
-    ...(owner ? [OWNER_PREFIX + JSON.stringify({ project: owner.project, stack: owner.stack, resource: owner.resource })] : []),
-    "# Managed by pulumi-garm (GarmProvider); edits inside this block are overwritten.",
+    ...openingLines(spec.name, owner),
     "[[provider]]",
     `name = ${tomlValue(spec.name)}`,
     'provider_type = "external"',
@@ -170,6 +177,11 @@ export function readBlock(text: string, name: string, file = "the GARM config fi
       `${file} line ${loc.line}: the managed block of provider "${name}" does not hold exactly one [[provider]] with [provider.external]; run pulumi up to rewrite it`,
     );
   }
+  return specOfEntry(p, ext);
+}
+
+/** The block spec a parsed `[[provider]]` entry and its `[provider.external]` table describe, GARM's defaults filled in. */
+export function specOfEntry(p: Record<string, unknown>, ext: Record<string, unknown>): ProviderBlockSpec {
   const spec: ProviderBlockSpec = {
     name: String(p.name ?? ""),
     description: typeof p.description === "string" ? p.description : "",
@@ -209,4 +221,62 @@ export function readBlockOwner(text: string, name: string, file = "the GARM conf
 
 function firstLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).split("\n")[0];
+}
+
+const ARRAY_OF_PROVIDERS = /^[ \t]*\[\[[ \t]*provider[ \t]*\]\][ \t]*(#.*)?\r?$/;
+const TABLE_HEADER = /^[ \t]*\[/;
+/** A sub-table of the current `[[provider]]` element, such as `[provider.external]`: still part of the entry. */
+const PROVIDER_SUB_TABLE = /^[ \t]*\[\[?[ \t]*provider[ \t]*\./;
+const BLANK_OR_COMMENT = /^[ \t]*(#.*)?\r?$/;
+
+/**
+ * Where the hand-written (outside managed blocks) `[[provider]]` entry named `name` is: from its header line to the
+ * end of its last line that is not blank or a comment, before the next table. Each candidate is proven by TOML
+ * parsing it alone; undefined when no span parses as exactly that one entry.
+ */
+export function handWrittenEntrySpan(text: string, name: string, file?: string): { start: number; end: number } | undefined {
+  const managed = findBlocks(text, file);
+  const lines: { start: number; end: number; text: string; managed: boolean }[] = [];
+  for (let at = 0; at < text.length; ) {
+    const nl = text.indexOf("\n", at);
+    const end = nl === -1 ? text.length : nl + 1;
+    lines.push({ start: at, end, text: text.slice(at, nl === -1 ? text.length : nl), managed: managed.some((b) => at >= b.start && at < b.end) });
+    at = end;
+  }
+  const found: { start: number; end: number }[] = [];
+  lines.forEach((line, i) => {
+    if (line.managed || !ARRAY_OF_PROVIDERS.test(line.text)) return;
+    let last = i;
+    for (let j = i + 1; j < lines.length; j++) {
+      const next = lines[j];
+      if (next.managed || (TABLE_HEADER.test(next.text) && !PROVIDER_SUB_TABLE.test(next.text))) break;
+      if (!BLANK_OR_COMMENT.test(next.text)) last = j;
+    }
+    const span = { start: line.start, end: lines[last].end };
+    try {
+      const entries = (toml.parse(text.slice(span.start, span.end)) as Record<string, unknown>).provider;
+      if (Array.isArray(entries) && entries.length === 1 && (entries[0] as Record<string, unknown>).name === name) found.push(span);
+    } catch {
+      // Not this entry on its own (a header inside a multi-line value?): the caller says the markers go on by hand.
+    }
+  });
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * `text` with pulumi-garm's markers (and `owner`) put around the hand-written entry named `name`, every other byte as
+ * it was: the entry becomes the managed block of `name` as it stands.
+ * @throws ManagedBlockError when the entry's extent cannot be told for certain.
+ */
+export function markHandWritten(text: string, name: string, owner: GarmProviderOwner | undefined, file = "the GARM config file"): string {
+  const span = handWrittenEntrySpan(text, name, file);
+  if (!span) {
+    throw new ManagedBlockError(
+      `${file}: cannot tell where the hand-written entry of provider "${name}" ends; put the lines ${JSON.stringify(beginMarker(name))} before its [[provider]] and ${JSON.stringify(endMarker(name))} after it by hand, then run again`,
+    );
+  }
+  const eol = lineEnding(text);
+  const entry = text.slice(span.start, span.end);
+  const closed = entry.endsWith("\n") ? entry : entry + eol;
+  return text.slice(0, span.start) + openingLines(name, owner).map((l) => l + eol).join("") + closed + endMarker(name) + eol + text.slice(span.end);
 }

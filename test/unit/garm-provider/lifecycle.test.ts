@@ -9,6 +9,7 @@ import type { PoolRef, ScaleSetRef } from "../../../provider/common/dependents";
 import { cancelNow, newCancellation } from "../../../provider/common/cancel";
 import { localHost } from "../../../provider/kinds/garm-provider/local-host";
 import { announcementPath, readAnnouncement } from "../../../provider/kinds/garm-provider/restart-announcement";
+import { importGarmProvider } from "../../../provider/kinds/garm-provider/import";
 import { HAND_WRITTEN, removeDir, tempConfig } from "./helpers";
 
 /**
@@ -86,7 +87,8 @@ describe("garm-provider lifecycle", () => {
   it("create writes the block, restarts GARM once and waits until it lists the provider", async () => {
     const impl = makeGarmProviderImpl(deps);
     const r = await impl.create(inputs("openstack"));
-    assert.equal(r.id, "openstack");
+    // The file and the name, not the name alone (provider/kinds/garm-provider/import.ts garmProviderId).
+    assert.equal(r.id, `${file}#openstack`);
     assert.equal(r.outs.stateVersion, 1);
     assert.equal(r.outs.garmConfigPath, file);
     assert.ok(!("__provider" in r.outs));
@@ -110,7 +112,7 @@ describe("garm-provider lifecycle", () => {
     const err = await creating;
     assert.ok(Date.now() - started < 1000);
     assert.match(err.message, /^GarmProvider "openstack": the new block is written to .*, but GARM has not confirmed it: cancelled: the engine asked to cancel \(Ctrl-C\)\. .*run pulumi up again, which restarts GARM once more/);
-    assert.equal(err.id, "openstack", "a partial create: Pulumi records it");
+    assert.equal(err.id, `${file}#openstack`, "a partial create: Pulumi records it");
     assert.equal(err.properties?.confirmed, false);
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(garm.restarts, 0, "the restart nobody waits for any more never runs");
@@ -363,6 +365,49 @@ describe("garm-provider lifecycle", () => {
     assert.equal(r.inputs?.description, "edited by hand");
     await fs.writeFile(file, edited.replace(renderBlock(readBlock(edited, "os")!), ""));
     assert.deepEqual(await impl.read("os", outs as any), {});
+  });
+
+  it("an entry imported as written by hand: diff says the update only puts the markers around it, and it does so byte for byte without restarting GARM", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const found = await importGarmProvider(`${file}#lxd_local`, { config: () => "systemctl restart garm" });
+    const owner = { project: "infra", stack: "prod", resource: "lxd" };
+    const checked = await impl.check(found.inputs, { ...found.inputs, owner });
+    assert.deepEqual(checked.failures, [], "the entry it was imported from is no collision");
+    const planned = await impl.diff(found.id, found.props, checked.inputs!);
+    assert.equal(planned.changes, true);
+    assert.deepEqual(Object.keys(planned.fields), ["owner"]);
+    assert.deepEqual(planned.replaces, []);
+    assert.ok(
+      logs.includes(`GarmProvider "lxd_local": this update puts pulumi-garm's markers around the hand-written block in ${file}, byte for byte otherwise; GARM is not restarted`),
+      logs.join("\n"),
+    );
+    const { outs } = await impl.update(found.id, found.props, checked.inputs!);
+    const after = await text();
+    assert.equal(garm.restarts, 0, "GARM already runs the entry");
+    const ownerLine = `# pulumi-garm owner: ${JSON.stringify(owner)}\n`;
+    const opening = `# BEGIN pulumi-garm provider "lxd_local"\n${ownerLine}# Managed by pulumi-garm (GarmProvider); edits inside this block are overwritten.\n`;
+    const at = HAND_WRITTEN.indexOf("[[provider]]");
+    const entryEnd = HAND_WRITTEN.indexOf("\n\n[database]") + 1;
+    assert.equal(after, HAND_WRITTEN.slice(0, at) + opening + HAND_WRITTEN.slice(at, entryEnd) + '# END pulumi-garm provider "lxd_local"\n' + HAND_WRITTEN.slice(entryEnd));
+    assert.deepEqual(outs.owner, owner);
+    const again = await impl.diff(found.id, outs as any, checked.inputs!);
+    assert.equal(again.changes, false);
+    // A later update that changes nothing GARM reads keeps the entry's own bytes.
+    await impl.update(found.id, outs as any, { ...checked.inputs!, restartTimeoutSeconds: 9 });
+    assert.equal(await text(), after);
+    assert.equal(garm.restarts, 0);
+  });
+
+  it("an imported hand-written entry the program describes otherwise is marked, rewritten and loaded with one restart", async () => {
+    const impl = makeGarmProviderImpl(deps);
+    const found = await importGarmProvider(`${file}#lxd_local`, { config: () => "systemctl restart garm" });
+    const news = { ...found.inputs, description: "LXD here", owner: { project: "infra", stack: "prod", resource: "lxd" } };
+    const checked = await impl.check(found.inputs, news);
+    await impl.diff(found.id, found.props, checked.inputs!);
+    assert.ok(logs.some((l) => l.includes("puts pulumi-garm's markers around the hand-written block") && l.includes("rewrites it as the program says; GARM restarts to load it")), logs.join("\n"));
+    await impl.update(found.id, found.props, checked.inputs!);
+    assert.equal(readBlock(await text(), "lxd_local")?.description, "LXD here");
+    assert.equal(garm.restarts, 1);
   });
 
   it("check reads the file for collisions with hand-written entries", async () => {
