@@ -3,7 +3,7 @@
 import * as path from "node:path";
 import { type Failure, type InputCheck, type InputRule, checkInputs } from "../../common/input-check";
 import { handWrittenProviderNames } from "./garm-config";
-import { readBlockOwner } from "./managed-block";
+import { findBlocks, readBlockOwner } from "./managed-block";
 import { describeOwner, foreignOwner, TAKE_OVER_HINT } from "./ownership";
 import { containsUnknown } from "../../common/unknown";
 import { ownerOf, UNKNOWN, garmProviderInputSchema, withDefaults } from "./inputs";
@@ -84,8 +84,9 @@ async function collisionFailure(
   }
   const handWritten = handWrittenProviderNames(text);
   if (!handWritten?.includes(name)) return ownerFailure(text, name, garmConfigPath, inputs, olds);
-  // The resource imported from that very entry (its previous inputs record no owner): its first update marks it.
-  if (olds.owner === undefined && olds.name === name && olds.garmConfigPath === garmConfigPath) return undefined;
+  // The resource already has this name in this file and no block of its own there: it was imported from that very
+  // entry, which its first update marks (a block beside the entry is the duplicate GARM refuses).
+  if (olds.name === name && olds.garmConfigPath === garmConfigPath && !hasBlock(text, name, garmConfigPath)) return undefined;
   return {
     property: "name",
     reason: `name "${name}" is already used by a hand-written [[provider]] entry in ${garmConfigPath} (outside pulumi-garm's managed blocks): expected a name no other entry uses; remove or rename that entry, or choose another name`,
@@ -129,4 +130,12 @@ export async function checkGarmProvider(
     if (collision) return { inputs: news, failures: [...failures, collision] };
   }
   return { inputs, failures };
+}
+
+function hasBlock(text: string, name: string, file: string): boolean {
+  try {
+    return findBlocks(text, file).some((b) => b.name === name);
+  } catch {
+    return true; // broken markers: the refusal stands, and create and update say what to fix
+  }
 }

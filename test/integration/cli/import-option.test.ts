@@ -1,7 +1,7 @@
 // Pulumi's `import` resource option with the dynamic provider (issue 26), through the real CLI and the Node language
 // host against the GARM simulator: objects made through GARM's REST API, not through pulumi-garm, are taken over with
-// no write to GARM; a program that describes them otherwise is refused by field with nothing written; a kind that
-// cannot be imported is refused at preview.
+// no write to GARM; a program that describes them otherwise is refused by field with nothing written; a GarmProvider's
+// hand-written entry is taken over as it stands and gets its markers at the next up, without a GARM restart.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -11,6 +11,7 @@ import { GarmClient } from "../../../provider/garm/client";
 import { type Simulator, startSimulator } from "../../../simulator";
 import { locatePulumi, runPulumi } from "../../../harness/pulumi-cli";
 import { mutatingCalls } from "../../support/fixtures";
+import { startSimulatedHost } from "../../../scripts/demo/host";
 
 const BODY = "#!/bin/bash\necho imported template\n";
 
@@ -100,13 +101,64 @@ describe("the import resource option with the dynamic provider (real CLI)", func
     assert.equal(preview.changeSummary?.delete ?? 0, 0, "nothing reached the state");
   });
 
-  it("refuses the import option at preview for a kind that cannot be imported, saying what to do instead", async () => {
-    const preview = await run("preview", async () => {
-      new garm.GarmProvider("lxd", { name: "lxd", providerType: "external", configFile: "/etc/garm/garm.toml", restartCommand: "true", externalExecutable: "/bin/true", externalConfigFile: "/dev/null" } as never, { import: "lxd" });
-      return {};
-    });
-    assert.equal(preview.exitOk, false);
-    assert.match(failure(preview), /GarmProvider lxd: the import option is not supported for this kind: declare it in the program/);
-    assert.deepEqual(mutatingCalls(sim), []);
+  it("takes over a hand-written GarmProvider entry as it stands; the next up only puts the markers around it, without restarting GARM; then no change", async () => {
+    const host = await startSimulatedHost({ prefix: "pulumi-garm-import-option-provider-", tickMs: 0 });
+    try {
+      const entry = `[[provider]]\nname = "lxd"\nprovider_type = "external"\ndescription = "LXD on this host"\n  [provider.external]\n  provider_executable = "${host.providerExecutable}"\n`;
+      fs.appendFileSync(host.garmConfigPath, `\n${entry}\n[logging]\nlog_level = "info"\n`);
+      await host.sim.restart();
+      const handWritten = host.garmConfig();
+      const restarts = host.restarts();
+      const args: garm.GarmProviderArgs = {
+        name: "lxd",
+        description: "LXD on this host",
+        executable: host.providerExecutable,
+        garmConfigPath: host.garmConfigPath,
+        restartCommand: String(host.stackConfig.restartCommand),
+      };
+      const program = (withImport: boolean) => async () => {
+        const p = new garm.GarmProvider("lxd", args, withImport ? { import: `${host.garmConfigPath}#lxd` } : {});
+        return { name: p.name, id: p.id };
+      };
+      const go = (op: "up" | "preview", withImport: boolean) =>
+        runPulumi({
+          workDir: dir,
+          stackName: "provider",
+          projectName: "imports",
+          program: program(withImport),
+          op,
+          config: { "garm:url": host.sim.url, "garm:username": host.sim.username, "garm:password": { value: host.sim.password, secret: true } },
+        });
+      host.sim.clearRequests();
+      const up = await go("up", true);
+      assert.ok(up.exitOk, failure(up));
+      assert.equal(host.garmConfig(), handWritten, "the import changes nothing in the file");
+      assert.deepEqual(up.outputs, { name: "lxd", id: `${host.garmConfigPath}#lxd` }, "the id is the file and the name, not the name alone");
+
+      const preview = await go("preview", false);
+      assert.ok(preview.exitOk, failure(preview));
+      assert.deepEqual(preview.changeSummary, { update: 1, same: 1 });
+      assert.ok(
+        preview.stdout.includes(`GarmProvider "lxd": this update puts pulumi-garm's markers around the hand-written block in ${host.garmConfigPath}, byte for byte otherwise; GARM is not restarted`),
+        preview.stdout,
+      );
+      const marking = await go("up", false);
+      assert.ok(marking.exitOk, failure(marking));
+      const marked = host.garmConfig();
+      assert.equal(
+        marked,
+        handWritten.replace(
+          entry,
+          `# BEGIN pulumi-garm provider "lxd"\n# pulumi-garm owner: {"project":"imports","stack":"provider","resource":"lxd"}\n# Managed by pulumi-garm (GarmProvider); edits inside this block are overwritten.\n${entry}# END pulumi-garm provider "lxd"\n`,
+        ),
+      );
+      assert.equal(host.restarts(), restarts, "GARM is not restarted: it already runs the entry");
+      const after = await go("preview", false);
+      assert.ok(after.exitOk, failure(after));
+      assert.deepEqual(after.changeSummary, { same: 2 });
+      assert.deepEqual(mutatingCalls(host.sim), []);
+    } finally {
+      await host.close();
+    }
   });
 });

@@ -414,5 +414,9 @@ describe("garm-provider lifecycle", () => {
     const impl = makeGarmProviderImpl(deps);
     const r = await impl.check({}, inputs("lxd_local"));
     assert.equal(r.failures?.[0]?.property, "name");
+    // The resource imported from the entry passes; one with a block of its own beside the entry is the duplicate.
+    assert.deepEqual((await impl.check(inputs("lxd_local"), inputs("lxd_local"))).failures, []);
+    await fs.writeFile(file, upsertBlock(HAND_WRITTEN, { name: "lxd_local", description: "", executable: "/bin/true", environmentVariables: [], interfaceVersion: "v0.1.0" }));
+    assert.equal((await impl.check(inputs("lxd_local"), inputs("lxd_local"))).failures?.[0]?.property, "name");
   });
 });
