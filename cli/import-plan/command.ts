@@ -1,5 +1,7 @@
 // `pulumi-garm import-plan`: logs in to a GARM, reads it with one list per kind, and writes Pulumi's bulk import file.
 import { writeFileSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import { RESTART_COMMAND_KEY } from "../../provider/kinds/garm-provider/import";
 import { parseArgs } from "node:util";
 import { checkConnectionSettings } from "../../provider/common/config";
 import { GarmClient } from "../../provider/garm/client";
@@ -21,9 +23,12 @@ type ProgramLanguage = keyof typeof PROGRAM_WRITERS;
 
 export const USAGE = `usage: pulumi-garm import-plan [--url URL] [--username NAME] [--password PASSWORD] [--insecure] [--ca-cert-file FILE]
                               [--org NAME|ID]... [--repo OWNER/NAME|ID]... [--enterprise NAME|ID]... [--language typescript|python] [--out FILE]
+                              [--garm-config FILE [--garm-restart-command COMMAND]]
 Writes the file \`pulumi import --file FILE\` takes, for every object of the GARM or those under the chosen entities;
 with --language typescript (index.ts, the dynamic provider) or python (__main__.py, the garm plugin), a program
 declaring them with pulumi-garm's classes and the \`import\` option.
+Provider entries are planned with --garm-config, the config file GARM runs with (its --config), read where it is on
+this machine; --garm-restart-command is the command that restarts GARM, which their inputs hold.
 The connection falls back to GARM_URL, GARM_USERNAME, GARM_PASSWORD, GARM_INSECURE and GARM_CA_CERT_FILE.`;
 
 export interface CommandIo {
@@ -60,6 +65,8 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
       enterprise: { type: "string", multiple: true },
       out: { type: "string" },
       language: { type: "string" },
+      "garm-config": { type: "string" },
+      "garm-restart-command": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -91,15 +98,25 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
   try {
     io.stderr(`reading GARM at ${checked.settings.url}`);
     const inventory = await readInventory(client, (line) => io.stderr(line));
-    const plan = buildPlan(inventory, selection);
+    const garmConfig = values["garm-config"];
+    if (garmConfig !== undefined && !isAbsolute(garmConfig)) throw new Error(`--garm-config ${garmConfig}: give the absolute path of GARM's config file, as GARM's --config names it`);
+    if (values["garm-restart-command"] !== undefined && garmConfig === undefined) throw new Error("--garm-restart-command is for provider entries, which need --garm-config too");
+    const plan = buildPlan(inventory, selection, garmConfig);
     const writer = language && PROGRAM_WRITERS[language];
     for (const line of plan.referenced) io.stderr(`left to refer to, not imported: ${line}`);
     for (const kind of plan.waiting) {
       const row: KindRow = kindRow(registryKey(kind));
+      const leaves = writer ? "program comments" : "file leaves out";
+      if (kind === "garmProvider" && row.importable === true) {
+        io.stderr(`note: ${tokenFor(kind)} entries are read from GARM's config file, which was not given, so the ${leaves} those objects: give --garm-config <path> (GARM's --config, e.g. /etc/garm/config.toml)`);
+        continue;
+      }
       const instead = row.importable === true ? "" : `: ${row.importable.instead}`;
-      io.stderr(`note: ${tokenFor(kind)} cannot be imported with this version of pulumi-garm, so the ${writer ? "program comments" : "file leaves out"} those objects${instead}`);
+      io.stderr(`note: ${tokenFor(kind)} cannot be imported with this version of pulumi-garm, so the ${leaves} those objects${instead}`);
     }
-    const text = writer ? writer.write(plan, await inputsFor(plan.entries, { client, templates: inventory.templates }), checked.settings.url) : `${JSON.stringify(plan.file, null, 2)}\n`;
+    const restartCommand = values["garm-restart-command"];
+    const sources = { client, templates: inventory.templates, ...(restartCommand !== undefined ? { restartCommand } : {}) };
+    const text = writer ? writer.write(plan, await inputsFor(plan.entries, sources), checked.settings.url) : `${JSON.stringify(plan.file, null, 2)}\n`;
     if (values.out) {
       writeFileSync(values.out, text);
       io.stderr(`wrote ${plan.file.resources.length} resources to ${values.out}: ${writer ? `run \`pulumi up\` in its project (the program's file is ${writer.file})` : `run \`pulumi import --file ${values.out}\``}`);
@@ -111,6 +128,11 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
     if (commands.length > 0) {
       io.stderr(`GARM never returns secrets: set these ${commands.length} values in the stack's config first (GARM cannot confirm them; the values you set are what pulumi-garm sends from then on):`);
       for (const command of commands) io.stderr(`  ${command}`);
+    }
+    const providers = plan.file.resources.filter((r) => r.type === tokenFor("garmProvider")).length;
+    if (providers > 0 && !writer) {
+      io.stderr(`GARM's config file does not hold the command that restarts GARM: the ${providers} provider imports take it from stack config:`);
+      io.stderr(`  pulumi config set ${RESTART_COMMAND_KEY} '${(restartCommand ?? "<the command that restarts GARM, e.g. systemctl restart garm>").replace(/'/g, "'\\''")}'`);
     }
     const garmCalls = client.transport.requestsSent;
     io.stderr(`GARM calls: ${garmCalls}`);

@@ -4,6 +4,7 @@ import type { ControllerView, CredentialsView, EndpointView, EntityKind, EntityV
 import { type KindKey, kindRow, tokenOf } from "../../provider/registry/kinds";
 import { credentialsImportId } from "../../provider/kinds/credentials/import";
 import { entityImportId } from "../../provider/kinds/entity/import";
+import { garmProviderId } from "../../provider/kinds/garm-provider/import";
 
 /** Every object import-plan can list, as GARM's list answers give it. */
 export type Listed =
@@ -13,7 +14,8 @@ export type Listed =
   | { readonly kind: "template"; readonly view: TemplateView }
   | { readonly kind: "pool"; readonly view: PoolView }
   | { readonly kind: "scaleSet"; readonly view: ScaleSetView }
-  | { readonly kind: "garmProvider"; readonly view: ProviderView }
+  /** `garmConfigPath` is the file GARM loaded it from (`--garm-config`): GARM's API does not say which. */
+  | { readonly kind: "garmProvider"; readonly view: ProviderView; readonly garmConfigPath?: string }
   | { readonly kind: "controller"; readonly view: ControllerView };
 
 export type ListedKind = Listed["kind"];
@@ -35,11 +37,11 @@ export const IMPORT_IDS: { readonly [K in ListedKind]: IdForm<K> } = {
   organization: { id: (o) => entityImportId(o.view), prefix: "org" },
   repository: { id: (o) => entityImportId(o.view), prefix: "repo" },
   enterprise: { id: (o) => entityImportId(o.view), prefix: "enterprise" },
-  // Assumed until the GarmProvider importer lands.
   template: { id: (o) => String(o.view.id), prefix: "template" },
   pool: { id: (o) => o.view.id, prefix: "pool" },
   scaleSet: { id: (o) => String(o.view.id), prefix: "scaleset" },
-  garmProvider: { id: (o) => o.view.name, prefix: "provider" },
+  // The entry is read from GARM's config file: without the file the name alone, which the plan leaves out (planned).
+  garmProvider: { id: (o) => (o.garmConfigPath ? garmProviderId(o.garmConfigPath, o.view.name) : o.view.name), prefix: "provider" },
   controller: { id: (o) => o.view.controllerId, prefix: "controller" },
 };
 
@@ -56,6 +58,11 @@ export function tokenFor(kind: ListedKind): string {
 /** The plugin serves `pulumi import` for the kind (until then it answers "not importable"). */
 export function hasImporter(kind: ListedKind): boolean {
   return kindRow(registryKey(kind)).importable === true;
+}
+
+/** The object goes into the import file: its kind has an importer, and a provider entry's config file is known. */
+export function planned(o: Listed): boolean {
+  return hasImporter(o.kind) && (o.kind !== "garmProvider" || o.garmConfigPath !== undefined);
 }
 
 export function importIdOf(o: Listed): string {

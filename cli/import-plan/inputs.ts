@@ -13,7 +13,8 @@ import { importedPoolInputs } from "../../provider/kinds/pool/import";
 import { importedInputs } from "../../provider/kinds/scaleset/import";
 import { importedTemplateInputs } from "../../provider/kinds/template/import";
 import { BOUND_KINDS } from "../../provider/registry/implementations";
-import { type Listed, type ListedKind, hasImporter, importIdOf } from "./import-ids";
+import { RESTART_COMMAND_KEY } from "../../provider/kinds/garm-provider/import";
+import { type Listed, type ListedKind, importIdOf, planned } from "./import-ids";
 import type { PlanEntry } from "./plan";
 import { ConfigValue } from "./program";
 
@@ -24,6 +25,8 @@ interface Sources {
   readonly client: GarmClient;
   /** Every template GARM listed, system ones included. */
   readonly templates: readonly TemplateView[];
+  /** GARM's restart command (`--garm-restart-command`), which provider entries' inputs hold and GARM's file does not. */
+  readonly restartCommand?: string;
 }
 
 type FromList<K extends ListedKind> = (o: Listed & { readonly kind: K }, from: Sources) => Props | Promise<Props>;
@@ -46,18 +49,21 @@ const FROM_LIST: { readonly [K in ListedKind]?: FromList<K> } = {
   scaleSet: (o, { templates }) => importedInputs({ ...o.view, templateName: o.view.templateName ?? templates.find((t) => t.id === o.view.templateId)?.name }) as Props,
 };
 
-/** The stack config the CLI has none of: an importer that needs a key set says which, and the object stays a comment. */
-const NO_STACK_CONFIG = () => undefined;
+/**
+ * The stack config the CLI has none of, but the restart command given as a flag: an importer that needs a key set says
+ * which, and the object stays a comment.
+ */
+const stackConfigOf = (from: Sources) => (key: string) => (key === RESTART_COMMAND_KEY ? from.restartCommand : undefined);
 
 /** The inputs of one object; undefined for a kind that cannot be imported yet, or the one-line reason its importer gave. */
 async function inputsOf(o: Listed, from: Sources): Promise<Props | string | undefined> {
-  if (!hasImporter(o.kind)) return undefined;
+  if (!planned(o)) return undefined;
   const mapped = FROM_LIST[o.kind] as FromList<ListedKind> | undefined;
   if (mapped) return mapped(o, from);
   const importer = BOUND_KINDS.find((k) => k.key === o.kind)?.impl.importer;
   if (!importer) throw new Error(`${o.kind} is marked importable but has no importer`);
   try {
-    return (await importer(from.client, importIdOf(o), NO_STACK_CONFIG)).inputs;
+    return (await importer(from.client, importIdOf(o), stackConfigOf(from))).inputs;
   } catch (err) {
     return (err as Error).message;
   }

@@ -4,7 +4,7 @@ import type { EntityKind } from "../../provider/garm/client";
 import { sameEndpointName, sameEntityName } from "../../provider/garm/names";
 import { DEFAULT_ENDPOINT } from "../../provider/kinds/endpoint/inputs";
 import { SYSTEM_OWNER } from "../../provider/kinds/template/state";
-import { type Listed, type ListedKind, hasImporter, importIdOf, tokenFor } from "./import-ids";
+import { type Listed, type ListedKind, importIdOf, planned, tokenFor } from "./import-ids";
 import type { Inventory } from "./inventory";
 import { logicalNames } from "./names";
 
@@ -33,8 +33,9 @@ export interface Plan {
   /** The file's entries with the objects behind them, in the same order: what the TypeScript writer declares. */
   readonly entries: PlanEntry[];
   /**
-   * Kinds of the GARM with no importer in this version: `pulumi import --file` would refuse the whole file for one such
-   * entry, so the file leaves them out (the entries keep them, for the TypeScript writer's comments).
+   * Kinds of the GARM the file leaves out: with no importer in this version (`pulumi import --file` would refuse the
+   * whole file for one such entry), or provider entries when GARM's config file was not given. The entries keep them,
+   * for the TypeScript writer's comments.
    */
   readonly waiting: ListedKind[];
   /** GARM's own objects the plan leaves out, for the progress lines. */
@@ -44,7 +45,7 @@ export interface Plan {
 const isDefaultEndpoint = (e: { forge: string; name: string }) => e.forge === "github" && sameEndpointName(e.name, DEFAULT_ENDPOINT);
 
 /** The objects to import, in the order a program declares them (what is referred to first). */
-export function selectObjects(inv: Inventory, selection: Selection = {}): { objects: Listed[]; referenced: string[] } {
+export function selectObjects(inv: Inventory, selection: Selection = {}, garmConfigPath?: string): { objects: Listed[]; referenced: string[] } {
   const chosen = chosenEntities(inv, selection);
   const under = (entity: { id: string } | undefined) => chosen === undefined || (entity !== undefined && chosen.has(entity.id));
   const entities = inv.entities.filter((e) => under(e.view));
@@ -74,7 +75,7 @@ export function selectObjects(inv: Inventory, selection: Selection = {}): { obje
   const objects: Listed[] = [
     ...endpoints.map((view) => ({ kind: "endpoint" as const, view, ambiguous: endpointTwice(view.name) })),
     ...credentials.map((view) => ({ kind: "credentials" as const, view, ambiguous: credentialsTwice(view.name) })),
-    ...providers.map((view) => ({ kind: "garmProvider" as const, view })),
+    ...providers.map((view) => ({ kind: "garmProvider" as const, view, ...(garmConfigPath !== undefined ? { garmConfigPath } : {}) })),
     ...templates.map((view) => ({ kind: "template" as const, view })),
     ...entities.map(({ kind, view }) => ({ kind, view })),
     ...pools.map((view) => ({ kind: "pool" as const, view })),
@@ -85,12 +86,12 @@ export function selectObjects(inv: Inventory, selection: Selection = {}): { obje
 }
 
 /** The import file for `inv` (the importable objects) and every object behind it; throws naming the flag when a chosen entity is not in GARM. */
-export function buildPlan(inv: Inventory, selection: Selection = {}): Plan {
-  const { objects, referenced } = selectObjects(inv, selection);
+export function buildPlan(inv: Inventory, selection: Selection = {}, garmConfigPath?: string): Plan {
+  const { objects, referenced } = selectObjects(inv, selection, garmConfigPath);
   const names = logicalNames(objects);
   const entries = objects.map((object, i) => ({ object, spec: { type: tokenFor(object.kind), name: names[i], id: importIdOf(object) } }));
-  const waiting = [...new Set(objects.filter((o) => !hasImporter(o.kind)).map((o) => o.kind))];
-  return { file: { resources: entries.filter((e) => hasImporter(e.object.kind)).map((e) => e.spec) }, entries, waiting, referenced };
+  const waiting = [...new Set(objects.filter((o) => !planned(o)).map((o) => o.kind))];
+  return { file: { resources: entries.filter((e) => planned(e.object)).map((e) => e.spec) }, entries, waiting, referenced };
 }
 
 const FLAG: Record<EntityKind, string> = { organization: "--org", repository: "--repo", enterprise: "--enterprise" };

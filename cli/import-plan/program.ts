@@ -2,7 +2,7 @@
 // input naming another declared object turned into a reference to it, and a comment for an object that cannot be
 // declared. The TypeScript and Python writers render the same items, so both refer to the same objects.
 import { sameEndpointName, sameEntityName } from "../../provider/garm/names";
-import { kindRow } from "../../provider/registry/kinds";
+import { type KindRow, kindRow } from "../../provider/registry/kinds";
 import { type Listed, type ListedKind, registryKey } from "./import-ids";
 import type { Props } from "./inputs";
 import type { Plan } from "./plan";
@@ -71,9 +71,12 @@ export function programItems(plan: Plan, inputs: readonly (Props | string | unde
   const taken = new Set(reserved);
   const declared: Declared[] = [];
   return plan.entries.map(({ object, spec }, i): ProgramItem => {
-    const row = kindRow(registryKey(object.kind));
+    const row: KindRow = kindRow(registryKey(object.kind));
     const given = inputs[i];
     const about = { sdkClass: row.sdkClass, name: spec.name, id: spec.id };
+    if (object.kind === "garmProvider" && object.garmConfigPath === undefined) {
+      return { kind: "comment", ...about, why: "not written, as its entry is in GARM's config file, which import-plan was not given: run it with --garm-config <path> --garm-restart-command <command>" };
+    }
     if (row.importable !== true || given === undefined) {
       const instead = row.importable === true ? "its inputs were not read" : row.importable.instead;
       return { kind: "comment", ...about, why: `this version of pulumi-garm cannot import it yet; ${instead}` };

@@ -65,11 +65,31 @@ describe("pulumi-garm import-plan (simulator populated over REST)", function () 
 
   it("writes only the objects whose kind has an importer, as pulumi import refuses a whole file for one it cannot import", async () => {
     const { file, written, stderr } = await plan(sim);
+    const PROVIDER = "garm:index:GarmProvider";
     const importable = new Set(BOUND_KINDS.filter((k) => k.importable === true).map((k) => tokenOf(k)));
-    assert.deepEqual(written.resources, file.resources.filter((r) => importable.has(r.type)));
+    // Provider entries are read from GARM's config file, which this run was not given.
+    assert.deepEqual(written.resources, file.resources.filter((r) => importable.has(r.type) && r.type !== PROVIDER));
     for (const t of new Set(file.resources.filter((r) => !importable.has(r.type)).map((r) => r.type))) {
       assert.ok(stderr.some((l) => l.startsWith(`note: ${t} cannot be imported with this version of pulumi-garm, so the file leaves out those objects`)), stderr.join("\n"));
     }
+    assert.ok(
+      stderr.includes(`note: ${PROVIDER} entries are read from GARM's config file, which was not given, so the file leaves out those objects: give --garm-config <path> (GARM's --config, e.g. /etc/garm/config.toml)`),
+      stderr.join("\n"),
+    );
+    assert.ok(!stderr.some((l) => l.includes("garm:garmRestartCommand")), "no provider import, no restart command to set");
+  });
+
+  it("--garm-config plans the provider entries as <file>#<name>, and names the stack config key their restart command comes from", async () => {
+    const { written, stderr } = await plan(sim, ["--garm-config", "/etc/garm/config.toml", "--garm-restart-command", "systemctl restart garm"]);
+    assert.deepEqual(
+      written.resources.filter((r) => r.type === "garm:index:GarmProvider"),
+      [{ type: "garm:index:GarmProvider", name: "provider-fake", id: "/etc/garm/config.toml#fake" }],
+    );
+    const at = stderr.indexOf("GARM's config file does not hold the command that restarts GARM: the 1 provider imports take it from stack config:");
+    assert.ok(at >= 0, stderr.join("\n"));
+    assert.equal(stderr[at + 1], "  pulumi config set garm:garmRestartCommand 'systemctl restart garm'");
+    await assert.rejects(plan(sim, ["--garm-config", "config.toml"]), /--garm-config config.toml: give the absolute path of GARM's config file/);
+    await assert.rejects(plan(sim, ["--garm-restart-command", "true"]), /--garm-restart-command is for provider entries, which need --garm-config too/);
   });
 
   it("leaves GARM's system templates and default github.com endpoint out, and says it refers to them", async () => {
