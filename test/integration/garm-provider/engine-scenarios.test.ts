@@ -205,7 +205,7 @@ describe("GarmProvider and GarmScaleSet through the engine against the GARM simu
     const provCreate = rpcs.find((r) => r.op === "create" && r.name === "prov" && r.ok)!;
     const ssCreate = rpcs.find((r) => r.op === "create" && r.name === "ss" && r.ok)!;
     const deletes = rpcs.filter((r) => r.op === "delete" && r.ok);
-    assert.deepEqual(deletes.map((d) => `${d.name}:${d.id}`), [`ss:${old.id}`, "prov:alpha"]);
+    assert.deepEqual(deletes.map((d) => `${d.name}:${d.id}`), [`ss:${old.id}`, `prov:${fx.file}#alpha`]);
     assert.ok(provCreate.seq < ssCreate.seq && ssCreate.seq < deletes[0].seq);
 
     assert.deepEqual(names(sim), ["alpha2"]);
@@ -214,7 +214,7 @@ describe("GarmProvider and GarmScaleSet through the engine against the GARM simu
     assert.ok(fileAfter.startsWith(HAND_WRITTEN));
     assert.ok(!fileAfter.includes(BEGIN("alpha")));
     assert.deepEqual(engine.state().resources.map((r) => `${r.name}:${r.id}:${r.pendingDelete}`).sort(), [
-      "prov:alpha2:false",
+      `prov:${fx.file}#alpha2:false`,
       `ss:${now.id}:false`,
     ]);
   });

@@ -26,7 +26,7 @@ describe("GarmProvider partial creates through the engine", function () {
     assert.match(String(failed.errors["prov-alpha"]), /garm\.service is masked/);
     const [kept] = fx.engine.state().resources;
     assert.equal(kept?.name, "prov-alpha", "the resource is recorded although its restart failed");
-    assert.equal(kept.id, "alpha");
+    assert.equal(kept.id, `${fx.file}#alpha`, "the id is the file and the name");
     assert.ok((kept.initErrors ?? []).length > 0, "as a partial create");
     assert.deepEqual(blocksIn(await fs.readFile(fx.file, "utf8")), ["alpha"]);
     assert.deepEqual(fx.sim.providers().map((p) => p.name), []);

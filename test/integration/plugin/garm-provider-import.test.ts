@@ -1,12 +1,13 @@
 // `pulumi import garm:index:GarmProvider` of a [[provider]] entry an operator wrote by hand into GARM's config file
-// (issue 26), with the real CLI, the garm plugin and a YAML project against the simulated GARM host: the import writes
-// nothing, the preview after it plans only the marker update and says so, the up puts the markers around the entry
+// (issue 26), with the real CLI, the garm plugin and a YAML project against the simulated GARM host, with a scale set on
+// it: the import writes nothing and refers to the provider by its name, the preview after it plans only the marker update and says so, the up puts the markers around the entry
 // without changing another byte or restarting GARM, and the program then previews with no change.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
+import { GarmClient } from "../../../provider/garm/client";
 import { startSimulatedHost } from "../../../scripts/demo/host";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { writes } from "./quickstart-scenario";
@@ -42,15 +43,25 @@ describe("pulumi import of a hand-written GarmProvider entry (real CLI, garm plu
     const restartCommand = String(host.stackConfig.restartCommand);
     await p.initStack("dev", { "garm:url": host.sim.url, "garm:username": host.sim.username, "garm:password": { value: host.sim.password, secret: true }, "garm:garmRestartCommand": restartCommand });
 
+    // A scale set runs on the provider: imported with it, it refers to the provider's name.
+    const rest = new GarmClient({ url: host.sim.url, username: host.sim.username, password: host.sim.password });
+    const scaleSet = await rest.createScaleSet(
+      { kind: "organization", id: host.sim.organizationId },
+      { name: "on-lxd", provider_name: "lxd", image: "img", flavor: "big", os_type: "linux", os_arch: "amd64", labels: ["lxd"], max_runners: 2, enabled: true },
+    );
+    const plan = { resources: [{ type: "garm:index:GarmProvider", name: "lxd", id: `${host.garmConfigPath}#lxd` }, { type: "garm:index:GarmScaleSet", name: "on-lxd", id: String(scaleSet.id) }] };
+    fs.writeFileSync(path.join(p.dir, "plan.json"), JSON.stringify(plan));
     host.sim.clearRequests();
-    await p.cli(["import", "garm:index:GarmProvider", "lxd", `${host.garmConfigPath}#lxd`, "--yes", "--protect=false", "--out", "imported.yaml"]);
+    await p.cli(["import", "--file", "plan.json", "--yes", "--protect=false", "--out", "imported.yaml"]);
     const code = fs.readFileSync(path.join(p.dir, "imported.yaml"), "utf8");
     assert.equal(host.garmConfig(), handWritten, "the import changes nothing in the file");
     assert.match(code, /restartCommand: /, code);
+    // The provider's id is not its name, so the name is the one output holding "lxd": Pulumi writes a reference.
+    assert.match(code, /providerName: \$\{lxd\.name\}/, code);
     fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), `${header}${code}`);
 
     const preview = await p.preview();
-    assert.deepEqual(preview.changeSummary, { update: 1, same: 1 }, JSON.stringify(preview.steps));
+    assert.deepEqual(preview.changeSummary, { update: 1, same: 2 }, JSON.stringify(preview.steps));
     const step = preview.steps.find((s) => s.op === "update")!;
     assert.deepEqual(Object.keys(step.detailedDiff ?? {}), ["owner"], JSON.stringify(step));
     // Under the resource in the Diagnostics section of the preview.

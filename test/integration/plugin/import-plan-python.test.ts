@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { importPlan } from "../../../cli/import-plan/command";
-import { hasImporter } from "../../../cli/import-plan/import-ids";
+import { planned } from "../../../cli/import-plan/import-ids";
 import { importSecretsConfig, populateGarm } from "../../../harness/populated-garm";
 import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
 import { startSimulatedHost } from "../../../scripts/demo/host";
@@ -53,7 +53,7 @@ describe("import-plan --language python: the written __main__.py, run with the r
     });
     const code = fs.readFileSync(path.join(p.dir, "__main__.py"), "utf8");
     console.log(`      generated __main__.py:\n${code.replace(/^/gm, "        ")}`);
-    const declared = outcome!.plan.entries.filter((e) => hasImporter(e.object.kind));
+    const declared = outcome!.plan.entries.filter((e) => planned(e.object));
     for (const { spec } of declared) {
       assert.match(code, new RegExp(`^\\w+ = garm\\.Garm\\w+\\(\\n    ${JSON.stringify(spec.name)},\\n[\\s\\S]*?^    opts=pulumi\\.ResourceOptions\\(import_=${JSON.stringify(spec.id)}, protect=True\\),\\n\\)$`, "m"), `${spec.name} is declared`);
     }
