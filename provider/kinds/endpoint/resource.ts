@@ -11,6 +11,7 @@ import type { KindProvider } from "../../common/planned-diff";
 import { withoutProviderKey } from "../../common/unknown";
 import { adoptByName } from "../../common/adopt";
 import { checkEndpointInputs } from "./check";
+import { endpointId, parseEndpointId } from "./id";
 import { REPLACE_REASONS, URL_FIELDS, type UpdatableEndpointField, changedEndpointFields, diffEndpoint } from "./diff";
 import {
   type CheckedEndpointInputs,
@@ -105,7 +106,7 @@ export function endpointProviderWith(deps: EndpointDeps): KindProvider {
           },
           deps.log,
         );
-        if (adopted) return { id: inputs.name, outs: adopted.outs };
+        if (adopted) return { id: endpointId(inputs.forge, inputs.name), outs: adopted.outs };
       }
       try {
         await client.createEndpoint(inputs.forge, createBody(inputs));
@@ -113,12 +114,14 @@ export function endpointProviderWith(deps: EndpointDeps): KindProvider {
         if (isGarmError(err, "conflict")) throw await alreadyExists(client, inputs);
         throw err;
       }
-      return { id: inputs.name, outs: toEndpointOutputs(inputs) };
+      return { id: endpointId(inputs.forge, inputs.name), outs: toEndpointOutputs(inputs) };
     },
 
     async read(id, props) {
       const olds = readEndpointOutputs(props ?? {});
-      const found = await findEndpoint(deps.client(), olds.forge, olds.name || id);
+      // The outputs name it; the id (`<forge>/<name>`, or the bare name in older state) only where they do not.
+      const fromId = parseEndpointId(id);
+      const found = await findEndpoint(deps.client(), olds.name ? olds.forge : (fromId.forge ?? olds.forge), olds.name || fromId.name);
       // Gone from GARM: an empty id drops it from the state.
       if (!found) return {};
       return { id, props: { ...fromView(olds, found), __provider: props?.__provider } };
