@@ -137,7 +137,8 @@ export interface ScaleSetAndPoolSource {
   listPools(): Promise<PoolRef[]>;
 }
 
-function entityOf(ref: { entityName?: string; entity?: { kind?: string; name?: string; id?: string } }): string {
+/** e.g. "organization acme": the entity a scale set or pool belongs to, for a dependent's detail. */
+export function entityDetail(ref: { entityName?: string; entity?: { kind?: string; name?: string; id?: string } }): string {
   if (ref.entity && (ref.entity.name || ref.entity.id)) return `${ref.entity.kind ?? "entity"} ${ref.entity.name || ref.entity.id}`;
   return ref.entityName || "unknown entity";
 }
@@ -147,8 +148,8 @@ export function scaleSetsAndPoolsWhere(source: ScaleSetAndPoolSource, uses: (ref
   return [
     {
       what: "scale sets",
-      list: async () => (await source.listScaleSets()).filter(uses).map((s) => ({ kind: "scale set", name: s.name, id: String(s.id), detail: entityOf(s) })),
+      list: async () => (await source.listScaleSets()).filter(uses).map((s) => ({ kind: "scale set", name: s.name, id: String(s.id), detail: entityDetail(s) })),
     },
-    { what: "pools", list: async () => (await source.listPools()).filter(uses).map((p) => ({ kind: "pool", id: p.id, detail: entityOf(p) })) },
+    { what: "pools", list: async () => (await source.listPools()).filter(uses).map((p) => ({ kind: "pool", id: p.id, detail: entityDetail(p) })) },
   ];
 }
