@@ -1,7 +1,7 @@
 // The whole-GARM import against the REAL GARM v0.2.1 (issue 26): a GARM populated through its REST API only, as a
 // team's is, then `pulumi-garm import-plan`, `pulumi import --file` in a YAML project with the garm plugin, a preview
-// with no change, and no object of GARM changed by any of it. (A destroy of the imported program is not in dependency
-// order yet: the import file cannot state that a scale set uses a template, so Pulumi deletes them in parallel.)
+// with no change, and no object of GARM changed by any of it; then a label change on one imported scale set and one
+// `pulumi destroy`, which GARM lets through only in dependency order, leaving GARM's default endpoint and system templates.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -15,6 +15,7 @@ import { REPO_ROOT } from "../../harness/pulumi-cli/project";
 import { locateGarm } from "../../harness/real-garm";
 import { type E2eEnvironment, startE2eEnvironment } from "../../harness/real-garm/environment";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "../integration/plugin/plugin-project";
+import { assertEndpointReferences, changeLabels, destroyLeavesGarmsOwn, unprotect } from "../integration/plugin/imported-lifecycle";
 
 /** The first place two JSON texts differ, for a failure message. */
 function firstDifference(a: string, b: string): string {
@@ -44,7 +45,7 @@ describe("e2e: import-plan and pulumi import --file against real GARM v0.2.1 (ga
     await env?.stop();
   });
 
-  it("imports what a team made over REST with no change to GARM, leaving GARM's own objects out; the written program previews no change", async () => {
+  it("imports what a team made over REST with no change to GARM, leaving GARM's own objects out; the written program previews no change, takes a label change and destroys in one run", async () => {
     env = await startE2eEnvironment();
     const login = { url: env.garm.url, username: env.garm.username, password: env.garm.password };
     const rest = new GarmClient(login);
@@ -83,6 +84,10 @@ describe("e2e: import-plan and pulumi import --file against real GARM v0.2.1 (ga
     await p.cli(["preview", "--expect-no-changes"]);
     const afterPreview = await snapshot();
     assert.ok(afterPreview === before, `the preview changed nothing in GARM: ${firstDifference(before, afterPreview)}`);
+    assertEndpointReferences(fs.readFileSync(generated, "utf8"), file);
 
+    await unprotect(p);
+    await changeLabels(p, file.resources.find((r) => r.type === "garm:index:GarmScaleSet" && r.name.startsWith("scaleset-ci-small"))!, "relabelled", login);
+    await destroyLeavesGarmsOwn(p, login);
   });
 });

@@ -1,7 +1,9 @@
 // The whole-GARM import with the real Pulumi CLI, as the README's walk-through tells it and run as written: `pulumi-garm
 // import-plan` on a simulated GARM populated over REST, `pulumi import --file` in a YAML project with the garm plugin,
-// the written program appended to Pulumi.yaml, then a preview with no change. The plan holds the kinds whose importers
-// have landed (the registry's `importable`); the secrets of credentials and entities are set in stack config first.
+// the written program appended to Pulumi.yaml, then a preview with no change; then what a team does next with it: a
+// label change on one imported scale set, and one `pulumi destroy` that deletes in dependency order and leaves GARM's
+// own objects. The plan holds the kinds whose importers have landed (the registry's `importable`); the secrets of
+// credentials and entities are set in stack config first.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -12,6 +14,7 @@ import { importSecretsConfig, populateGarm } from "../../../harness/populated-ga
 import { REPO_ROOT, installTarball, packOnce, run } from "../../../harness/pulumi-cli/project";
 import { startSimulatedHost } from "../../../scripts/demo/host";
 import { fencedBlock } from "./doc-blocks";
+import { assertDeletedInOrder, assertEndpointReferences, changeLabels, dependencyEdges, destroyLeavesGarmsOwn, unprotect } from "./imported-lifecycle";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { writes } from "./quickstart-scenario";
 
@@ -25,7 +28,7 @@ describe("import-plan, then pulumi import --file in a YAML project (real CLI, ga
     for (const c of cleanup.splice(0).reverse()) await c();
   });
 
-  it("the README's YAML walk-through imports every object whose kind has an importer; the program Pulumi writes previews with no change", async () => {
+  it("the README's YAML walk-through imports every object whose kind has an importer; the program Pulumi writes previews with no change, takes a label change and destroys in dependency order", async () => {
     if (!fs.existsSync(path.join(YAML_HOST_DIR, "pulumi-language-yaml"))) throw new Error(`the YAML language host is not built at ${YAML_HOST_DIR}: run \`scripts/tools.sh yaml\``);
     const tarball = buildPluginOnce();
     const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-plugin-home-"));
@@ -64,5 +67,15 @@ describe("import-plan, then pulumi import --file in a YAML project (real CLI, ga
     const preview = await p.preview();
     assert.deepEqual(preview.changeSummary, { same: file.resources.length + 1 }, `after import the written program has no change:\n${code}`);
     assert.deepEqual(writes(host.sim), []);
+    assertEndpointReferences(code, file);
+
+    const login = { url: host.sim.url, username: host.sim.username, password: host.sim.password };
+    await unprotect(p);
+    await changeLabels(p, file.resources.find((r) => r.type === "garm:index:GarmScaleSet" && r.name.startsWith("scaleset-ci-small"))!, "relabelled", login);
+    const edges = await dependencyEdges(login);
+    host.sim.clearRequests();
+    await destroyLeavesGarmsOwn(p, login);
+    // GARM refuses each delete while a user of the object remains; the log shows each came after its users'.
+    assertDeletedInOrder(writes(host.sim).filter((r) => r.method === "DELETE").map((r) => r.path.replace(/^\/api\/v1/, "")), edges);
   });
 });

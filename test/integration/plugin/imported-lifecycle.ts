@@ -1,0 +1,141 @@
+// What a team does with the YAML program `pulumi import --file` wrote, after its no-change preview, for the import-plan
+// tests on the simulator and on real GARM alike: the references the program must hold, a label change on one imported
+// scale set (a replacement, new generation first), then one `pulumi destroy` that leaves only GARM's own objects.
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { ImportFile } from "../../../cli/import-plan/plan";
+import { GarmClient } from "../../../provider/garm/client";
+import type { PluginProject } from "./plugin-project";
+
+type Login = { url: string; username: string; password: string };
+type Entry = ImportFile["resources"][number];
+
+/** The block of `name` in the YAML program: its lines up to the next resource. */
+function blockOf(code: string, name: string): { start: number; end: number } {
+  const start = code.search(new RegExp(`^  ${name}:\\n`, "m"));
+  assert.ok(start >= 0, `the program declares ${name}`);
+  const next = code.slice(start + 1).search(/^  \S/m);
+  return { start, end: next < 0 ? code.length : start + 1 + next };
+}
+
+/** Credentials name their endpoint by a reference to its `name` where the program declares it, so destroy orders them. */
+export function assertEndpointReferences(code: string, file: ImportFile): void {
+  const endpoints = file.resources.filter((r) => r.type === "garm:index:GarmEndpoint");
+  assert.ok(endpoints.length > 0, "the plan imports endpoints");
+  // YAML writes a logical name with dashes as `${["endpoint-ghes"].name}`.
+  for (const e of endpoints) assert.ok(code.includes(`endpoint: \${["${e.name}"].name}`) || code.includes(`endpoint: \${${e.name}.name}`), `a credentials' endpoint refers to ${e.name}:\n${code}`);
+  assert.doesNotMatch(code, /^\s+endpoint: (ghes|gitea-local)$/m, "no credentials name an imported endpoint by a literal");
+}
+
+/** `protect: true` goes from the program and the state, as a team does before changing or destroying what it imported. */
+export async function unprotect(p: PluginProject): Promise<void> {
+  const file = path.join(p.dir, "Pulumi.yaml");
+  fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/^\s+protect: true\n/gm, "").replace(/^    options:\n(?!      )/gm, ""));
+  await p.cli(["state", "unprotect", "--all", "--yes"]);
+}
+
+/** Adds a label to the scale set `entry` in Pulumi.yaml; the preview shows the replacement, new generation first; up makes it. */
+export async function changeLabels(p: PluginProject, entry: Entry, label: string, login: Login): Promise<void> {
+  const file = path.join(p.dir, "Pulumi.yaml");
+  const code = fs.readFileSync(file, "utf8");
+  const { start, end } = blockOf(code, entry.name);
+  const block = code.slice(start, end);
+  const changed = block.replace(/^(\s+)labels:\n((?:\1\s+- .*\n)+)/m, (_all, indent: string, items: string) => `${indent}labels:\n${items}${items.split("\n")[0]!.replace(/- .*/, `- ${label}`)}\n`);
+  assert.notEqual(changed, block, `the labels of ${entry.name} are a list in the program:\n${block}`);
+  fs.writeFileSync(file, code.slice(0, start) + changed + code.slice(end));
+
+  const preview = await p.preview();
+  const steps = preview.steps.filter((s) => s.urn.endsWith(`::${entry.name}`));
+  assert.deepEqual(steps.map((s) => [s.op, s.replaceReasons]), [["replace", ["labels"]]], `the label change replaces ${entry.name}: ${JSON.stringify(steps)}`);
+  // The engine's events say in which order it ran the replacement's steps (`--event-log` is a debug command's flag).
+  const events = path.join(p.workDir, `up-${entry.name}.events.jsonl`);
+  p.env.PULUMI_DEBUG_COMMANDS = "true";
+  try {
+    await p.cli(["up", "--yes", "--event-log", events]);
+  } finally {
+    delete p.env.PULUMI_DEBUG_COMMANDS;
+  }
+  const ops = fs
+    .readFileSync(events, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => (JSON.parse(l) as { resourcePreEvent?: { metadata: { op: string; urn: string } } }).resourcePreEvent?.metadata)
+    .filter((m) => m !== undefined && m.urn.endsWith(`::${entry.name}`))
+    .map((m) => m!.op);
+  assert.deepEqual(ops.filter((op) => op !== "replace"), ["create-replacement", "delete-replaced"], `the new generation of ${entry.name} comes up first: ${ops.join(", ")}`);
+  const rest = new GarmClient(login);
+  try {
+    const sets = await rest.listScaleSets();
+    assert.ok(!sets.some((s) => String(s.id) === entry.id), `the old generation of ${entry.name} (id ${entry.id}) is gone from GARM`);
+    assert.ok(sets.some((s) => s.labels.includes(label)), `GARM holds the new generation with ${label}`);
+  } finally {
+    await rest.close();
+  }
+}
+
+/** One destroy succeeds, and GARM keeps only its own objects: the default github.com endpoint and the system templates. */
+export async function destroyLeavesGarmsOwn(p: PluginProject, login: Login): Promise<void> {
+  const destroyed = await p.cli(["destroy", "--yes"], { expectOk: false, timeoutMs: 300_000 });
+  assert.equal(destroyed.code, 0, `one destroy removes everything the program imported:\n${destroyed.stdout}\n${destroyed.stderr}`);
+  const rest = new GarmClient(login);
+  try {
+    const [github, gitea, templates, sets, pools, orgs, repos, ents, ghCreds, gtCreds] = await Promise.all([
+      rest.listEndpoints("github"),
+      rest.listEndpoints("gitea"),
+      rest.listTemplates(),
+      rest.listScaleSets(),
+      rest.listPools(),
+      rest.listEntities("organization"),
+      rest.listEntities("repository"),
+      rest.listEntities("enterprise"),
+      rest.listCredentials("github"),
+      rest.listCredentials("gitea"),
+    ]);
+    assert.deepEqual(github.map((e) => e.name), ["github.com"], "GARM's default endpoint stays");
+    assert.deepEqual(gitea, []);
+    assert.ok(templates.length > 0 && templates.every((t) => t.owner === "system"), `only the system templates stay: ${templates.map((t) => `${t.name} (${t.owner})`).join(", ")}`);
+    assert.deepEqual([sets.length, pools.length, orgs.length, repos.length, ents.length, ghCreds.length, gtCreds.length], [0, 0, 0, 0, 0, 0, 0], "every imported object is gone");
+  } finally {
+    await rest.close();
+  }
+}
+
+const ENTITY_ROUTES = { organization: "organizations", repository: "repositories", enterprise: "enterprises" } as const;
+
+/** What uses what in GARM now, as pairs of REST paths: a scale set or pool its template and entity, an entity its credentials, credentials their endpoint. */
+export async function dependencyEdges(login: Login): Promise<[user: string, used: string][]> {
+  const rest = new GarmClient(login);
+  try {
+    const [sets, pools, creds, ...entities] = await Promise.all([
+      rest.listScaleSets(),
+      rest.listPools(),
+      Promise.all((["github", "gitea"] as const).map(async (forge) => (await rest.listCredentials(forge)).map((c) => ({ ...c, forge })))).then((l) => l.flat()),
+      ...(Object.keys(ENTITY_ROUTES) as (keyof typeof ENTITY_ROUTES)[]).map(async (kind) => (await rest.listEntities(kind)).map((e) => ({ ...e, kind }))),
+    ]);
+    const edges: [string, string][] = [];
+    for (const [route, list] of [["scalesets", sets], ["pools", pools]] as const) {
+      for (const r of list) {
+        if (r.templateId !== undefined) edges.push([`/${route}/${r.id}`, `/templates/${r.templateId}`]);
+        if (r.entity) edges.push([`/${route}/${r.id}`, `/${ENTITY_ROUTES[r.entity.kind]}/${r.entity.id}`]);
+      }
+    }
+    for (const e of entities.flat()) {
+      for (const c of creds.filter((c) => c.name === e.credentials && c.endpoint === e.endpoint)) edges.push([`/${ENTITY_ROUTES[e.kind]}/${e.id}`, `/${c.forge}/credentials/${c.id}`]);
+    }
+    for (const c of creds) edges.push([`/${c.forge}/credentials/${c.id}`, `/${c.forge}/endpoints/${c.endpoint}`]);
+    return edges;
+  } finally {
+    await rest.close();
+  }
+}
+
+/** Each object deleted (`deletes`, REST paths in the order GARM got them) went after every user of it. */
+export function assertDeletedInOrder(deletes: readonly string[], edges: readonly [string, string][]): void {
+  assert.ok(edges.length > 0, "GARM had objects using others");
+  for (const [user, used] of edges) {
+    const at = deletes.indexOf(used);
+    if (at < 0) continue;
+    assert.ok(deletes.indexOf(user) >= 0 && deletes.indexOf(user) < at, `${user} was deleted before ${used}, which it used: ${deletes.join(", ")}`);
+  }
+}
