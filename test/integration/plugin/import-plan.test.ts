@@ -14,7 +14,7 @@ import { importSecretsConfig, populateGarm } from "../../../harness/populated-ga
 import { REPO_ROOT, installTarball, packOnce, run } from "../../../harness/pulumi-cli/project";
 import { startSimulatedHost } from "../../../scripts/demo/host";
 import { fencedBlock } from "./doc-blocks";
-import { assertDeletedInOrder, assertEndpointReferences, changeLabels, dependencyEdges, destroyLeavesGarmsOwn, unprotect } from "./imported-lifecycle";
+import { assertDeletedInOrder, assertEndpointReferences, changeLabels, dependencyEdges, destroyLeavesGarmsOwn, unprotect, withIdleRunner } from "./imported-lifecycle";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { writes } from "./quickstart-scenario";
 
@@ -33,12 +33,15 @@ describe("import-plan, then pulumi import --file in a YAML project (real CLI, ga
     const tarball = buildPluginOnce();
     const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-plugin-home-"));
     cleanup.push(() => fs.rmSync(home, { recursive: true, force: true }));
-    const host = await startSimulatedHost({ prefix: "pulumi-garm-import-plan-", tickMs: 0 });
+    // GARM's workers run, so an enabled pool gets its idle runner and a destroy drains it.
+    const host = await startSimulatedHost({ prefix: "pulumi-garm-import-plan-" });
     cleanup.push(() => host.close());
     // GARM checks a pool's provider: an entry written by hand into GARM's config, as an operator would.
     fs.appendFileSync(host.garmConfigPath, `\n[[provider]]\nname = "fake"\nprovider_type = "external"\n[provider.external]\nprovider_executable = "${host.providerExecutable}"\nconfig_file = ""\n`);
     await host.sim.restart();
-    await populateGarm(host.sim);
+    const populated = await populateGarm(host.sim);
+    // The pool on the template has an idle runner: destroy drains it while the template's delete runs beside it.
+    await withIdleRunner(host.sim, populated.poolIds[1]!);
 
     const p = new PluginProject(path.join(REPO_ROOT, "examples", "quickstart-yaml"), home, [YAML_HOST_DIR]);
     cleanup.push(() => p.close());

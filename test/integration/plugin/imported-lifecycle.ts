@@ -139,3 +139,21 @@ export function assertDeletedInOrder(deletes: readonly string[], edges: readonly
     assert.ok(deletes.indexOf(user) >= 0 && deletes.indexOf(user) < at, `${user} was deleted before ${used}, which it used: ${deletes.join(", ")}`);
   }
 }
+
+/**
+ * Enables the pool `poolId` with one idle runner and waits for GARM to make it, so a destroy has a runner to drain
+ * while the delete of the pool's template runs beside it (a team's GARM has some).
+ */
+export async function withIdleRunner(login: Login, poolId: string, timeoutMs = 120_000): Promise<void> {
+  const rest = new GarmClient(login);
+  try {
+    await rest.updatePool(poolId, { enabled: true, min_idle_runners: 1 });
+    const until = Date.now() + timeoutMs;
+    while ((await rest.listPoolInstances(poolId)).length === 0) {
+      assert.ok(Date.now() < until, `GARM made no idle runner for pool ${poolId} in ${timeoutMs / 1000}s`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    await rest.close();
+  }
+}
