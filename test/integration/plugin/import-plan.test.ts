@@ -79,6 +79,8 @@ describe("import-plan, then pulumi import --file in a YAML project (real CLI, ga
     host.sim.clearRequests();
     await destroyLeavesGarmsOwn(p, login);
     // GARM refuses each delete while a user of the object remains; the log shows each came after its users'.
-    assertDeletedInOrder(writes(host.sim).filter((r) => r.method === "DELETE").map((r) => r.path.replace(/^\/api\/v1/, "")), edges);
+    const deletes = writes(host.sim).filter((r) => r.method === "DELETE").map((r) => r.path.replace(/^\/api\/v1/, ""));
+    console.log(`      deletes GARM got: ${deletes.join(", ")}`);
+    assertDeletedInOrder(deletes, edges);
   });
 });

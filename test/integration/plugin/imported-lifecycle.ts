@@ -78,6 +78,7 @@ export async function changeLabels(p: PluginProject, entry: Entry, label: string
 export async function destroyLeavesGarmsOwn(p: PluginProject, login: Login): Promise<void> {
   const destroyed = await p.cli(["destroy", "--yes"], { expectOk: false, timeoutMs: 300_000 });
   assert.equal(destroyed.code, 0, `one destroy removes everything the program imported:\n${destroyed.stdout}\n${destroyed.stderr}`);
+  for (const line of destroyed.stdout.split("\n").filter((l) => /waiting for|drain|retir/i.test(l))) console.log(`      destroy: ${line.trim()}`);
   const rest = new GarmClient(login);
   try {
     const [github, gitea, templates, sets, pools, orgs, repos, ents, ghCreds, gtCreds] = await Promise.all([
