@@ -137,8 +137,7 @@ export interface ScaleSetAndPoolSource {
   listPools(): Promise<PoolRef[]>;
 }
 
-/** e.g. "organization acme": the entity a scale set or pool belongs to, for a dependent's detail. */
-export function entityDetail(ref: { entityName?: string; entity?: { kind?: string; name?: string; id?: string } }): string {
+function entityOf(ref: { entityName?: string; entity?: { kind?: string; name?: string; id?: string } }): string {
   if (ref.entity && (ref.entity.name || ref.entity.id)) return `${ref.entity.kind ?? "entity"} ${ref.entity.name || ref.entity.id}`;
   return ref.entityName || "unknown entity";
 }
@@ -148,8 +147,8 @@ export function scaleSetsAndPoolsWhere(source: ScaleSetAndPoolSource, uses: (ref
   return [
     {
       what: "scale sets",
-      list: async () => (await source.listScaleSets()).filter(uses).map((s) => ({ kind: "scale set", name: s.name, id: String(s.id), detail: entityDetail(s) })),
+      list: async () => (await source.listScaleSets()).filter(uses).map((s) => ({ kind: "scale set", name: s.name, id: String(s.id), detail: entityOf(s) })),
     },
-    { what: "pools", list: async () => (await source.listPools()).filter(uses).map((p) => ({ kind: "pool", id: p.id, detail: entityDetail(p) })) },
+    { what: "pools", list: async () => (await source.listPools()).filter(uses).map((p) => ({ kind: "pool", id: p.id, detail: entityOf(p) })) },
   ];
 }

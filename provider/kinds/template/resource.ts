@@ -1,12 +1,11 @@
 // GarmTemplate's dynamic-provider methods: check and diff are pure (check reads a bodyFile); create, read, update and
 // delete talk to GARM through the process-wide client. GARM's own system templates are never managed.
 import type * as pulumi from "@pulumi/pulumi";
-import { configure, garmClient, processCancel } from "../../common/connection";
-import { sleepUnlessCancelled } from "../../common/cancel";
+import { configure, garmClient } from "../../common/connection";
 import type { KindMethods } from "../../common/planned-diff";
 import type { GarmClient, TemplateDetailView, TemplateView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
-import { type RefusalWords, refusalOf } from "../../common/dependents";
+import { type RefusalWords, refuseWhileUsed, refusalOf, scaleSetsAndPoolsWhere } from "../../common/dependents";
 import { type Logger, consoleLogger } from "../../common/log";
 import { logReplacements, replacementsFrom } from "../../common/replace-line";
 import { withoutProviderKey } from "../../common/unknown";
@@ -30,19 +29,14 @@ import {
 import { sameTemplateName } from "../../garm/names";
 import { type NameHolder, nameTakenError, nameTakenFailure, renamedTo } from "../../common/name-clash";
 import { readGate } from "../../runners/drained";
-import { type RetiringWaitDeps, type RetiringWaitOptions, awaitRetiringUsers } from "./retiring-users";
 
-export interface TemplateDeps extends Partial<Omit<RetiringWaitDeps, "log">> {
+export interface TemplateDeps {
   readonly client: () => GarmClient;
   readonly log: Logger;
   readonly readBody: ReadBody;
-  /** The instance's cancellation (../../common/cancel.ts): a delete's wait ends on it. */
-  readonly cancel?: AbortSignal;
-  /** How a delete waits for the scale sets and pools retiring beside it; RETIRING_WAIT_DEFAULTS when unset. */
-  readonly retiringWait?: RetiringWaitOptions;
 }
 
-const defaultDeps: TemplateDeps = { client: garmClient, log: consoleLogger, readBody: readBodyFile, cancel: processCancel };
+const defaultDeps: TemplateDeps = { client: garmClient, log: consoleLogger, readBody: readBodyFile };
 
 const inputsOf = (props: Record<string, unknown>) => withoutProviderKey(props) as unknown as CheckedTemplateInputs;
 const label = (name: string, id?: number) => `GarmTemplate ${name}${id === undefined ? "" : ` (id ${id})`}`;
@@ -155,10 +149,8 @@ export function templateMethodsWith(deps: TemplateDeps): KindMethods {
         throw err;
       }
       if (!isSameTemplate(olds, view)) return deps.log.warn(notOurs.leftAlone(name, describeTemplateHolder(view)));
-      // Users being retired beside this delete (a destroy) are waited for; any other is named before GARM refuses
-      // with a message that names none (database/sql/templates.go L265-267).
-      const waitDeps = { log: deps.log, now: deps.now ?? Date.now, sleep: deps.sleep ?? ((ms: number) => sleepUnlessCancelled(ms, deps.cancel)) };
-      await awaitRetiringUsers(client, templateId, inUseWords(name), waitDeps, deps.retiringWait);
+      // Name every user before GARM refuses with a message that names none (database/sql/templates.go L265-267).
+      await refuseWhileUsed(scaleSetsAndPoolsWhere(client, (ref) => ref.templateId === templateId), inUseWords(name));
       try {
         await client.deleteTemplate(templateId);
       } catch (err) {
