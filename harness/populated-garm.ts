@@ -30,13 +30,17 @@ export function ghesAppPrivateKey(): string {
 const RUNNER = { provider_name: "fake", image: "ubuntu-24.04", flavor: "small", os_type: "linux", os_arch: "amd64", enabled: false, min_idle_runners: 0 } as const;
 
 /**
- * Adds the objects to a GARM whose admin `login` reaches and that already holds the simulator's seed (credentials
- * acme-pat on github.com, organization acme, repository acme/app, provider fake).
+ * Adds the objects to a GARM whose admin `login` reaches and that already holds organization acme, repository acme/app
+ * and provider fake (the simulator's seed, and the real-GARM fixture's). The enterprise's credentials acme-pat on
+ * github.com, which only the simulator seeds, are made where missing.
  */
 export async function populateGarm(login: { url: string; username: string; password: string }, providerName = "fake"): Promise<PopulatedGarm> {
   const rest = new GarmClient(login);
   try {
     const runner = { ...RUNNER, provider_name: providerName };
+    if (!(await rest.listCredentials("github")).some((c) => c.name === "acme-pat")) {
+      await rest.createCredentials("github", { name: "acme-pat", description: "PAT", endpoint: "github.com", auth_type: "pat", pat: { oauth2_token: "ghp-acme" } });
+    }
     await rest.createEndpoint("github", { name: "ghes", description: "our GHES", base_url: "https://ghes.example.com", api_base_url: "https://ghes.example.com/api/v3/", upload_base_url: "https://ghes.example.com/api/uploads/" });
     await rest.createEndpoint("gitea", { name: "gitea-local", description: "our Gitea", base_url: "https://gitea.example.com", api_base_url: "https://gitea.example.com/api/v1" } as never);
     await rest.createCredentials("github", { name: "ghes-pat", description: "PAT on GHES", endpoint: "ghes", auth_type: "pat", pat: { oauth2_token: "ghp-ghes" } });

@@ -15,15 +15,14 @@ import { PulumiProject, REPO_ROOT, packOnce } from "../../harness/pulumi-cli/pro
 import { locateGarm } from "../../harness/real-garm";
 import { type E2eEnvironment, startE2eEnvironment } from "../../harness/real-garm/environment";
 import { GarmClient } from "../../provider/garm/client";
+import { changeLabels, destroyLeavesGarmsOwn, type ImportedProject } from "../integration/plugin/imported-lifecycle";
 import { PluginProject, PYTHON_HOST_DIR, PYTHON_VENV_BIN, buildPluginOnce, buildPythonWheel, installPythonWheel } from "../integration/plugin/plugin-project";
 
 type Login = { url: string; username: string; password: string };
 type Config = Record<string, string | { value: string; secret: boolean }>;
 
 /** What both project harnesses offer. */
-interface Project {
-  readonly dir: string;
-  cli(args: readonly string[], opts?: { expectOk?: boolean }): Promise<{ code: number; stdout: string; stderr: string }>;
+interface Project extends ImportedProject {
   initStack(stack: string, config: Config): Promise<void>;
   preview(extra?: readonly string[]): Promise<{ changeSummary: Record<string, number>; steps: { op: string; urn: string }[] }>;
   timings(): string;
@@ -77,13 +76,6 @@ describe("e2e: the programs import-plan writes, run against real GARM v0.2.1 (im
   async function populatedGarm(): Promise<Login> {
     env = await startE2eEnvironment();
     const login = { url: env.garm.url, username: env.garm.username, password: env.garm.password };
-    const rest = new GarmClient(login);
-    try {
-      // The credentials the populated GARM's enterprise uses, on GARM's default endpoint.
-      await rest.createCredentials("github", { name: "acme-pat", description: "PAT", endpoint: "github.com", auth_type: "pat", pat: { oauth2_token: "ghp-acme" } });
-    } finally {
-      await rest.close();
-    }
     await populateGarm(login);
     return login;
   }
@@ -114,34 +106,9 @@ describe("e2e: the programs import-plan writes, run against real GARM v0.2.1 (im
     const code = withoutImportOptions(fs.readFileSync(path.join(p.dir, program), "utf8"));
     fs.writeFileSync(path.join(p.dir, program), code);
     await p.preview(["--expect-no-changes"]);
-    const changed = addLabel(code);
-    assert.notEqual(changed, code, `the label change applies to the program:\n${code}`);
-    fs.writeFileSync(path.join(p.dir, program), changed);
-    const planned = await p.preview();
-    const ciSmall = planned.steps.filter((s) => s.urn.endsWith("::scaleset-ci-small")).map((s) => s.op);
-    assert.deepEqual(ciSmall, ["replace"], "the label change replaces ci-small");
-    assert.deepEqual(Object.keys(planned.changeSummary).sort(), ["replace", "same"], JSON.stringify(planned.changeSummary));
-    const up = await p.cli(["up", "--yes", "--skip-preview"]);
-    const created = up.stdout.search(/scaleset-ci-small creating replacement/);
-    const deleted = up.stdout.search(/scaleset-ci-small deleting original/);
-    assert.ok(created >= 0 && deleted > created, `the new generation is created before the old one is deleted:\n${up.stdout}`);
-    const replaced = (await holdings(login)).scaleSets;
-    const ciNames = replaced.filter((n) => n.startsWith("ci-small-"));
-    assert.equal(ciNames.length, 1, `one generation of ci-small is left: ${replaced.join(", ")}`);
-    assert.ok(!before.scaleSets.includes(ciNames[0]), `the new generation has a new name: ${ciNames[0]}`);
-
-    await p.cli(["destroy", "--yes", "--skip-preview"]);
-    const left = await holdings(login);
-    assert.deepEqual(left, {
-      endpoints: ["github.com"],
-      credentials: [],
-      organizations: [],
-      repositories: [],
-      enterprises: [],
-      templates: before.templates.filter((t) => t.endsWith(" (system)")),
-      pools: [],
-      scaleSets: [],
-    }, "destroy removes every imported object in one run and leaves GARM's own");
+    const ciSmall = outcome!.plan.file.resources.find((r) => r.name === "scaleset-ci-small")!;
+    await changeLabels(p, ciSmall, "gpu", login, program, addLabel);
+    await destroyLeavesGarmsOwn(p, login);
     console.log(`      ${p.timings()}`);
   }
 

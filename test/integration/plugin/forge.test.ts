@@ -18,7 +18,7 @@ describe("pulumi-resource-garm: GarmEndpoint and GarmCredentials", function () {
     const ep = await p.check(ENDPOINT, "ep", { name: "ghe", baseUrl: "https://ghe.test", apiBaseUrl: "https://ghe.test/api/v3/", uploadBaseUrl: "https://ghe.test/up/" });
     assert.deepEqual(ep.failures, []);
     const epMade = await p.create(ENDPOINT, "ep", ep.inputs);
-    assert.equal(epMade.id, "ghe");
+    assert.equal(epMade.id, "github/ghe", "an endpoint's id is <forge>/<name>, never its name alone");
 
     const creds = await p.check(CREDENTIALS, "creds", { name: "ghe-pat", endpoint: "ghe", token: secret("plugin-token-1") });
     assert.deepEqual(creds.inputs.token, secret("plugin-token-1"), "the token stays a secret input");

@@ -1,12 +1,20 @@
-// What a team does with the YAML program `pulumi import --file` wrote, after its no-change preview, for the import-plan
-// tests on the simulator and on real GARM alike: the references the program must hold, a label change on one imported
-// scale set (a replacement, new generation first), then one `pulumi destroy` that leaves only GARM's own objects.
+// What a team does with an imported program after its no-change preview, for the import-plan tests on the simulator and
+// on real GARM alike, whichever wrote the program (`pulumi import --file` in YAML, import-plan in Python or TypeScript):
+// the references it must hold, a label change on one imported scale set (a replacement, new generation first), then one
+// `pulumi destroy` that leaves only GARM's own objects.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ImportFile } from "../../../cli/import-plan/plan";
 import { GarmClient } from "../../../provider/garm/client";
-import type { PluginProject } from "./plugin-project";
+/** What both project harnesses (the plugin's and the package's) offer. */
+export interface ImportedProject {
+  readonly dir: string;
+  readonly workDir: string;
+  readonly env: NodeJS.ProcessEnv;
+  cli(args: readonly string[], opts?: { expectOk?: boolean; timeoutMs?: number }): Promise<{ code: number; stdout: string; stderr: string }>;
+  preview(extra?: readonly string[]): Promise<{ steps: readonly { op: string; urn: string; replaceReasons?: string[] }[] }>;
+}
 
 type Login = { url: string; username: string; password: string };
 type Entry = ImportFile["resources"][number];
@@ -29,21 +37,32 @@ export function assertEndpointReferences(code: string, file: ImportFile): void {
 }
 
 /** `protect: true` goes from the program and the state, as a team does before changing or destroying what it imported. */
-export async function unprotect(p: PluginProject): Promise<void> {
+export async function unprotect(p: ImportedProject): Promise<void> {
   const file = path.join(p.dir, "Pulumi.yaml");
   fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/^\s+protect: true\n/gm, "").replace(/^    options:\n(?!      )/gm, ""));
   await p.cli(["state", "unprotect", "--all", "--yes"]);
 }
 
-/** Adds a label to the scale set `entry` in Pulumi.yaml; the preview shows the replacement, new generation first; up makes it. */
-export async function changeLabels(p: PluginProject, entry: Entry, label: string, login: Login): Promise<void> {
-  const file = path.join(p.dir, "Pulumi.yaml");
+/** Adds `label` to the scale set `name`'s labels in a YAML program (a block list under `labels:`). */
+export function addLabelInYaml(name: string, label: string): (code: string) => string {
+  return (code) => {
+    const { start, end } = blockOf(code, name);
+    const block = code.slice(start, end);
+    const changed = block.replace(/^(\s+)labels:\n((?:\1\s+- .*\n)+)/m, (_all, indent: string, items: string) => `${indent}labels:\n${items}${items.split("\n")[0]!.replace(/- .*/, `- ${label}`)}\n`);
+    return code.slice(0, start) + changed + code.slice(end);
+  };
+}
+
+/**
+ * Adds a label to the scale set `entry` with `edit` on the program's file `program` (Pulumi.yaml by default); the
+ * preview shows the replacement, new generation first; up makes it.
+ */
+export async function changeLabels(p: ImportedProject, entry: Entry, label: string, login: Login, program = "Pulumi.yaml", edit = addLabelInYaml(entry.name, label)): Promise<void> {
+  const file = path.join(p.dir, program);
   const code = fs.readFileSync(file, "utf8");
-  const { start, end } = blockOf(code, entry.name);
-  const block = code.slice(start, end);
-  const changed = block.replace(/^(\s+)labels:\n((?:\1\s+- .*\n)+)/m, (_all, indent: string, items: string) => `${indent}labels:\n${items}${items.split("\n")[0]!.replace(/- .*/, `- ${label}`)}\n`);
-  assert.notEqual(changed, block, `the labels of ${entry.name} are a list in the program:\n${block}`);
-  fs.writeFileSync(file, code.slice(0, start) + changed + code.slice(end));
+  const changed = edit(code);
+  assert.notEqual(changed, code, `the labels of ${entry.name} are in the program as written:\n${code}`);
+  fs.writeFileSync(file, changed);
 
   const preview = await p.preview();
   const steps = preview.steps.filter((s) => s.urn.endsWith(`::${entry.name}`));
@@ -75,7 +94,7 @@ export async function changeLabels(p: PluginProject, entry: Entry, label: string
 }
 
 /** One destroy succeeds, and GARM keeps only its own objects: the default github.com endpoint and the system templates. */
-export async function destroyLeavesGarmsOwn(p: PluginProject, login: Login): Promise<void> {
+export async function destroyLeavesGarmsOwn(p: ImportedProject, login: Login): Promise<void> {
   const destroyed = await p.cli(["destroy", "--yes"], { expectOk: false, timeoutMs: 300_000 });
   assert.equal(destroyed.code, 0, `one destroy removes everything the program imported:\n${destroyed.stdout}\n${destroyed.stderr}`);
   for (const line of destroyed.stdout.split("\n").filter((l) => /waiting for|drain|retir/i.test(l))) console.log(`      destroy: ${line.trim()}`);
