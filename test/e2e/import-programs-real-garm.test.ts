@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { importPlan } from "../../cli/import-plan/command";
-import { hasImporter } from "../../cli/import-plan/import-ids";
+import { planned } from "../../cli/import-plan/import-ids";
 import { importSecretsConfig, populateGarm } from "../../harness/populated-garm";
 import { PulumiProject, REPO_ROOT, packOnce } from "../../harness/pulumi-cli/project";
 import { locateGarm } from "../../harness/real-garm";
@@ -93,7 +93,7 @@ describe("e2e: the programs import-plan writes, run against real GARM v0.2.1 (im
       stderr: (l) => void (progress += `${l}\n`),
       env: {},
     });
-    const declared = outcome!.plan.entries.filter((e) => hasImporter(e.object.kind)).length;
+    const declared = outcome!.plan.entries.filter((e) => planned(e.object)).length;
     console.log(`      ${program}: ${declared} objects declared; ${progress.trim().split("\n").pop()}`);
 
     await p.cli(["up", "--yes", "--skip-preview"]);
