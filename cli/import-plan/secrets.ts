@@ -11,7 +11,7 @@ export function configCommandsFor(entries: readonly PlanEntry[]): string[] {
   for (const { object } of entries) {
     if (object.kind === "credentials") {
       const keys = credentialsConfigKeys(object.view);
-      // A PEM key spans lines: `pulumi config set` reads a value from stdin when none is given (config.go L764-775 at v3.248.0).
+      // A PEM key spans lines: `pulumi config set` reads a value from stdin when none is given (pulumi-behaviour.md §4).
       const value = object.view.authType === "app" ? "< app-private-key.pem" : "'<the token>'";
       commands.push(`pulumi config set --secret ${keys.secret} ${value}   # credentials ${object.view.name}`);
       if (keys.appId) commands.push(`pulumi config set ${keys.appId} '<the App id>'   # credentials ${object.view.name}`);
