@@ -36,6 +36,7 @@ function layerOf(module: string): { layer: number; name: string } {
   const rel = module.replace(/^provider\//, "");
   if (rel.startsWith("garm/")) return { layer: 0, name: "garm" };
   if (rel.startsWith("common/")) return { layer: 1, name: "common" };
+  if (rel.startsWith("machine/")) return { layer: 1, name: "machine" };
   if (rel.startsWith("runners/")) return { layer: 2, name: "runners" };
   const kind = /^kinds\/([^/]+)\//.exec(rel);
   if (kind) return { layer: 3, name: `kinds/${kind[1]}` };

@@ -1,8 +1,8 @@
 // Locked, validated rewrites of GARM's config file that keep its owner, group and mode, on the host the file lives on
 // (host.ts): the whole new text is built and validated first, then the host replaces the file or leaves it untouched.
 import { GarmConfigError } from "./garm-config";
-import { errnoOf as errno, type GarmHost, HostConnectionLostError, type WriteHooks } from "./host";
-import { localHost } from "./local-host";
+import { errnoOf as errno, type GarmHost, HostConnectionLostError, type WriteHooks } from "../../machine/host";
+import { localHost } from "../../machine/local-host";
 
 export type EditHooks = WriteHooks;
 
@@ -141,6 +141,6 @@ function connectionLost(e: unknown, file: string, target: string, released: "yes
   if (!(e instanceof HostConnectionLostError)) return e;
   const takenOver = `taken over once it has not been refreshed for ${e.lockStaleSeconds}s`;
   const lock = { yes: `its lock ${target}.lock was released`, no: `its lock ${target}.lock is left behind and is ${takenOver}`, maybe: `a lock ${target}.lock it left is ${takenOver}` }[released];
-  return new HostConnectionLostError(`${e.message}; GARM config file ${file} ${e.fileState ?? "is unchanged"}; ${lock}; run again`, e.lockStaleSeconds);
+  return new HostConnectionLostError(`${e.message}; GARM config file ${file} ${e.whatFileHolds ?? "is unchanged"}; ${lock}; run again`, e.lockStaleSeconds);
 }
 

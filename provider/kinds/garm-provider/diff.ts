@@ -1,7 +1,7 @@
 // diff(): which GarmProvider changes need a new block (replacement) and which rewrite it in place. Reads nothing but
 // the GARM host's idea of which file a path names.
 import { isDeepStrictEqual } from "node:util";
-import type { GarmHost } from "./host";
+import type { GarmHost } from "../../machine/host";
 import { containsUnknown } from "../../common/unknown";
 import { type PlannedDiff, plannedDiff } from "../../common/planned-diff";
 import { migrateState, withDefaults } from "./inputs";

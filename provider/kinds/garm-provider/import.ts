@@ -3,8 +3,8 @@
 import * as path from "node:path";
 import { readConfigText } from "./config-file";
 import { providerEntries, parseToml } from "./garm-config";
-import type { GarmHost } from "./host";
-import { localHost } from "./local-host";
+import type { GarmHost } from "../../machine/host";
+import { localHost } from "../../machine/local-host";
 import { findBlocks, readBlock, readBlockOwner, specOfEntry } from "./managed-block";
 import { DEFAULT_RESTART_TIMEOUT_SECONDS, PROVIDER_NAME_PATTERN, outputsOf, type GarmProviderInputs, type ProviderBlockSpec } from "./inputs";
 

@@ -6,10 +6,10 @@ import { configure, garmClient, processCancel } from "../../common/connection";
 import type { KindMethods } from "../../common/planned-diff";
 import type { GarmClient } from "../../garm/client";
 import { markingGarmRestarts, processRestarts } from "../../garm/restart-window";
-import type { GarmHost } from "./host";
+import type { GarmHost } from "../../machine/host";
 import { connectionOf } from "./inputs";
 import { makeGarmProviderImpl, type GarmProviderImpl } from "./lifecycle";
-import { localHost } from "./local-host";
+import { localHost } from "../../machine/local-host";
 import { RestartCoordinator, type RestartHost } from "./restart";
 import { sshHostFor } from "./ssh-hosts";
 

@@ -3,7 +3,7 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import type { AnnouncedRestart } from "../../garm/restart-window";
-import type { GarmHost } from "./host";
+import type { GarmHost } from "../../machine/host";
 
 /** How long after its request a restart may still keep GARM down: the coordinator's longest delay, the command, GARM's return. */
 const COORDINATOR_MAX_DELAY_MS = 10_000;

@@ -1,9 +1,9 @@
 // Runs GARM's restart command once for all provider changes made together (GARM reads providers only at start,
 // garm-behaviour.md §9.2); the shell runner itself lives in shell.ts.
 import { describeCommand, maskCommandSecrets } from "./command-text";
-import { outputTail, type CommandResult, type CommandRunner } from "./shell";
+import { outputTail, type CommandResult, type CommandRunner } from "../../machine/shell";
 
-export { outputTail, runShellCommand, type CommandResult, type CommandRunner } from "./shell";
+export { outputTail, runShellCommand, type CommandResult, type CommandRunner } from "../../machine/shell";
 
 /**
  * The restart command failed; `message` carries its exit code and the tail of its output, with the command's

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../../runners/extra-specs";
 import type { GarmProviderConnection } from "./inputs";
-import { SshHost } from "./ssh-host";
+import { SshHost } from "../../machine/ssh-host";
 
 const hosts = new Map<string, SshHost>();
 

@@ -7,8 +7,8 @@ import * as net from "node:net";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { editConfigFile, readConfigText } from "../../../provider/kinds/garm-provider/config-file";
-import { SshHost } from "../../../provider/kinds/garm-provider/ssh-host";
-import { fingerprint, type SshConnection } from "../../../provider/kinds/garm-provider/ssh-connection";
+import { SshHost } from "../../../provider/machine/ssh-host";
+import { fingerprint, type SshConnection } from "../../../provider/machine/ssh-connection";
 import { ensureOpenSshServer, startSshServer, type SshServer } from "../../../harness/sshd";
 
 function keyFingerprint(hostKey: string): string {

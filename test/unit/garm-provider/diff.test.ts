@@ -3,7 +3,7 @@ import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { diffGarmProvider, sameFileOn } from "../../../provider/kinds/garm-provider/diff";
-import { localHost } from "../../../provider/kinds/garm-provider/local-host";
+import { localHost } from "../../../provider/machine/local-host";
 import { UNKNOWN } from "../../../provider/kinds/garm-provider/inputs";
 import { marks, withMarks } from "../../support/diff-marks";
 

@@ -7,7 +7,7 @@ import { readBlock, renderBlock, upsertBlock } from "../../../provider/kinds/gar
 import { RestartCoordinator, type CommandResult } from "../../../provider/kinds/garm-provider/restart";
 import type { PoolRef, ScaleSetRef } from "../../../provider/common/dependents";
 import { cancelNow, newCancellation } from "../../../provider/common/cancel";
-import { localHost } from "../../../provider/kinds/garm-provider/local-host";
+import { localHost } from "../../../provider/machine/local-host";
 import { announcementPath, readAnnouncement } from "../../../provider/kinds/garm-provider/restart-announcement";
 import { importGarmProvider } from "../../../provider/kinds/garm-provider/import";
 import { HAND_WRITTEN, removeDir, tempConfig } from "./helpers";

@@ -6,7 +6,7 @@ import type { FileHandle } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as lockfile from "proper-lockfile";
-import { GarmConfigError } from "./garm-config";
+import { FileEditError } from "./errors";
 import { errnoOf as errno, type GarmHost, type HostFileStat, type WriteHooks as EditHooks, lockPause } from "./host";
 import { runShellCommand } from "./shell";
 
@@ -31,7 +31,7 @@ export const localHost: GarmHost = {
 
 /**
  * Takes `<target>.lock`, polling while another process holds it, for at most `waitMs`.
- * @throws GarmConfigError at once when the lock cannot be created at all (a directory this user may not write), and
+ * @throws FileEditError at once when the lock cannot be created at all (a directory this user may not write), and
  * after `waitMs` when another process keeps holding it.
  */
 async function acquireLock(file: string, target: string, waitMs: number, onCompromised: (err: Error) => void, cancel?: AbortSignal): Promise<() => Promise<void>> {
@@ -49,7 +49,7 @@ async function acquireLock(file: string, target: string, waitMs: number, onCompr
       if (errno(e) !== "ELOCKED") throw lockFailure(file, target, e);
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new GarmConfigError(
+        throw new FileEditError(
           `cannot lock GARM config file ${file}: another process holds ${target}.lock and did not release it within ${waitMs / 1000}s; retry when it is done, or remove the lock if no pulumi-garm or other editor is running`,
         );
       }
@@ -58,25 +58,25 @@ async function acquireLock(file: string, target: string, waitMs: number, onCompr
   }
 }
 
-function lockFailure(file: string, target: string, e: unknown): GarmConfigError {
+function lockFailure(file: string, target: string, e: unknown): FileEditError {
   const dir = path.dirname(target);
   const code = errno(e);
   if (code === "EACCES" || code === "EPERM") {
-    return new GarmConfigError(
+    return new FileEditError(
       `cannot lock GARM config file ${file}: no permission to create ${target}.lock in directory ${dir} (${code}) as uid ${process.getuid?.() ?? "?"}; give this user write access to ${dir} (e.g. through its group), or run pulumi as a user who has it. The file is unchanged`,
     );
   }
   if (code === "EROFS") {
-    return new GarmConfigError(`cannot lock GARM config file ${file}: directory ${dir} is on a read-only file system. The file is unchanged`);
+    return new FileEditError(`cannot lock GARM config file ${file}: directory ${dir} is on a read-only file system. The file is unchanged`);
   }
-  return new GarmConfigError(`cannot lock GARM config file ${file}: creating ${target}.lock failed (${(e as Error).message}). The file is unchanged`);
+  return new FileEditError(`cannot lock GARM config file ${file}: creating ${target}.lock failed (${(e as Error).message}). The file is unchanged`);
 }
 
 /**
  * Replaces `target` with `content`, keeping its owner, group and mode: through a temp file and a rename (atomic) when
  * the new file can be given the same owner and group; otherwise (a user who is not the owner, or not in the file's
  * group) by rewriting the file in place, which keeps the inode and with it owner, group and mode.
- * @throws GarmConfigError when neither keeps them: the file is not writable for this user.
+ * @throws FileEditError when neither keeps them: the file is not writable for this user.
  */
 async function writeKeepingOwner(
   file: string,
@@ -92,7 +92,7 @@ async function writeKeepingOwner(
     fh = await fs.open(target, "r+");
   } catch (e) {
     if (errno(e) !== "EACCES" && errno(e) !== "EPERM") throw e;
-    throw new GarmConfigError(
+    throw new FileEditError(
       `cannot rewrite GARM config file ${file} keeping its owner uid ${st.uid} and group gid ${st.gid}: pulumi runs as uid ${process.getuid?.()} (gid ${process.getgid?.()}), which may not give a new file that owner, and may not write the file itself (${errno(e)}). Let a group this user is in write it (chgrp <group> ${file}; chmod g+w ${file}), or run pulumi as uid ${st.uid}. The file is unchanged`,
     );
   }

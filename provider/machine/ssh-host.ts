@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { Client, SFTPWrapper, Stats } from "ssh2";
-import { GarmConfigError } from "./garm-config";
+import { FileEditError } from "./errors";
 import { CONNECTION_LOST, errnoOf, type GarmHost, type HostFileStat, HostConnectionLostError, type LockHolder, type WriteHooks, lockPause } from "./host";
 import type { CommandResult } from "./shell";
 import { connectSsh, where, type SshConnection } from "./ssh-connection";
@@ -89,7 +89,7 @@ export class SshHost implements GarmHost {
   private async sudoSftp(c: Client): Promise<SFTPWrapper> {
     const found = await this.exec(c, `for p in ${SFTP_SERVERS.join(" ")}; do [ -x "$p" ] && { echo "$p"; exit 0; }; done; exit 1`);
     const server = found.code === 0 ? found.output.trim() : "";
-    if (!server) throw new GarmConfigError(`cannot edit GARM's config file on ${this.label} through sudo: no sftp-server at ${SFTP_SERVERS.join(", ")}; install openssh-sftp-server there, or set connection.sudo to false`);
+    if (!server) throw new FileEditError(`cannot edit GARM's config file on ${this.label} through sudo: no sftp-server at ${SFTP_SERVERS.join(", ")}; install openssh-sftp-server there, or set connection.sudo to false`);
     const command = `sudo -n ${server}`;
     const protocol = (c as unknown as { _protocol: { subsystem: (chan: number, name: string, wantReply: boolean) => void; exec: (chan: number, cmd: string, wantReply: boolean) => void } })._protocol;
     const subsystem = protocol.subsystem;
@@ -107,7 +107,7 @@ export class SshHost implements GarmHost {
           : code === 127
             ? "sudo is not installed there (exit code 127)"
             : (e as Error).message;
-      throw new GarmConfigError(`cannot edit GARM's config file on ${this.label}: \`${command}\` did not start: ${why}. Nothing was changed`);
+      throw new FileEditError(`cannot edit GARM's config file on ${this.label}: \`${command}\` did not start: ${why}. Nothing was changed`);
     } finally {
       protocol.subsystem = subsystem;
     }
@@ -194,7 +194,7 @@ export class SshHost implements GarmHost {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === CONNECTION_LOST) throw e;
         if (code === "EACCES") {
-          throw new GarmConfigError(
+          throw new FileEditError(
             `cannot lock GARM config file ${file} on ${this.label}: no permission to create ${lockDir} in ${path.posix.dirname(target)}; give user ${this.connection.user ?? "root"} write access to that directory (e.g. through its group). The file is unchanged`,
           );
         }
@@ -215,7 +215,7 @@ export class SshHost implements GarmHost {
         }
         if (Date.now() >= deadline) {
           const by = held?.holder ? describeHolder(held.holder) : "another writer";
-          throw new GarmConfigError(
+          throw new FileEditError(
             `cannot lock GARM config file ${file} on ${this.label}: ${by} holds ${lockDir} and did not release it within ${waitMs / 1000}s; retry when it is done (a lock not refreshed for ${LOCK_STALE_MS / 1000}s is taken over)`,
           );
         }
@@ -267,7 +267,7 @@ export class SshHost implements GarmHost {
       await this.replace(file, target, content, beforeWrite, hooks, progress);
     } catch (e) {
       if (e instanceof HostConnectionLostError && progress.stage !== "preparing") {
-        e.fileState =
+        e.whatFileHolds =
           progress.stage === "renaming"
             ? "holds either its old or its new text, each whole (the replacement is one rename): check which"
             : "was being rewritten in place and may be incomplete: check it";
@@ -284,7 +284,7 @@ export class SshHost implements GarmHost {
       handle = await this.call<Buffer>("opening", target, (s, cb) => s.open(target, "r+", cb));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EACCES") throw e;
-      throw new GarmConfigError(
+      throw new FileEditError(
         `cannot rewrite GARM config file ${file} on ${this.label} keeping its owner uid ${st.uid}, group gid ${st.gid} and mode ${(st.mode & 0o7777).toString(8).padStart(4, "0")}: user ${this.connection.user ?? "root"} may not give a new file that owner and may not write the file itself. Let a group that user is in write it (chgrp <group> ${file}; chmod g+w ${file}), log in as its owner, or set connection.sudo with the sudoers line docs/concepts/remote-garm.md gives. The file is unchanged`,
       );
     }

@@ -1,7 +1,7 @@
 // The machine GARM's config file lives on, as GarmProvider uses it: read, inspect, lock and replace the file, and run
 // GARM's restart command there. local-host.ts is this machine; another implementation reaches a remote one.
-import { isCancelled, sleepUnlessCancelled } from "../../common/cancel";
-import { GarmConfigError } from "./garm-config";
+import { isCancelled, sleepUnlessCancelled } from "../common/cancel";
+import { FileEditError } from "./errors";
 import type { CommandResult } from "./shell";
 
 /** What GarmProvider needs to know of a file: its kind, owner, group and permission bits. */
@@ -44,7 +44,7 @@ export interface GarmHost {
    * directory renamed over it where the new file can be given that owner and group, the file rewritten in place where
    * not. `beforeWrite` runs just before the first byte reaches the target (the rename, or the in-place write) and may
    * throw to write nothing.
-   * @throws GarmConfigError naming owner, group and mode when neither way keeps them; the file is unchanged.
+   * @throws FileEditError naming owner, group and mode when neither way keeps them; the file is unchanged.
    */
   replaceKeepingOwner(file: string, target: string, content: string, beforeWrite: () => void, hooks?: WriteHooks): Promise<void>;
 
@@ -52,7 +52,7 @@ export interface GarmHost {
    * Takes the exclusive lock of `target` (`<target>.lock`), waiting at most `waitMs` for another holder.
    * `onCompromised` is called when the lock is lost while held. Resolves with its release. The wait ends when `cancel`
    * (the provider instance's cancellation, ../../common/cancel.ts) aborts, before anything is written.
-   * @throws GarmConfigError when the lock cannot be made, another holder keeps it past `waitMs`, or the wait is cancelled.
+   * @throws FileEditError when the lock cannot be made, another holder keeps it past `waitMs`, or the wait is cancelled.
    */
   lock(file: string, target: string, waitMs: number, onCompromised: (err: Error) => void, cancel?: AbortSignal): Promise<() => Promise<void>>;
 
@@ -74,12 +74,12 @@ export const CONNECTION_LOST = "ECONNLOST";
 
 /**
  * The connection to the file's host was lost during an operation. The host says how far a replacement of GARM's config
- * file got (`fileState`, unset: the file was not touched yet); editConfigFile says so and what became of the lock
+ * file got (`whatFileHolds`, unset: the file was not touched yet); editConfigFile says so and what became of the lock
  * (`lockStaleSeconds`: when another writer may take over a lock left behind).
  */
-export class HostConnectionLostError extends GarmConfigError {
+export class HostConnectionLostError extends FileEditError {
   readonly code = CONNECTION_LOST;
-  fileState?: string;
+  whatFileHolds?: string;
   constructor(
     message: string,
     readonly lockStaleSeconds: number,
@@ -93,12 +93,12 @@ export function errnoOf(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException | undefined)?.code;
 }
 
-/** Waits `ms` between lock attempts; a cancelled wait is a GarmConfigError saying the file is unchanged. */
+/** Waits `ms` between lock attempts; a cancelled wait is a FileEditError saying the file is unchanged. */
 export async function lockPause(file: string, lockPath: string, ms: number, cancel: AbortSignal | undefined): Promise<void> {
   try {
     await sleepUnlessCancelled(ms, cancel);
   } catch (err) {
     if (!isCancelled(err)) throw err;
-    throw new GarmConfigError(`cancelled while waiting for the lock on GARM config file ${file} (${lockPath}); the file is unchanged`);
+    throw new FileEditError(`cancelled while waiting for the lock on GARM config file ${file} (${lockPath}); the file is unchanged`);
   }
 }
