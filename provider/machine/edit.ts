@@ -106,11 +106,13 @@ async function editLocked(
   } catch (e) {
     if (e instanceof ConnectionLostError) throw withLock(new ConnectionLostError(`${e.message}; ${what} ${HOLDS.unchanged}`), "unchanged", file, "none");
     if (errnoOf(e) === "ENOENT") throw new FileEditError(`${what} does not exist${options.missingHint ? `; ${options.missingHint}` : ""}`);
-    throw new FileEditError(`cannot resolve ${what}: ${(e as Error).message}`);
+    throw new FileEditError(`cannot resolve ${what}: ${(e as Error).message}; the file is unchanged`);
   }
   const lock = await takeLock(files, target, { waitMs: options.lockWaitMs, cancel: options.cancel, what: options.what + " " + file, warn: options.warn, staleMs: options.lockStaleMs }).catch(
     (e: unknown) => {
-      throw e instanceof ConnectionLostError ? withLock(new ConnectionLostError(`${e.message}; ${what} ${HOLDS.unchanged}`), "unchanged", target, "maybe", options.lockStaleMs) : e;
+      if (!(e instanceof ConnectionLostError)) throw e;
+      // A lock whose holder could not be recorded says itself what became of it.
+      throw e.lockTold ? e : withLock(new ConnectionLostError(`${e.message}; ${what} ${HOLDS.unchanged}`), "unchanged", target, "maybe", options.lockStaleMs);
     },
   );
   let result: EditResult;
@@ -120,7 +122,7 @@ async function editLocked(
       bytes = await files.readFile(target);
     } catch (e) {
       if (e instanceof ConnectionLostError) throw e;
-      throw new FileEditError(`cannot read ${what}: ${(e as Error).message}`);
+      throw new FileEditError(`cannot read ${what}: ${(e as Error).message}; the file is unchanged`);
     }
     const before = decodeUtf8(bytes, options.what, file);
     const after = edit(before);
@@ -261,9 +263,9 @@ async function replaceByRename(files: MachineFiles, ctx: WriteContext, st: FileI
     throw failed(e, "unchanged", `writing the new text to ${temp}`, ctx);
   } finally {
     if (open) await files.close(f).catch(() => undefined);
-    if (!placed) await files.unlink(temp).catch(() => undefined);
+    if (!placed) await removeFile(files, temp);
   }
-  await files.syncDirectory(dir);
+  await files.syncDirectory(dir).catch(() => undefined);
   return "renamed";
 }
 
@@ -290,7 +292,7 @@ async function rewriteInPlace(files: MachineFiles, ctx: WriteContext, st: FileIn
     await ctx.assertHeld();
   } catch (e) {
     await files.close(f).catch(() => undefined);
-    if (copy) await files.unlink(copy).catch(() => undefined);
+    if (copy) await removeFile(files, copy);
     throw failed(e, "unchanged", "keeping a copy of the old text", ctx);
   }
   try {
@@ -308,7 +310,7 @@ async function rewriteInPlace(files: MachineFiles, ctx: WriteContext, st: FileIn
   } catch (e) {
     if (open) await files.close(f).catch(() => undefined);
     const restored = await restore(files, ctx.target, before);
-    if (restored && copy) await files.unlink(copy).catch(() => undefined);
+    if (restored && copy) await removeFile(files, copy);
     const state: FileState = restored ? "restored" : "damaged";
     const kept = restored ? "" : copy ? `; a copy of its old bytes is kept at ${copy}: put it back with \`cat ${copy} > ${ctx.target}\`` : `; no copy of its old bytes could be kept (${noCopy})`;
     const lost = e instanceof ConnectionLostError;
@@ -317,7 +319,19 @@ async function rewriteInPlace(files: MachineFiles, ctx: WriteContext, st: FileIn
     described.add(out);
     throw out;
   }
-  if (copy) await files.unlink(copy).catch(() => undefined);
+  if (copy) await removeFile(files, copy);
+}
+
+/** Removes a file of the edit's own, trying twice: a temp file or copy left behind is litter beside GARM's file. */
+async function removeFile(files: MachineFiles, file: string): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await files.unlink(file);
+      return;
+    } catch (e) {
+      if (errnoOf(e) === "ENOENT") return;
+    }
+  }
 }
 
 /** Keeps the old bytes in a file of their own beside the target, or else in the machine's /tmp; says why not. */
@@ -341,7 +355,7 @@ async function keepCopy(files: MachineFiles, ctx: WriteContext, before: Buffer):
       return { copy, why: "" };
     } catch (e) {
       await files.close(f).catch(() => undefined);
-      await files.unlink(copy).catch(() => undefined);
+      await removeFile(files, copy);
       if (errnoOf(e) === CONNECTION_LOST) throw e;
       why.push(`${dir}: ${reason(e)}`);
     }

@@ -29,4 +29,6 @@ export const CONNECTION_LOST = "ECONNLOST";
 export class ConnectionLostError extends FileEditError {
   override readonly name: string = "FileEditError";
   readonly code = CONNECTION_LOST;
+  /** Whether the message already says what became of the file's lock. */
+  lockTold = false;
 }

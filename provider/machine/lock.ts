@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { isCancelled, sleepUnlessCancelled } from "../common/cancel";
 
 import { errnoOf, removeTree, type MachineFiles } from "./files";
-import { CONNECTION_LOST, FileEditError } from "./errors";
+import { CONNECTION_LOST, ConnectionLostError, FileEditError } from "./errors";
 
 /** A lock whose holder has not refreshed it for this long is stale: its holder died or lost its connection. */
 export const LOCK_STALE_MS = 30_000;
@@ -72,12 +72,33 @@ interface Seen {
   byHolder: boolean;
 }
 
+/** The lock's holder record; undefined when there is none or it does not parse. */
 async function readRecord(files: MachineFiles, lockDir: string): Promise<LockRecord | undefined> {
   try {
-    const parsed = JSON.parse((await files.readFile(`${lockDir}/${HOLDER}`)).toString("utf8")) as LockRecord;
-    return typeof parsed === "object" && parsed !== null ? parsed : undefined;
+    return await ownRecord(files, lockDir);
   } catch (e) {
     if (errnoOf(e) === CONNECTION_LOST) throw e;
+    return undefined;
+  }
+}
+
+/**
+ * The holder record as its holder checks it, read twice before a failure counts: undefined when the file is gone
+ * or does not parse (another writer's lock, or none); rejects when it cannot be read.
+ */
+async function ownRecord(files: MachineFiles, lockDir: string, attempts = 2): Promise<LockRecord | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await files.readFile(`${lockDir}/${HOLDER}`);
+  } catch (e) {
+    if (errnoOf(e) === "ENOENT") return undefined;
+    if (attempts > 1 && errnoOf(e) !== CONNECTION_LOST) return ownRecord(files, lockDir, attempts - 1);
+    throw e;
+  }
+  try {
+    const parsed = JSON.parse(bytes.toString("utf8")) as LockRecord;
+    return typeof parsed === "object" && parsed !== null ? parsed : undefined;
+  } catch {
     return undefined;
   }
 }
@@ -208,11 +229,18 @@ export async function takeLock(files: MachineFiles, target: string, options: Loc
   try {
     await writeRecord();
   } catch (e) {
-    if (errnoOf(e) === CONNECTION_LOST) throw e;
+    // Over a new connection when the old one is gone.
     const left = await removeTree(files, lockDir).then(
       () => false,
       () => true,
     );
+    if (e instanceof ConnectionLostError) {
+      const lost = new ConnectionLostError(
+        `${e.message}; the ${options.what} is unchanged; ${left ? `its lock ${lockDir} is left behind and is taken over once not refreshed for ${Math.round(staleMs / 1000)}s` : `its lock ${lockDir} was removed`}; run again`,
+      );
+      lost.lockTold = true;
+      throw lost;
+    }
     throw new FileEditError(
       `cannot lock ${on}: writing who holds it to ${holderFile} failed (${reason(e)}); ${left ? `the lock ${lockDir} is left behind: remove it once no pulumi-garm runs` : `the lock ${lockDir} was removed`}. The file is unchanged`,
     );
@@ -224,7 +252,7 @@ function holdLock(files: MachineFiles, lockDir: string, token: string, writeReco
   let lost: string | undefined;
   let refreshFailed = false;
   const refresh = async () => {
-    const now = await readRecord(files, lockDir);
+    const now = await ownRecord(files, lockDir);
     if (now?.token !== token) {
       if (!lost) {
         lost = now ? `${describe(now)} holds it now` : "it is gone";
@@ -246,20 +274,33 @@ function holdLock(files: MachineFiles, lockDir: string, token: string, writeReco
   return {
     path: lockDir,
     async assertHeld() {
-      const now = lost ? undefined : await readRecord(files, lockDir);
+      let now: LockRecord | undefined;
+      if (!lost) {
+        try {
+          now = await ownRecord(files, lockDir);
+        } catch (e) {
+          if (e instanceof ConnectionLostError) throw e;
+          throw new FileEditError(`cannot check that the lock ${lockDir} of ${on} is still this writer's (${reason(e)}); nothing was written, the file is unchanged; run again`);
+        }
+      }
       if (lost || now?.token !== token) {
-        throw new FileEditError(`lost the lock ${lockDir} of ${on} (${lost ?? (now ? `${describe(now)} holds it now` : "it is gone")}); nothing was written, run again`);
+        throw new FileEditError(`lost the lock ${lockDir} of ${on} (${lost ?? (now ? `${describe(now)} holds it now` : "it is gone")}); nothing was written, the file is unchanged; run again`);
       }
     },
     async release() {
       clearInterval(timer);
-      const now = await readRecord(files, lockDir);
+      // Each step is tried again once, over a new connection when the old one was lost: a lock left behind blocks
+      // every writer until it is stale.
+      const now = await twice(() => ownRecord(files, lockDir));
       if (now?.token !== token) return; // taken over: the lock is another writer's now
-      await files.unlink(`${lockDir}/${HOLDER}`);
+      await twice(() => files.unlink(`${lockDir}/${HOLDER}`)).catch((e: unknown) => {
+        if (errnoOf(e) !== "ENOENT") throw e;
+      });
       try {
-        await files.rmdir(lockDir);
+        await twice(() => files.rmdir(lockDir));
       } catch (e) {
         if (errnoOf(e) === CONNECTION_LOST) throw e;
+        if (errnoOf(e) === "ENOENT") return;
         // A claim a waiting writer made inside it meanwhile: move the whole directory aside and remove it there.
         const grave = `${lockDir}.released-${randomBytes(4).toString("hex")}`;
         await files.move(lockDir, grave);
@@ -267,4 +308,12 @@ function holdLock(files: MachineFiles, lockDir: string, token: string, writeReco
       }
     },
   };
+}
+
+async function twice<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch {
+    return step();
+  }
 }
