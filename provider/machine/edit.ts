@@ -87,27 +87,31 @@ export async function editFile(
   validate: (before: string, after: string) => void,
   options: EditOptions,
 ): Promise<EditResult> {
-  const key = `${files.label}\0${await files.realpath(file).catch(() => file)}`;
-  return serialized(key, () => editLocked(files, file, edit, validate, options));
+  // Write through a symlink to its target: renaming over the link would replace the link itself.
+  const resolved = await files.realpath(file).then(
+    (target) => ({ target }),
+    (error: unknown) => ({ error }),
+  );
+  const key = `${files.label}\0${"target" in resolved ? resolved.target : file}`;
+  return serialized(key, () => editLocked(files, file, resolved, edit, validate, options));
 }
 
 async function editLocked(
   files: MachineFiles,
   file: string,
+  resolved: { target: string } | { error: unknown },
   edit: (text: string) => string,
   validate: (before: string, after: string) => void,
   options: EditOptions,
 ): Promise<EditResult> {
   const what = `${options.what} ${file}`;
-  let target: string;
-  try {
-    // Write through a symlink to its target: renaming over the link would replace the link itself.
-    target = await files.realpath(file);
-  } catch (e) {
+  if ("error" in resolved) {
+    const e = resolved.error;
     if (e instanceof ConnectionLostError) throw withLock(new ConnectionLostError(`${e.message}; ${what} ${HOLDS.unchanged}`), "unchanged", file, "none");
     if (errnoOf(e) === "ENOENT") throw new FileEditError(`${what} does not exist${options.missingHint ? `; ${options.missingHint}` : ""}`);
     throw new FileEditError(`cannot resolve ${what}: ${(e as Error).message}; the file is unchanged`);
   }
+  const target = resolved.target;
   const lock = await takeLock(files, target, { waitMs: options.lockWaitMs, cancel: options.cancel, what: options.what + " " + file, warn: options.warn, staleMs: options.lockStaleMs }).catch(
     (e: unknown) => {
       if (!(e instanceof ConnectionLostError)) throw e;
