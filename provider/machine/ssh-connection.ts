@@ -293,14 +293,15 @@ async function connectOnce(c: SshConnection, warn: (line: string) => void, polic
       cancel?.removeEventListener("abort", onAbort);
       fn();
     };
-    const fail = (e: SshConnectError) =>
+    const fail = (e: SshConnectError, abruptly = false) =>
       settle(() => {
-        client.end();
-        client.destroy();
+        // A cancelled dial is dropped at once; a failed one ends with a disconnect message where it can.
+        if (abruptly) client.destroy();
+        else client.end();
         bastion?.end();
         reject(e);
       });
-    const onAbort = () => fail(cancelled());
+    const onAbort = () => fail(cancelled(), true);
     cancel?.addEventListener("abort", onAbort, { once: true });
     client.once("ready", () =>
       settle(() => {
@@ -309,7 +310,8 @@ async function connectOnce(c: SshConnection, warn: (line: string) => void, polic
         resolve(client);
       }),
     );
-    client.once("error", (err: Error & { level?: string; code?: string }) => {
+    // Every error is listened to: ssh2 may emit more than one (its handshake timer fires after a failure too).
+    client.on("error", (err: Error & { level?: string; code?: string }) => {
       if (refusedKey) return fail(new SshConnectError(`refused to connect to ${where(c)}: ${refusedKey}`, "host-key"));
       if (err.level === "client-authentication") {
         const accepts = serverMethods?.length ? `; the server accepts ${serverMethods.join(", ")}` : "";
