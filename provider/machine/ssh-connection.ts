@@ -101,7 +101,7 @@ export async function hostKeyPolicy(c: SshConnection, warn: (line: string) => vo
       decide: (blob) =>
         pinned.some((k) => k.fingerprint === fingerprint(blob))
           ? undefined
-          : `the SSH host key of ${at} has changed: connection.hostKey pins ${listKeys(pinned)}, the server offered ${keyType(blob)} ${fingerprint(blob)}. If the host was reinstalled, check the new key on the host and update hostKey; otherwise someone may be intercepting the connection`,
+          : `the SSH host key of ${at} has changed: connection.hostKey pins ${pinned.map((k) => k.fingerprint).join(", ")}, the server offered ${keyType(blob)} ${fingerprint(blob)}. If the host was reinstalled, check the new key on the host and update hostKey; otherwise someone may be intercepting the connection`,
       algorithms: hostKeyAlgorithms(pinned.flatMap((k) => (k.type ? [k.type] : []))),
     };
   }

@@ -170,7 +170,7 @@ describe("the host key policy's decision on the key a server offers", () => {
     ["a keyscan line whose host holds a dash", "garm-01.example.com", 22, { hostKey: `garm-01.example.com ${ed(1)}` }, blobOf("ssh-ed25519", 1), "accepted"],
     ["a keyscan line for a port", "garm-host", 2222, { hostKey: `[garm-host]:2222 ${ed(1)}` }, blobOf("ssh-ed25519", 1), "accepted"],
     ["any of ssh-keyscan's lines", "garm-01", 22, { hostKey: `garm-01 ssh-rsa ${b64("ssh-rsa", 2)}\ngarm-01 ${ed(1)}` }, blobOf("ssh-ed25519", 1), "accepted"],
-    ["a pinned key that changed", "garm-01", 22, { hostKey: `garm-01 ${ed(1)}` }, blobOf("ssh-ed25519", 2), /has changed: connection\.hostKey pins ssh-ed25519 SHA256:\S+, the server offered ssh-ed25519 SHA256:/],
+    ["a pinned key that changed", "garm-01", 22, { hostKey: `garm-01 ${ed(1)}` }, blobOf("ssh-ed25519", 2), /has changed: connection\.hostKey pins SHA256:\S+, the server offered ssh-ed25519 SHA256:/],
     ["a wildcard line", "garm-01.example.com", 22, { knownHosts: `*.example.com ${ed(1)}\n` }, blobOf("ssh-ed25519", 1), "accepted"],
     ["a host the line negates", "garm-01.example.com", 22, { knownHosts: `*.example.com,!garm-01.example.com ${ed(1)}\n` }, blobOf("ssh-ed25519", 1), /is not in \S+; pin it with connection\.hostKey/],
     ["host name case", "GARM-01.example.com", 22, { knownHosts: `garm-01.EXAMPLE.com ${ed(1)}\n` }, blobOf("ssh-ed25519", 1), "accepted"],
