@@ -145,7 +145,8 @@ export function parsePinnedHostKeys(text: string): PinnedKey[] | { badLine: numb
       const blob = keyBlob(words[w], words[w + 1]);
       if (blob) found = { type: words[w], fingerprint: fingerprint(blob) };
     }
-    if (!found) return { badLine: i + 1, start: words.join(" ").slice(0, 40) };
+    // What the message quotes of the line: its start, with long base64 runs elided (it may be a pasted private key).
+    if (!found) return { badLine: i + 1, start: words.join(" ").replace(/[A-Za-z0-9+/=]{16,}/g, "…").slice(0, 40) };
     keys.push(found);
   }
   return keys;

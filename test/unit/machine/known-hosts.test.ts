@@ -204,6 +204,16 @@ describe("the host key policy's decision on the key a server offers", () => {
     });
   });
 
+  it("quotes no key material of a line it cannot read (a private key pasted by mistake)", async () => {
+    const body = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW";
+    for (const text of [`-----BEGIN OPENSSH PRIVATE KEY-----\n${body}`, body]) {
+      await assert.rejects(hostKeyPolicy({ host: "garm-01", hostKey: text }, () => undefined), (e: Error) => {
+        assert.ok(!e.message.includes(body.slice(0, 16)), e.message);
+        return true;
+      });
+    }
+  });
+
   it("asks the server for the pinned key's type first", async () => {
     const policy = await hostKeyPolicy({ host: "garm-01", hostKey: `garm-01 ssh-rsa ${b64("ssh-rsa", 2)}` }, () => undefined);
     assert.deepEqual(policy.algorithms?.slice(0, 3), ["rsa-sha2-512", "rsa-sha2-256", "ssh-rsa"]);
