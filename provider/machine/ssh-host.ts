@@ -81,22 +81,43 @@ export class SshHost implements GarmHost {
     const server = found.code === 0 ? found.output.trim() : "";
     if (!server) throw new FileEditError(`cannot edit GARM's config file on ${this.label} through sudo: no sftp-server at ${SFTP_SERVERS.join(", ")}; install openssh-sftp-server there, or set connection.sudo to false`);
     const command = `sudo -n ${server}`;
-    const protocol = (c as unknown as { _protocol: { subsystem: (chan: number, name: string, wantReply: boolean) => void; exec: (chan: number, cmd: string, wantReply: boolean) => void } })._protocol;
+    const user = this.connection.user ?? "root";
+    const ssh2 = c as unknown as {
+      _protocol: { subsystem: (chan: number, name: string, wantReply: boolean) => void; exec: (chan: number, cmd: string, wantReply: boolean) => void };
+      _chanMgr: { _channels: Record<number, unknown> };
+    };
+    const protocol = ssh2._protocol;
     const subsystem = protocol.subsystem;
+    // What sudo writes to the channel's stderr: ssh2 gives an SFTP channel a stderr that drops it, so it is kept here.
+    let said = "";
+    const keep = (b: Buffer) => {
+      if (said.length < 2048) said += b.toString("utf8");
+      return true;
+    };
     protocol.subsystem = (chan, _name, wantReply) => {
       protocol.subsystem = subsystem;
+      for (const ch of Object.values(ssh2._chanMgr._channels)) {
+        const o = ch as { outgoing?: { id?: number }; stderr?: unknown };
+        if (typeof o === "object" && o !== null && o.outgoing?.id === chan) {
+          o.stderr = { readable: false, writable: false, push: keep, once: () => undefined, on: () => undefined, emit: () => undefined, end: () => undefined };
+        }
+      }
       protocol.exec(chan, command, wantReply);
     };
     try {
       return await new Promise<SFTPWrapper>((resolve, reject) => c.sftp((err, s) => (err ? reject(err) : resolve(s))));
     } catch (e) {
       const code = (e as { code?: number }).code;
-      const why =
-        code === 1
-          ? `sudo asked for a password or does not allow it (exit code 1); let user ${this.connection.user ?? "root"} run it without one: "${this.connection.user ?? "root"} ALL=(root) NOPASSWD: ${server}" in /etc/sudoers.d/ (docs/concepts/remote-garm.md)`
-          : code === 127
-            ? "sudo is not installed there (exit code 127)"
-            : (e as Error).message;
+      const text = said.replace(/\s+/g, " ").trim().slice(0, 300);
+      const quoted = `${text ? `sudo said "${text}"` : "sudo said nothing"}${typeof code === "number" ? ` (exit code ${code})` : ""}`;
+      const nopasswd = `"${user} ALL=(root) NOPASSWD: ${server}" in /etc/sudoers.d/ (visudo -f /etc/sudoers.d/pulumi-garm; docs/concepts/remote-garm.md)`;
+      let why: string;
+      if (code === 127 || /sudo: (command )?not found|sudo: no such file/i.test(text)) why = `sudo is not installed there (${quoted}); install it, or set connection.sudo to false and let user ${user} write the file`;
+      else if (/must have a tty|requiretty/i.test(text)) why = `sudoers requires a terminal for user ${user} (Defaults requiretty), which this session has not (${quoted}); add "Defaults:${user} !requiretty" beside the line ${nopasswd}`;
+      else if (/password is required|terminal is required to read the password|askpass/i.test(text)) why = `sudo asked for a password (${quoted}), so no NOPASSWD rule lets user ${user} run it; add ${nopasswd}`;
+      else if (/not allowed to execute|not in the sudoers file|may not run sudo/i.test(text)) why = `sudoers does not let user ${user} run ${server} as root (${quoted}); allow it with ${nopasswd}`;
+      else if (text || typeof code === "number") why = `${quoted}; check that user ${user} may run it without a password: ${nopasswd}`;
+      else why = (e as Error).message;
       throw new FileEditError(`cannot edit GARM's config file on ${this.label}: \`${command}\` did not start: ${why}. Nothing was changed`);
     } finally {
       protocol.subsystem = subsystem;

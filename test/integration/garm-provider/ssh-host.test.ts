@@ -236,7 +236,7 @@ describe("GarmProvider's SSH host against a real OpenSSH server", function () {
     assert.equal(r.output.trim(), '/bin/sh -c echo "$SUDO_COMMAND"');
   });
 
-  it("with sudo that asks for a password, says so and how to allow it, and changes nothing", async () => {
+  it("with sudo that asks for a password, quotes it, says how to allow it, and changes nothing", async () => {
     // A stand-in for sudo on the host's PATH that answers as `sudo -n` does when a password is required.
     const bin = await fs.mkdtemp(path.join(server.dir, "bin-"));
     await fs.writeFile(path.join(bin, "sudo"), "#!/bin/sh\necho 'sudo: a password is required' >&2\nexit 1\n", { mode: 0o755 });
@@ -247,7 +247,7 @@ describe("GarmProvider's SSH host against a real OpenSSH server", function () {
       hosts.push(host);
       await assert.rejects(
         editConfigFile(file, (t) => `${t}# never\n`, () => undefined, { host }),
-        /`sudo -n \/\S*sftp-server` did not start: sudo asked for a password or does not allow it \(exit code 1\); let user \S+ run it without one: "\S+ ALL=\(root\) NOPASSWD: \/\S*sftp-server" in \/etc\/sudoers\.d\/ \(docs\/concepts\/remote-garm\.md\)\. Nothing was changed/,
+        /`sudo -n \/\S*sftp-server` did not start: sudo asked for a password \(sudo said "sudo: a password is required" \(exit code 1\)\), so no NOPASSWD rule lets user \S+ run it; add "\S+ ALL=\(root\) NOPASSWD: \/\S*sftp-server" in \/etc\/sudoers\.d\/ \(visudo -f \/etc\/sudoers\.d\/pulumi-garm; docs\/concepts\/remote-garm\.md\)\. Nothing was changed/,
       );
       assert.equal(await fs.readFile(file, "utf8"), "[default]\n");
     } finally {
