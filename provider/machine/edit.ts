@@ -109,6 +109,8 @@ async function editLocked(
     const e = resolved.error;
     if (e instanceof ConnectionLostError) throw withLock(new ConnectionLostError(`${e.message}; ${what} ${HOLDS.unchanged}`), "unchanged", file, "none");
     if (errnoOf(e) === "ENOENT") throw new FileEditError(`${what} does not exist${options.missingHint ? `; ${options.missingHint}` : ""}`);
+    // The machine's own refusal (a sudo that did not start) already says what to do.
+    if (e instanceof FileEditError) throw e;
     throw new FileEditError(`cannot resolve ${what}: ${(e as Error).message}; the file is unchanged`);
   }
   const target = resolved.target;

@@ -34,6 +34,8 @@ export class SshHost implements GarmHost {
   constructor(
     private readonly connection: SshConnection,
     readonly warn: (line: string) => void = (line) => console.warn(line),
+    /** The provider instance's cancellation (../common/cancel.ts): a connect, its dials and its pauses end on it. */
+    private readonly cancel?: AbortSignal,
   ) {
     this.label = where(connection);
     this.files = new SftpFiles(this.label, `user ${connection.user ?? "root"}`, () => this.sftp());
@@ -43,7 +45,7 @@ export class SshHost implements GarmHost {
   /** One connection for every operation on this host, opened on first use. */
   private connect(): Promise<Client> {
     if (!this.client) {
-      const opened = connectSsh(this.connection, this.warn);
+      const opened = connectSsh(this.connection, this.warn, { cancel: this.cancel });
       this.client = opened;
       opened.then(
         (c) => {

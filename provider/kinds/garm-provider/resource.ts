@@ -70,7 +70,7 @@ export function garmProviderWith(garm: () => GarmClient, log: (line: string) => 
     const raw = props?.connection;
     if (raw === undefined || raw === null) return localHost;
     const connection = connectionOf(raw);
-    return connection ? sshHostFor(connection, log) : unresolvedHost;
+    return connection ? sshHostFor(connection, log, cancel) : unresolvedHost;
   };
   return {
     check: (olds, news) => on(hostOf(news)).check(olds ?? {}, news),

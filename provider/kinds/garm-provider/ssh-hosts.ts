@@ -18,11 +18,11 @@ function keyOf(c: GarmProviderConnection): string {
 }
 
 /** The process's SshHost for `connection`, made on first use; it connects on its first operation. */
-export function sshHostFor(connection: GarmProviderConnection, warn?: (line: string) => void): SshHost {
+export function sshHostFor(connection: GarmProviderConnection, warn?: (line: string) => void, cancel?: AbortSignal): SshHost {
   const key = keyOf(connection);
   let host = hosts.get(key);
   if (!host) {
-    host = new SshHost(connection, warn);
+    host = new SshHost(connection, warn, cancel);
     hosts.set(key, host);
   }
   return host;
