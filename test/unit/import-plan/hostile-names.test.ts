@@ -28,9 +28,15 @@ function stringsIn(value: unknown, into: string[] = []): string[] {
   return into;
 }
 
-/** The JSON string literals a comment line quotes, parsed back. */
-function quotedIn(line: string): string[] {
-  return [...line.matchAll(/"(?:[^"\\]|\\.)*"/g)].map((m) => JSON.parse(m[0]) as string);
+/** The JSON string literals a comment quotes, parsed back (from its start, where each is written whole). */
+function quotedIn(comment: string): string[] {
+  return [...comment.matchAll(/"(?:[^"\\]|\\.)*"/g)].map((m) => JSON.parse(m[0]) as string);
+}
+
+/** The import id a program's comment line quotes, parsed back. */
+function commentedId(line: string): string | undefined {
+  const quoted = /\(import id ("(?:[^"\\]|\\.)*")\)/.exec(line);
+  return quoted ? (JSON.parse(quoted[1]) as string) : undefined;
 }
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "import-plan-hostile-"));
@@ -80,7 +86,7 @@ describe("import-plan with hostile names in GARM", function () {
     for (const { spec } of commented) {
       const line = lines.find((l) => l.startsWith(`// `) && l.includes(JSON.stringify(spec.name)));
       assert.ok(line, `${spec.name} has its comment line`);
-      assert.ok(quotedIn(line).includes(spec.id), `${line} quotes the import id`);
+      assert.equal(commentedId(line), spec.id, `${line} quotes the import id`);
     }
   });
 
@@ -98,9 +104,9 @@ class Out:
     def __getattr__(self, attr): return "<%s.%s>" % (self._name, attr)
 class Garm(types.ModuleType):
     def __getattr__(self, cls):
-        def make(name, **kwargs):
-            declared.append({"name": name, "args": kwargs})
-            return Out(name)
+        def make(*args, **kwargs):
+            declared.append({"name": args[0], "args": kwargs})
+            return Out(args[0])
         return make
 class Config:
     def __init__(self, ns): pass
@@ -127,7 +133,7 @@ print(json.dumps({"declared": declared, "pwned": scope.get("pwned")}, ensure_asc
     for (const { spec } of plan.entries.filter((e, i) => typeof inputs[i] !== "object")) {
       const line = lines.find((l) => l.startsWith("# ") && l.includes(JSON.stringify(spec.name)));
       assert.ok(line, `${spec.name} has its comment line`);
-      assert.ok(quotedIn(line).includes(spec.id), `${line} quotes the import id`);
+      assert.equal(commentedId(line), spec.id, `${line} quotes the import id`);
     }
   });
 
