@@ -10,7 +10,7 @@ import { type KindRow, kindRow } from "../../provider/registry/kinds";
 import { registryKey, tokenFor } from "./import-ids";
 import { inputsFor } from "./inputs";
 import { type Plan, type Selection, buildPlan } from "./plan";
-import { jsonText, shellWord } from "./escape";
+import { commentText, jsonText, shellWord } from "./escape";
 import { checkSecretKeys, configCommandsFor } from "./secrets";
 import { typescriptProgram } from "./typescript";
 import { pythonProgram } from "./python";
@@ -110,7 +110,8 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
     const plan = buildPlan(inventory, selection, garmConfig);
     checkSecretKeys(plan.entries);
     const writer = language && PROGRAM_WRITERS[language];
-    for (const line of plan.referenced) io.stderr(`left to refer to, not imported: ${line}`);
+    // Names reach the terminal too: a control character (a carriage return, an escape sequence) shown escaped.
+    for (const line of plan.referenced) io.stderr(`left to refer to, not imported: ${commentText(line)}`);
     for (const kind of plan.waiting) {
       const row: KindRow = kindRow(registryKey(kind));
       const leaves = writer ? "program comments" : "file leaves out";

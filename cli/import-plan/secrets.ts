@@ -4,7 +4,9 @@
 // object has its own (secretConfigKey): the plan checks that no two share one, as one `pulumi config set` would
 // overwrite the other's value. Every word taken from GARM goes through the shell escaper, and names only into a comment,
 // quoted.
+import { sameEndpointName } from "../../provider/garm/names";
 import { credentialsConfigKeys } from "../../provider/kinds/credentials/import";
+import { DEFAULT_ENDPOINT } from "../../provider/kinds/endpoint/inputs";
 import { entityWebhookSecretKey } from "../../provider/kinds/entity/import";
 import { commentQuote, shellWord } from "./escape";
 import type { PlanEntry } from "./plan";
@@ -24,14 +26,15 @@ function secretLines(entries: readonly PlanEntry[]): SecretLine[] {
   for (const { object } of entries) {
     if (object.kind === "credentials") {
       const keys = credentialsConfigKeys(object.view);
-      const about = `${object.view.forge} credentials ${commentQuote(object.view.name)}`;
+      const about = `${object.view.forge === "github" ? "" : `${object.view.forge} `}credentials ${commentQuote(object.view.name)}`;
       // A PEM key spans lines: `pulumi config set` reads a value from stdin when none is given (pulumi-behaviour.md §4).
       const value = object.view.authType === "app" ? "< app-private-key.pem" : "'<the token>'";
       lines.push({ key: keys.secret, secret: true, value, about });
       if (keys.appId) lines.push({ key: keys.appId, secret: false, value: "'<the App id>'", about });
       if (keys.installationId) lines.push({ key: keys.installationId, secret: false, value: "'<the installation id>'", about });
     } else if (object.kind === "organization" || object.kind === "repository" || object.kind === "enterprise") {
-      const about = `${object.kind} ${commentQuote(object.view.name)}${object.view.endpoint ? ` on endpoint ${commentQuote(object.view.endpoint)}` : ""}`;
+      const onEndpoint = object.view.endpoint && !sameEndpointName(object.view.endpoint, DEFAULT_ENDPOINT) ? ` on endpoint ${commentQuote(object.view.endpoint)}` : "";
+      const about = `${object.kind} ${commentQuote(object.view.name)}${onEndpoint}`;
       lines.push({ key: entityWebhookSecretKey(object.kind, object.view), secret: true, value: "'<the webhook secret>'", about });
     }
   }
