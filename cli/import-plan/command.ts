@@ -10,7 +10,8 @@ import { type KindRow, kindRow } from "../../provider/registry/kinds";
 import { registryKey, tokenFor } from "./import-ids";
 import { inputsFor } from "./inputs";
 import { type Plan, type Selection, buildPlan } from "./plan";
-import { configCommandsFor } from "./secrets";
+import { commentText, jsonText, shellWord } from "./escape";
+import { checkSecretKeys, configCommandsFor } from "./secrets";
 import { typescriptProgram } from "./typescript";
 import { pythonProgram } from "./python";
 
@@ -48,6 +49,11 @@ function asFlags(message: string): string {
   return message
     .replace(/garm:(\w+)/g, (_m, key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)
     .replace(/run `pulumi config set (?:--secret )?(--[\w-]+) ([^`]*)`/g, (_m, flag: string, value: string) => (flag === "--insecure" ? (value === "true" ? "give `--insecure`" : "leave out --insecure") : `give \`${flag} ${value}\``));
+}
+
+/** The import file `pulumi import --file` reads: JSON, every string escaped so that YAML parsers read it the same. */
+export function planFileText(plan: Plan): string {
+  return `${jsonText(plan.file, 2)}\n`;
 }
 
 /** Runs the command; throws an Error whose message is the one line to show. */
@@ -102,8 +108,10 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
     if (garmConfig !== undefined && !isAbsolute(garmConfig)) throw new Error(`--garm-config ${garmConfig}: give the absolute path of GARM's config file, as GARM's --config names it`);
     if (values["garm-restart-command"] !== undefined && garmConfig === undefined) throw new Error("--garm-restart-command is for provider entries, which need --garm-config too");
     const plan = buildPlan(inventory, selection, garmConfig);
+    checkSecretKeys(plan.entries);
     const writer = language && PROGRAM_WRITERS[language];
-    for (const line of plan.referenced) io.stderr(`left to refer to, not imported: ${line}`);
+    // Names reach the terminal too: a control character (a carriage return, an escape sequence) shown escaped.
+    for (const line of plan.referenced) io.stderr(`left to refer to, not imported: ${commentText(line)}`);
     for (const kind of plan.waiting) {
       const row: KindRow = kindRow(registryKey(kind));
       const leaves = writer ? "program comments" : "file leaves out";
@@ -116,7 +124,7 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
     }
     const restartCommand = values["garm-restart-command"];
     const sources = { client, templates: inventory.templates, ...(restartCommand !== undefined ? { restartCommand } : {}) };
-    const text = writer ? writer.write(plan, await inputsFor(plan.entries, sources), checked.settings.url) : `${JSON.stringify(plan.file, null, 2)}\n`;
+    const text = writer ? writer.write(plan, await inputsFor(plan.entries, sources), checked.settings.url) : planFileText(plan);
     if (values.out) {
       writeFileSync(values.out, text);
       io.stderr(`wrote ${plan.file.resources.length} resources to ${values.out}: ${writer ? `run \`pulumi up\` in its project (the program's file is ${writer.file})` : `run \`pulumi import --file ${values.out}\``}`);
@@ -132,7 +140,7 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
     const providers = plan.file.resources.filter((r) => r.type === tokenFor("garmProvider")).length;
     if (providers > 0 && !writer) {
       io.stderr(`GARM's config file does not hold the command that restarts GARM: the ${providers} provider imports take it from stack config:`);
-      io.stderr(`  pulumi config set ${RESTART_COMMAND_KEY} '${(restartCommand ?? "<the command that restarts GARM, e.g. systemctl restart garm>").replace(/'/g, "'\\''")}'`);
+      io.stderr(`  pulumi config set ${shellWord(RESTART_COMMAND_KEY)} ${shellWord(restartCommand ?? "<the command that restarts GARM, e.g. systemctl restart garm>")}`);
     }
     const garmCalls = client.transport.requestsSent;
     io.stderr(`GARM calls: ${garmCalls}`);

@@ -3,6 +3,7 @@
 // stands in for `pulumi import --out __main__.py`, which the Python language host cannot serve here (its
 // GenerateProgram is not implemented). The plugin reads stack config, so a secret named by its config key stays so
 // (`token_from_config`), as `pulumi import` would write it; an app's ids are read from config by the program.
+import { commentQuote, commentText, pyString } from "./escape";
 import type { Props } from "./inputs";
 import type { Plan } from "./plan";
 import { ConfigValue, Reference, programItems } from "./program";
@@ -24,7 +25,7 @@ function variableName(logical: string, taken: Set<string>): string {
 /** `value` as Python source; dictionaries keep their keys, which are GARM's (extra specs) rather than the schema's. */
 function render(value: unknown, indent: string): string {
   if (value instanceof Reference) return `${value.variable}.${pythonName(value.output)}`;
-  if (value instanceof ConfigValue) return `garm_config.${value.type === "secret" ? "require_secret" : "require_int"}(${JSON.stringify(value.name)})`;
+  if (value instanceof ConfigValue) return `garm_config.${value.type === "secret" ? "require_secret" : "require_int"}(${pyString(value.name)})`;
   if (value === null || value === undefined) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
@@ -33,8 +34,9 @@ function render(value: unknown, indent: string): string {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return "{}";
     const inner = `${indent}    `;
-    return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${render(v, inner)},`).join("\n")}\n${indent}}`;
+    return `{\n${entries.map(([k, v]) => `${inner}${pyString(k)}: ${render(v, inner)},`).join("\n")}\n${indent}}`;
   }
+  if (typeof value === "string") return pyString(value);
   return JSON.stringify(value);
 }
 
@@ -44,7 +46,7 @@ export function pythonProgram(plan: Plan, inputs: readonly (Props | string | und
   const body: string[] = [];
   for (const item of items) {
     if (item.kind === "comment") {
-      body.push(`# ${item.sdkClass} ${JSON.stringify(item.name)} (import id ${item.id}): ${item.why}.`);
+      body.push(`# ${item.sdkClass} ${commentQuote(item.name)} (import id ${commentQuote(item.id)}): ${commentText(item.why)}.`);
       continue;
     }
     const args = Object.entries(item.inputs)
@@ -52,14 +54,14 @@ export function pythonProgram(plan: Plan, inputs: readonly (Props | string | und
       .map(([k, v]) => `    ${pythonName(k)}=${render(v, "    ")},`);
     body.push(
       `${item.variable} = garm.${item.sdkClass}(`,
-      `    ${JSON.stringify(item.name)},`,
+      `    ${pyString(item.name)},`,
       ...args,
-      `    opts=pulumi.ResourceOptions(import_=${JSON.stringify(item.id)}, protect=True),`,
+      `    opts=pulumi.ResourceOptions(import_=${pyString(item.id)}, protect=True),`,
       ")",
     );
   }
   const lines = [
-    `# Written by \`pulumi-garm import-plan --language python\` from the GARM at ${source}. Each object is taken over with`,
+    `# Written by \`pulumi-garm import-plan --language python\` from the GARM at ${commentText(source)}. Each object is taken over with`,
     "# the `import_` option: `pulumi up` reads it from GARM and writes nothing; it then previews with no change.",
     "# Objects are protected (`protect=True`), as `pulumi import` leaves them. Once imported, take out both options: Pulumi",
     "# neither replaces nor deletes an object that is protected or still names its import id.",
@@ -69,7 +71,7 @@ export function pythonProgram(plan: Plan, inputs: readonly (Props | string | und
     "",
     ...(body.some((line) => line.includes("garm_config.")) ? ['garm_config = pulumi.Config("garm")', ""] : []),
   ];
-  for (const line of plan.referenced) lines.push(`# Left to refer to, not imported: ${line}.`);
+  for (const line of plan.referenced) lines.push(`# Left to refer to, not imported: ${commentText(line)}.`);
   if (plan.referenced.length > 0) lines.push("");
   return `${[...lines, ...body].join("\n")}\n`;
 }

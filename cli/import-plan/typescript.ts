@@ -3,6 +3,7 @@
 // so the secrets GARM never returns are read by the program itself from the keys the importers name.
 import { CREDENTIALS_SECRETS_FROM_CONFIG } from "../../provider/kinds/credentials/check";
 import { ENTITY_SECRETS_FROM_CONFIG } from "../../provider/kinds/entity/check";
+import { commentQuote, commentText, tsKey, tsString } from "./escape";
 import type { Props } from "./inputs";
 import type { Plan } from "./plan";
 import { ConfigValue, Reference, programItems } from "./program";
@@ -30,19 +31,18 @@ function secretsReadByProgram(inputs: Props): Props {
   return out;
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 /** `value` as TypeScript source, objects and arrays over several lines at `indent`. */
 function render(value: unknown, indent: string): string {
   if (value instanceof Reference) return `${value.variable}.${value.output}`;
-  if (value instanceof ConfigValue) return `garmConfig.${value.type === "secret" ? "requireSecret" : "requireNumber"}(${JSON.stringify(value.name)})`;
+  if (value instanceof ConfigValue) return `garmConfig.${value.type === "secret" ? "requireSecret" : "requireNumber"}(${tsString(value.name)})`;
   if (Array.isArray(value)) return value.length === 0 ? "[]" : `[${value.map((v) => render(v, indent)).join(", ")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return "{}";
     const inner = `${indent}  `;
-    return `{\n${entries.map(([k, v]) => `${inner}${IDENTIFIER.test(k) ? k : JSON.stringify(k)}: ${render(v, inner)},`).join("\n")}\n${indent}}`;
+    return `{\n${entries.map(([k, v]) => `${inner}${tsKey(k)}: ${render(v, inner)},`).join("\n")}\n${indent}}`;
   }
+  if (typeof value === "string") return tsString(value);
   return JSON.stringify(value);
 }
 
@@ -56,15 +56,15 @@ export function typescriptProgram(plan: Plan, inputs: readonly (Props | string |
   const body: string[] = [];
   for (const item of items) {
     if (item.kind === "comment") {
-      body.push(`// ${item.sdkClass} ${JSON.stringify(item.name)} (import id ${item.id}): ${item.why}.`);
+      body.push(`// ${item.sdkClass} ${commentQuote(item.name)} (import id ${commentQuote(item.id)}): ${commentText(item.why)}.`);
       continue;
     }
     const args = render(secretsReadByProgram(item.inputs), "");
-    body.push(`const ${item.variable} = new garm.${item.sdkClass}(${JSON.stringify(item.name)}, ${args}, { import: ${JSON.stringify(item.id)}, protect: true });`);
+    body.push(`const ${item.variable} = new garm.${item.sdkClass}(${tsString(item.name)}, ${args}, { import: ${tsString(item.id)}, protect: true });`);
   }
   const readsConfig = body.some((line) => line.includes("garmConfig."));
   const lines = [
-    `// Written by \`pulumi-garm import-plan --language typescript\` from the GARM at ${source}. Each object is taken over with`,
+    `// Written by \`pulumi-garm import-plan --language typescript\` from the GARM at ${commentText(source)}. Each object is taken over with`,
     "// the `import` option: `pulumi up` reads it from GARM and writes nothing; it then previews with no change.",
     "// Objects are protected (`protect: true`), as `pulumi import` leaves them. Once imported, take out both options: Pulumi",
     "// neither replaces nor deletes an object that is protected or still names its import id.",
@@ -74,7 +74,7 @@ export function typescriptProgram(plan: Plan, inputs: readonly (Props | string |
     "",
     ...(readsConfig ? ['const garmConfig = new pulumi.Config("garm");', ""] : []),
   ];
-  for (const line of plan.referenced) lines.push(`// Left to refer to, not imported: ${line}.`);
+  for (const line of plan.referenced) lines.push(`// Left to refer to, not imported: ${commentText(line)}.`);
   if (plan.referenced.length > 0) lines.push("");
   return `${[...lines, ...body].join("\n")}\n`;
 }

@@ -1,6 +1,8 @@
 // Secret inputs given by the name of a stack config key (`tokenFromConfig: garm:credentials-ci-token`) instead of the
 // value: what `pulumi import` writes for the secrets GARM never returns, since the program it writes holds inputs
 // literally. Check puts the value in place of the key, so every other method sees the secret as if it were given.
+import { createHash } from "node:crypto";
+import { foldAscii } from "../garm/names";
 import { UNKNOWN, containsUnknown } from "./unknown";
 import { type Failure, fail } from "./input-check";
 
@@ -17,14 +19,46 @@ export interface SecretFromConfig {
 
 const KEY = /^garm:[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
-/** A config key in the `garm:` namespace (the only one the provider receives) made of `parts`, in lower case. */
-export function configKeyOf(...parts: string[]): string {
-  const slug = parts
-    .join("-")
-    .toLowerCase()
-    .replace(/[^a-z0-9_.-]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-  return `garm:${slug}`;
+/** A part of a key that reads back as itself: ASCII lower-case letters and digits, a single `-` or `.` between them. */
+const PLAIN_PART = /^[a-z0-9]+(?:[-.][a-z0-9]+)*$/;
+
+/** The object a secret belongs to, as GARM tells its objects apart: the kind, a qualifier, and its name. */
+export interface SecretOwner {
+  /** The key's first word: `credentials`, `organization`, `repository`, `enterprise`. */
+  readonly kind: string;
+  /** What tells it from an object of the same name elsewhere, where it is not the default: the forge, the endpoint. */
+  readonly qualifier?: string;
+  /** Its name, in the number of `/`-separated parts every name of the kind has (a repository's `owner/name`: 2). */
+  readonly name: string;
+  readonly nameParts: 1 | 2;
+}
+
+/**
+ * The stack config key of one object's secret (`what`: "token", "webhook-secret"), the same for the same object in every
+ * run and on every machine, and never another object's: `garm:<kind>-<parts>-<what>`, the parts being the qualifier
+ * and the name's parts, in GARM's own case folding (ASCII lower case), joined by `--`: `garm:credentials-acme-pat-token`,
+ * `garm:credentials-gitea--ci-token`, `garm:repository-acme--app-webhook-secret`,
+ * `garm:organization-ghes--acme-webhook-secret`.
+ *
+ * Why two objects never share a key: a plain part holds neither `--` nor `_`, so for a kind (whose parts are a fixed
+ * number, plus the qualifier or not) the parts read back from the key, and they are the object's identity; no `what`
+ * ends in `-` and another `what`. Where a part is not plain (other characters, which a key cannot hold, or a doubled or
+ * leading separator), the key is the readable form followed by `_` and 8 hex digits of the SHA-256 of the identity: a
+ * plain key holds no `_`, and two such keys are equal only where the hashes are.
+ */
+export function secretConfigKey(owner: SecretOwner, what: string): string {
+  const qualifier = owner.qualifier === undefined ? [] : [foldAscii(owner.qualifier)];
+  const name = foldAscii(owner.name);
+  const nameParts = name.split("/");
+  const parts = [...qualifier, ...nameParts];
+  if (nameParts.length === owner.nameParts && parts.every((p) => PLAIN_PART.test(p))) return `garm:${owner.kind}-${parts.join("--")}-${what}`;
+  const readable = parts
+    .map((p) => p.replace(/[^a-z0-9.]+/g, "-").replace(/^[-.]+|[-.]+$/g, ""))
+    .filter((p) => p !== "")
+    .join("--");
+  const identity = JSON.stringify([owner.kind, owner.qualifier === undefined ? null : foldAscii(owner.qualifier), name]);
+  const hash = createHash("sha256").update(identity, "utf8").digest("hex").slice(0, 8);
+  return `garm:${owner.kind}-${readable}_${hash}-${what}`;
 }
 
 /** The command that sets a key's secret, as messages show it. */

@@ -3,7 +3,7 @@
 // for them: the secret as tokenFromConfig / privateKeyFromConfig, the app ids read from config and written literally.
 // The keys must be set before the import, so the state's digest is of the secret the program will send.
 import type { CredentialsView, ForgeCalls } from "../../garm/client";
-import { type ConfigLookup, configKeyOf, missingConfigMessage } from "../../common/secrets-from-config";
+import { type ConfigLookup, missingConfigMessage, secretConfigKey } from "../../common/secrets-from-config";
 import { parseCredentialsId } from "./identity";
 import { type CheckedCredentialsInputs, withDefaults } from "./inputs";
 import { toOutputs } from "./resource";
@@ -17,9 +17,10 @@ export function credentialsImportId(view: Pick<CredentialsView, "forge" | "id">)
 
 /** The config keys an import of these credentials reads: the secret, and for an app its two ids. */
 export function credentialsConfigKeys(view: Pick<CredentialsView, "forge" | "name" | "authType">): { secret: string; appId?: string; installationId?: string } {
-  const base = view.forge === "github" ? ["credentials", view.name] : ["credentials", view.forge, view.name];
-  if (view.authType !== "app") return { secret: configKeyOf(...base, "token") };
-  return { secret: configKeyOf(...base, "private-key"), appId: configKeyOf(...base, "app-id"), installationId: configKeyOf(...base, "installation-id") };
+  // Credentials names are unique per forge (models.go L483, L510): the forge qualifies all but GitHub's.
+  const owner = { kind: "credentials", ...(view.forge !== "github" ? { qualifier: view.forge } : {}), name: view.name, nameParts: 1 } as const;
+  if (view.authType !== "app") return { secret: secretConfigKey(owner, "token") };
+  return { secret: secretConfigKey(owner, "private-key"), appId: secretConfigKey(owner, "app-id"), installationId: secretConfigKey(owner, "installation-id") };
 }
 
 /**

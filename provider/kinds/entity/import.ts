@@ -3,7 +3,7 @@
 // never returns the webhook secret (params/params.go `json:"-"`), so the inputs name a stack config key for it
 // (webhookSecretFromConfig), which must be set before the import: the state's digest is of the secret the program sends.
 import type { EntityCalls, EntityKind, EntityView } from "../../garm/client";
-import { type ConfigLookup, configKeyOf, missingConfigMessage } from "../../common/secrets-from-config";
+import { type ConfigLookup, missingConfigMessage, secretConfigKey } from "../../common/secrets-from-config";
 import { sameEndpointName, sameEntityName } from "../../garm/names";
 import { type EntityInputs, withDefaults } from "./inputs";
 import { KIND_SPECS } from "./kinds";
@@ -21,8 +21,9 @@ export function entityImportId(view: Pick<EntityView, "id">): string {
 
 /** The config key an import of this entity reads its webhook secret from. */
 export function entityWebhookSecretKey(kind: EntityKind, view: Pick<EntityView, "name" | "endpoint">): string {
-  const endpoint = view.endpoint && !sameEndpointName(view.endpoint, "github.com") ? [view.endpoint] : [];
-  return configKeyOf(kind, ...endpoint, view.name, "webhook-secret");
+  // An entity's name is unique per endpoint: the endpoint qualifies all but github.com's; a repository's is owner/name.
+  const endpoint = view.endpoint && !sameEndpointName(view.endpoint, "github.com") ? { qualifier: view.endpoint } : {};
+  return secretConfigKey({ kind, ...endpoint, name: view.name, nameParts: kind === "repository" ? 2 : 1 }, "webhook-secret");
 }
 
 async function findEntity(client: Pick<EntityCalls, "getEntity" | "listEntities">, kind: EntityKind, id: string): Promise<EntityView> {

@@ -53,7 +53,7 @@ const MADE_BY_HAND: Partial<Record<KindKey, (rest: GarmClient, sim: Simulator) =
   },
   repository: async (rest) => {
     await rest.createEntity("repository", { owner: "acme", name: "hand-repo", credentials_name: "acme-pat", webhook_secret: "hook-2" });
-    return { id: "acme/hand-repo", config: { "garm:repository-acme-hand-repo-webhook-secret": { value: "hook-2", secret: true } } };
+    return { id: "acme/hand-repo", config: { "garm:repository-acme--hand-repo-webhook-secret": { value: "hook-2", secret: true } } };
   },
   enterprise: async (rest) => ({
     id: (await rest.createEntity("enterprise", { name: "hand-ent", credentials_name: "acme-pat", webhook_secret: "hook-3" })).id,

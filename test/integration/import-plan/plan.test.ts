@@ -136,7 +136,7 @@ describe("pulumi-garm import-plan (simulator populated over REST)", function () 
     }
     assert.ok(stderr.some((l) => /^GARM never returns secrets: set these \d+ values in the stack's config first/.test(l)));
     const narrowed = (await plan(sim, ["--org", "acme"])).stderr.filter((l) => l.startsWith("  pulumi config set "));
-    assert.deepEqual(narrowed.map((l) => l.split("# ")[1]), ["credentials acme-pat", "organization acme"]);
+    assert.deepEqual(narrowed.map((l) => l.split("# ")[1]), ['credentials "acme-pat"', 'organization "acme"']);
   });
 
   it("--org narrows the plan to the organization, what runs under it, and what those use", async () => {

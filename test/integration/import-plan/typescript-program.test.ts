@@ -53,9 +53,9 @@ describe("import-plan --language typescript: the written index.ts, run with the 
     console.log(`      generated index.ts:\n${code.replace(/^/gm, "        ")}`);
     for (const { spec, object } of outcome!.plan.entries) {
       const declared = new RegExp(`^const \\w+ = new garm\\.Garm\\w+\\(${JSON.stringify(spec.name)}, \\{$[\\s\\S]*?^\\}, \\{ import: ${JSON.stringify(spec.id)}, protect: true \\}\\);$`, "m");
-      if (object.kind === "garmProvider") assert.match(code, new RegExp(`^// GarmProvider ${JSON.stringify(spec.name)} \\(import id ${spec.id}\\): not written, as its entry is in GARM's config file, which import-plan was not given: run it with --garm-config <path> --garm-restart-command <command>\\.$`, "m"), code);
+      if (object.kind === "garmProvider") assert.match(code, new RegExp(`^// GarmProvider ${JSON.stringify(spec.name)} \\(import id ${JSON.stringify(spec.id)}\\): not written, as its entry is in GARM's config file, which import-plan was not given: run it with --garm-config <path> --garm-restart-command <command>\\.$`, "m"), code);
       else if (hasImporter(object.kind)) assert.match(code, declared, `${spec.name} is declared`);
-      else assert.match(code, new RegExp(`^// Garm\\w+ ${JSON.stringify(spec.name)} \\(import id ${spec.id}\\): this version of pulumi-garm cannot import it yet; .+\\.$`, "m"), `${spec.name} is a comment`);
+      else assert.match(code, new RegExp(`^// Garm\\w+ ${JSON.stringify(spec.name)} \\(import id ${JSON.stringify(spec.id)}\\): this version of pulumi-garm cannot import it yet; .+\\.$`, "m"), `${spec.name} is a comment`);
     }
     // A pool and a scale set run the custom template: a reference to it, so Pulumi imports the template first.
     assert.equal(code.match(/^ {2}templateId: templateCustomLinux\.templateId,$/gm)?.length, 2, "templateId refers to the imported template");

@@ -155,8 +155,8 @@ describe("YAML programs through the garm resource plugin (real CLI, YAML host, s
         await rest.createEndpoint("gitea", { name: "forgejo", base_url: "https://git.example.com", api_base_url: "https://git.example.com/api/v1" });
         return `gitea/${(await rest.createCredentials("gitea", { name: "forgejo-bot", endpoint: "forgejo", auth_type: "pat", pat: { oauth2_token: "gitea_tok_1" } })).id}`;
       },
-      code: /type: garm:(index:)?GarmCredentials[\s\S]*forge: gitea[\s\S]*tokenFromConfig: garm:credentials-gitea-forgejo-bot-token/,
-      config: { "garm:credentials-gitea-forgejo-bot-token": { value: "gitea_tok_1", secret: true } },
+      code: /type: garm:(index:)?GarmCredentials[\s\S]*forge: gitea[\s\S]*tokenFromConfig: garm:credentials-gitea--forgejo-bot-token/,
+      config: { "garm:credentials-gitea--forgejo-bot-token": { value: "gitea_tok_1", secret: true } },
     },
     {
       kind: "organization (by name)",
@@ -175,8 +175,8 @@ describe("YAML programs through the garm resource plugin (real CLI, YAML host, s
         await rest.createEntity("repository", { owner: "acme", name: "tools", credentials_name: "acme-pat", webhook_secret: "hook-secret-2" });
         return "acme/tools";
       },
-      code: /type: garm:(index:)?GarmRepository[\s\S]*name: acme\/tools[\s\S]*webhookSecretFromConfig: garm:repository-acme-tools-webhook-secret/,
-      config: { "garm:repository-acme-tools-webhook-secret": { value: "hook-secret-2", secret: true } },
+      code: /type: garm:(index:)?GarmRepository[\s\S]*name: acme\/tools[\s\S]*webhookSecretFromConfig: garm:repository-acme--tools-webhook-secret/,
+      config: { "garm:repository-acme--tools-webhook-secret": { value: "hook-secret-2", secret: true } },
     },
     {
       kind: "enterprise (by GARM id)",

@@ -47,16 +47,19 @@ describe("importers of credentials and entities", () => {
   it("import ids: <forge>/<id> for credentials, the GARM id for entities", () => {
     assert.equal(credentialsImportId({ ...PAT, forge: "gitea" }), "gitea/7");
     assert.equal(entityImportId(ORG), ORG.id);
-    assert.deepEqual(credentialsConfigKeys(PAT), { secret: "garm:credentials-ci-pat-token" });
-    assert.equal(credentialsConfigKeys({ ...PAT, forge: "gitea" }).secret, "garm:credentials-gitea-ci-pat-token");
-    assert.equal(entityWebhookSecretKey("repository", { name: "acme/app", endpoint: "ghes" }), "garm:repository-ghes-acme-app-webhook-secret");
+    assert.deepEqual(credentialsConfigKeys(PAT), { secret: "garm:credentials-ci-pat_26a8d60c-token" });
+    assert.equal(credentialsConfigKeys({ ...PAT, forge: "gitea" }).secret, "garm:credentials-gitea--ci-pat_740899d6-token");
+    assert.equal(entityWebhookSecretKey("repository", { name: "acme/app", endpoint: "ghes" }), "garm:repository-ghes--acme--app-webhook-secret");
+    // "CI Pat" does not read back from a key (its space, its case): its key ends in a hash of GARM's identity of it.
+    assert.equal(credentialsConfigKeys({ ...PAT, name: "ci pat" }).secret, "garm:credentials-ci-pat_26a8d60c-token", "GARM folds ASCII case, and so does the key");
+    assert.equal(credentialsConfigKeys({ ...PAT, name: "ci-pat" }).secret, "garm:credentials-ci-pat-token");
   });
 
   it("credentials: refuses while the key is unset, naming it; with it set, the state's digest is of the configured token", async () => {
     const client = { getCredentials: async () => PAT };
-    await assert.rejects(importCredentials(client, "github/7", configOf({})), /pulumi config set --secret garm:credentials-ci-pat-token <token>/);
-    const got = await importCredentials(client, "github/7", configOf({ "garm:credentials-ci-pat-token": "ghp_live" }));
-    assert.deepEqual(got.inputs, { name: "CI Pat", endpoint: "github.com", tokenFromConfig: "garm:credentials-ci-pat-token" });
+    await assert.rejects(importCredentials(client, "github/7", configOf({})), /pulumi config set --secret garm:credentials-ci-pat_26a8d60c-token <token>/);
+    const got = await importCredentials(client, "github/7", configOf({ "garm:credentials-ci-pat_26a8d60c-token": "ghp_live" }));
+    assert.deepEqual(got.inputs, { name: "CI Pat", endpoint: "github.com", tokenFromConfig: "garm:credentials-ci-pat_26a8d60c-token" });
     const props = got.props as { secretSalt: string; secretDigest: string };
     assert.ok(await secretMatches({ salt: props.secretSalt, digest: props.secretDigest }, secretMaterial({ token: "ghp_live" })));
     assert.ok(!JSON.stringify(got).includes("ghp_live"));
@@ -65,11 +68,11 @@ describe("importers of credentials and entities", () => {
   it("entities: by name, refusing a name two endpoints hold unless name@endpoint says which", async () => {
     const other = { ...ORG, id: "1a4e1b7c-0d2f-4e3a-8b1c-2d3e4f5a6b7c", endpoint: "ghes" };
     const client = { getEntity: async () => ORG, listEntities: async () => [ORG, other] };
-    const config = configOf({ "garm:organization-widgets-webhook-secret": "s", "garm:organization-ghes-widgets-webhook-secret": "s2" });
+    const config = configOf({ "garm:organization-widgets-webhook-secret": "s", "garm:organization-ghes--widgets-webhook-secret": "s2" });
     await assert.rejects(importEntity("organization", client as never, "widgets", config), /import widgets@github\.com or widgets@ghes/);
     const got = await importEntity("organization", client as never, "widgets@ghes", config);
     assert.equal(got.id, other.id);
-    assert.deepEqual(got.inputs, { name: "widgets", credentials: "acme-pat", webhookSecretFromConfig: "garm:organization-ghes-widgets-webhook-secret", poolBalancerType: "pack" });
+    assert.deepEqual(got.inputs, { name: "widgets", credentials: "acme-pat", webhookSecretFromConfig: "garm:organization-ghes--widgets-webhook-secret", poolBalancerType: "pack" });
     await assert.rejects(importEntity("organization", client as never, ORG.id, configOf({})), /pulumi config set --secret garm:organization-widgets-webhook-secret <webhook-secret>/);
   });
 });
