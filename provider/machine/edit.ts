@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import { CONNECTION_LOST, ConnectionLostError, FileEditError, type FileState } from "./errors";
 import { errnoOf, writeAll, type FileInfo, type MachineFiles, type OpenFile } from "./files";
-import { LOCK_STALE_MS, takeLock } from "./lock";
+import { LOCK_STALE_MS, takeLock, type HeldLock } from "./lock";
 
 export interface WriteHooks {
   /** Test seam: runs after the temp file is complete and synced, before it replaces the file. */
@@ -136,8 +136,20 @@ async function editLocked(
       result = { changed: false, before, after };
     } else {
       validate(before, after);
-      await writeNew(files, { what, on: files.label, file, target, hooks: options.hooks, assertHeld: () => lock.assertHeld() }, bytes, Buffer.from(after, "utf8"));
+      const way = await writeNew(files, { what, on: files.label, file, target, hooks: options.hooks, lock }, bytes, Buffer.from(after, "utf8"));
       result = { changed: true, before, after };
+      const held = await lock.release().catch((e: unknown) => {
+        options.warn(`could not remove the lock ${lock.path} of ${what} (${reason(e)}); it is taken over once not refreshed for ${Math.round((options.lockStaleMs ?? LOCK_STALE_MS) / 1000)}s`);
+        return true;
+      });
+      // A rename from inside the lock lands only while the lock is held; an in-place rewrite has no such guard.
+      if (!held && way === "in place") {
+        throw new FileEditError(
+          `another writer took over the lock ${lock.path} of ${what} as stale while this one rewrote the file in place: the file holds this writer's text, which may have replaced the other writer's change; run pulumi up again in the other writer's stack too`,
+          "old-or-new",
+        );
+      }
+      return result;
     }
   } catch (e) {
     const released = await lock.release().then(
@@ -175,12 +187,12 @@ interface WriteContext {
   file: string;
   target: string;
   hooks?: WriteHooks;
-  /** Fencing: throws when the lock is no longer this writer's. */
-  assertHeld(): Promise<void>;
+  /** The file's lock: fencing before each write, and the directory the temp file is written in. */
+  lock: HeldLock;
 }
 
 /** Puts `after` in place of `before`, keeping owner, group and mode, and checks the file reads back as `after`. */
-async function writeNew(files: MachineFiles, ctx: WriteContext, before: Buffer, after: Buffer): Promise<void> {
+async function writeNew(files: MachineFiles, ctx: WriteContext, before: Buffer, after: Buffer): Promise<"renamed" | "in place"> {
   let st: FileInfo;
   try {
     st = await files.stat(ctx.target);
@@ -194,9 +206,10 @@ async function writeNew(files: MachineFiles, ctx: WriteContext, before: Buffer, 
       throw new FileEditError(`cannot read ${ctx.what} back after replacing it (${reason(e)}); it ${HOLDS["old-or-new"]}`, "old-or-new");
     });
     if (!back.equals(after)) throw new FileEditError(`${ctx.what} read back differs from what was written: another program changed it meanwhile; check it`, "old-or-new");
-    return;
+    return "renamed";
   }
   await rewriteInPlace(files, ctx, st, before, after);
+  return "in place";
 }
 
 // Errors that already say what the file holds, so an outer step does not say it twice.
@@ -220,7 +233,8 @@ function failed(e: unknown, state: FileState, doing: string, ctx: WriteContext):
  */
 async function replaceByRename(files: MachineFiles, ctx: WriteContext, st: FileInfo, after: Buffer): Promise<"renamed" | "not-allowed"> {
   const dir = path.posix.dirname(ctx.target);
-  const temp = path.posix.join(dir, `.${path.posix.basename(ctx.target)}.pulumi-garm-${randomBytes(4).toString("hex")}.tmp`);
+  // In the lock's directory, beside the file: a takeover moves it away, so a rename stalled past the lock's life fails.
+  const temp = ctx.lock.scratch("tmp");
   let f: OpenFile;
   try {
     f = await files.create(temp, st.mode & 0o777);
@@ -245,11 +259,14 @@ async function replaceByRename(files: MachineFiles, ctx: WriteContext, st: FileI
     open = false;
     await files.close(f);
     await ctx.hooks?.afterTempWritten?.(temp);
-    await ctx.assertHeld();
+    await ctx.lock.assertHeld();
     try {
       await files.replace(temp, ctx.target);
     } catch (e) {
       const code = errnoOf(e);
+      if (code === "ENOENT") {
+        throw new FileEditError(`lost the lock ${ctx.lock.path} of ${ctx.what} while writing: another writer took it over as stale; this writer's text was not written, the file is unchanged; run again`);
+      }
       // A sticky directory lets only the owner replace the file.
       if (code === "EPERM" || code === "EACCES") return "not-allowed";
       if (code !== CONNECTION_LOST) throw e;
@@ -295,7 +312,7 @@ async function rewriteInPlace(files: MachineFiles, ctx: WriteContext, st: FileIn
   let noCopy = "";
   try {
     ({ copy, why: noCopy } = await keepCopy(files, ctx, before));
-    await ctx.assertHeld();
+    await ctx.lock.assertHeld();
   } catch (e) {
     await files.close(f).catch(() => undefined);
     if (copy) await removeFile(files, copy);

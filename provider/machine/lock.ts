@@ -48,10 +48,18 @@ export interface LockOptions {
 
 export interface HeldLock {
   readonly path: string;
+  /**
+   * A path inside the lock directory that is this holder's alone (`<lock>/<token>.<suffix>`): a file renamed from
+   * there reaches its target only while the lock is this holder's, since a takeover moves the directory away first.
+   */
+  scratch(suffix: string): string;
   /** @throws FileEditError when the lock is no longer this writer's: call it just before each write. */
   assertHeld(): Promise<void>;
-  /** Removes the lock if it is still this writer's; rejects when it could not, so the caller can say it is left. */
-  release(): Promise<void>;
+  /**
+   * Removes the lock if it is still this writer's, resolving true; false when another writer had taken it over.
+   * Rejects when it could not be removed, so the caller can say it is left.
+   */
+  release(): Promise<boolean>;
 }
 
 function reason(e: unknown): string {
@@ -273,6 +281,7 @@ function holdLock(files: MachineFiles, lockDir: string, token: string, writeReco
   timer.unref();
   return {
     path: lockDir,
+    scratch: (suffix) => `${lockDir}/${token}.${suffix}`,
     async assertHeld() {
       let now: LockRecord | undefined;
       if (!lost) {
@@ -292,7 +301,7 @@ function holdLock(files: MachineFiles, lockDir: string, token: string, writeReco
       // Each step is tried again once, over a new connection when the old one was lost: a lock left behind blocks
       // every writer until it is stale.
       const now = await twice(() => ownRecord(files, lockDir));
-      if (now?.token !== token) return; // taken over: the lock is another writer's now
+      if (now?.token !== token) return false; // taken over: the lock is another writer's now
       await twice(() => files.unlink(`${lockDir}/${HOLDER}`)).catch((e: unknown) => {
         if (errnoOf(e) !== "ENOENT") throw e;
       });
@@ -300,12 +309,13 @@ function holdLock(files: MachineFiles, lockDir: string, token: string, writeReco
         await twice(() => files.rmdir(lockDir));
       } catch (e) {
         if (errnoOf(e) === CONNECTION_LOST) throw e;
-        if (errnoOf(e) === "ENOENT") return;
+        if (errnoOf(e) === "ENOENT") return true;
         // A claim a waiting writer made inside it meanwhile: move the whole directory aside and remove it there.
         const grave = `${lockDir}.released-${randomBytes(4).toString("hex")}`;
         await files.move(lockDir, grave);
         await removeTree(files, grave);
       }
+      return true;
     },
   };
 }
