@@ -32,7 +32,8 @@ export interface WriterSpec {
 }
 
 export interface WriterEvent {
-  event: "hook" | "result" | "done";
+  /** "inside": the hook began (the lock held); "hook": it ended; "result": the round's edit settled. */
+  event: "inside" | "hook" | "result" | "done";
   round: number;
   temp?: string;
   /** At a hook: what showed another writer holding the lock at the same time. */
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
                     violation = `another writer was inside the lock when this one took it (${(e as Error).message})`;
                   }
                 }
+                say({ event: "inside", round, temp, violation });
                 await new Promise((r) => setTimeout(r, hook.holdMs ?? 0));
                 if (!fs.existsSync(`${spec.file}.lock`)) violation ??= `${spec.file}.lock was gone while this writer held it`;
                 if (marker && !violation) fs.rmdirSync(marker);

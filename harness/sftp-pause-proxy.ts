@@ -4,7 +4,9 @@
 // rename never happens); "after" lets the server do the rename and holds its answer and everything after. `armed`
 // holding "write-before <path>" or "write-after <path>" does the same at the first write to a handle opened for
 // exactly <path> (a file rewritten in place) instead of at a rename. The test then drops the connection there, so "the
-// connection died mid-write" happens at one place every run rather than when a race is won.
+// connection died mid-write" happens at one place every run rather than when a race is won; or it creates
+// `<controlDir>/release`, and the held request (or answer) goes on with everything after it, so a race is played out in
+// one order. One arming holds one session: of several sessions meeting it, only the first stops (`claim-*` files).
 // Usage (sshd_config): Subsystem sftp <node> <this file> <real sftp-server> <controlDir>. Node's builtins only: it runs
 // as the login user, from the compiled dist/ tree.
 import { spawn } from "node:child_process";
@@ -50,13 +52,30 @@ function frames(buf: Buffer): { packets: Buffer[]; rest: Buffer } {
 }
 
 /** What `armed` asks for: where to stop, and whether the held request reaches the server first. */
-function armedAt(controlDir: string): { at: "rename" | "write"; after: boolean; path?: string } | undefined {
+function armedAt(controlDir: string): { at: "rename" | "write"; after: boolean; path?: string; claim: string } | undefined {
   const armed = path.join(controlDir, "armed");
-  if (!fs.existsSync(armed)) return undefined;
-  const text = fs.readFileSync(armed, "utf8").trim();
+  let text: string;
+  let claim: string;
+  try {
+    const st = fs.statSync(armed);
+    claim = path.join(controlDir, `claim-${st.ino}-${st.mtimeMs}`);
+    text = fs.readFileSync(armed, "utf8").trim();
+  } catch {
+    return undefined;
+  }
   const m = /^write-(before|after) (.+)$/.exec(text);
-  if (m) return { at: "write", after: m[1] === "after", path: m[2] };
-  return { at: "rename", after: text === "after" };
+  if (m) return { at: "write", after: m[1] === "after", path: m[2], claim };
+  return { at: "rename", after: text === "after", claim };
+}
+
+/** Whether this session is the first to meet this arming (an exclusive create). */
+function claimed(claim: string): boolean {
+  try {
+    fs.closeSync(fs.openSync(claim, "wx"));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function main(): void {
@@ -68,6 +87,7 @@ function main(): void {
   let held = false;
   // Every answer before the held request has been written out, so holding replies from here on holds only its answer.
   let repliesHeld = false;
+  let heldReplies: Buffer[] = [];
   // Open requests by id, and the handles the server answered them with, by handle: which path a write goes to.
   const opening = new Map<number, string>();
   const handles = new Map<string, string>();
@@ -81,12 +101,11 @@ function main(): void {
         const opened = r && opening.get(r.id);
         if (r && opened !== undefined) handles.set(r.s.toString("latin1"), opened);
       }
-      if (!repliesHeld) process.stdout.write(p);
+      if (repliesHeld) heldReplies.push(p);
+      else process.stdout.write(p);
     }
   });
-  process.stdin.on("data", (chunk: Buffer) => {
-    if (held) return;
-    pending = Buffer.concat([pending, chunk]);
+  const relay = () => {
     const { packets, rest } = frames(pending);
     pending = rest;
     for (let i = 0; i < packets.length; i++) {
@@ -102,17 +121,33 @@ function main(): void {
         (armed.at === "rename"
           ? isRename(body)
           : body[0] === SSH_FXP_WRITE && handles.get(idAndString(body)?.s.toString("latin1") ?? "") === armed.path);
-      if (hit) {
+      if (hit && claimed(armed.claim)) {
         held = true;
+        // Until released: the held request (unless it went on, "after") and what follows it wait in `pending`.
+        pending = Buffer.concat([...packets.slice(armed.after ? i + 1 : i), pending]);
         if (armed.after) {
           repliesHeld = true;
           child.stdin.write(packet);
         }
         fs.writeFileSync(path.join(controlDir, "paused"), JSON.stringify({ pid: process.pid }));
+        const release = path.join(controlDir, "release");
+        const poll = setInterval(() => {
+          if (!fs.existsSync(release)) return;
+          clearInterval(poll);
+          fs.rmSync(release, { force: true });
+          held = false;
+          repliesHeld = false;
+          for (const p of heldReplies.splice(0)) process.stdout.write(p);
+          relay();
+        }, 20);
         return;
       }
       child.stdin.write(packet);
     }
+  };
+  process.stdin.on("data", (chunk: Buffer) => {
+    pending = Buffer.concat([pending, chunk]);
+    if (!held) relay();
   });
   process.stdin.on("end", () => child.stdin.end());
 }
