@@ -28,6 +28,8 @@ export interface WriterSpec {
     critical?: string;
     /** How long to stay in the hook (ms). */
     holdMs?: number;
+    /** Then stay in the hook until this file exists. */
+    waitFor?: string;
   };
 }
 
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
                 }
                 say({ event: "inside", round, temp, violation });
                 await new Promise((r) => setTimeout(r, hook.holdMs ?? 0));
+                while (hook.waitFor && !fs.existsSync(hook.waitFor)) await new Promise((r) => setTimeout(r, 20));
                 if (!fs.existsSync(`${spec.file}.lock`)) violation ??= `${spec.file}.lock was gone while this writer held it`;
                 if (marker && !violation) fs.rmdirSync(marker);
                 say({ event: "hook", round, temp, violation });

@@ -155,4 +155,60 @@ describe("config edit fault matrix: two writers at once", function () {
       await checkConverges(e, logins[0], file, meta);
     });
   });
+  it("ssh+ssh: a holder stalled at its rename past staleness is taken over; its release, once it goes on, leaves the new holder's lock, and it does not report success for a line the file lost", async () => {
+    const e = env!;
+    const login = e.login("ssh", "atomic");
+    const dir = garmDir(base, "stalled");
+    const critical = path.join(base, "critical-stalled");
+    fs.mkdirSync(critical, { mode: 0o777 });
+    fs.chmodSync(critical, 0o777);
+    const go = path.join(base, "stalled-go");
+    const oldText = configText(3_000);
+    const file = configFile(dir, oldText, "atomic");
+    const meta = metaOf(file);
+    const armed = path.join(e.controlDir, "armed");
+    const paused = path.join(e.controlDir, "paused");
+    const release = path.join(e.controlDir, "release");
+    const lines = [providerLine("stalled-writer-a"), providerLine("stalled-writer-b")];
+    fs.writeFileSync(armed, "before");
+    const a = startWriter(e, login, { file, lines: [lines[0]], hook: { critical } });
+    let b: Writer | undefined;
+    try {
+      // A holds the lock, its new file complete, its rename (and every request after it, its refreshes too) held.
+      const deadline = Date.now() + 60_000;
+      while (!fs.existsSync(paused)) {
+        assert.ok(Date.now() < deadline, `writer A did not reach its rename within 60 s: ${JSON.stringify(a.events)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      fs.rmSync(armed);
+      fs.rmSync(paused);
+      // Time passes on the host: A's lock is older than the staleness.
+      const then = new Date(Date.now() - 120_000);
+      const lockDir = `${file}.lock`;
+      for (const f of fs.readdirSync(lockDir)) fs.utimesSync(path.join(lockDir, f), then, then);
+      fs.utimesSync(lockDir, then, then);
+      // B takes the stale lock over and stays inside it until A has gone on and finished.
+      b = startWriter(e, login, { file, lines: [lines[1]], hook: { critical, waitFor: go } });
+      await b.until((ev) => ev.event === "inside", "writer B inside the lock it took over", 60_000);
+      fs.writeFileSync(release, "");
+      await a.until((ev) => ev.event === "done", "writer A's edit, once its rename went on", 60_000);
+      fs.writeFileSync(go, "");
+      await b.until((ev) => ev.event === "done", "writer B's edit", 60_000);
+      await Promise.all([a.exited, b.exited]);
+    } finally {
+      for (const f of [armed, paused, release, go]) fs.rmSync(f, { force: true });
+      b?.child.kill("SIGKILL");
+    }
+    const resultOf = (w: Writer) => w.events.find((ev) => ev.event === "result")!;
+    console.log(`      writer A: ${resultOf(a).ok ? "succeeded" : resultOf(a).message}`);
+    console.log(`      writer B: ${resultOf(b).ok ? "succeeded" : resultOf(b).message}`);
+    assert.deepEqual(failures(b, "writer B"), [], "B, which took the stale lock over, kept it to the end (A's release left it) and succeeded");
+    const text = fs.readFileSync(file, "utf8");
+    assert.equal(countLines(text, lines[1]), 1, "B's line is in the file");
+    if (countLines(text, lines[0]) !== 1) assert.equal(resultOf(a).ok, false, "A's line is not in the file, so A does not report success");
+    assert.ok(text.startsWith(oldText));
+    assert.deepEqual(metaOf(file), meta, "owner, group and mode kept");
+    assert.deepEqual(leftovers(dir), [], "no lock, temp or backup file left");
+    await checkConverges(e, login, file, meta);
+  });
 });
