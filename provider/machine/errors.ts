@@ -21,3 +21,12 @@ export class FileEditError extends Error {
     super(message);
   }
 }
+
+/** The `code` of an error from a machine whose connection ended while an operation on it was in flight. */
+export const CONNECTION_LOST = "ECONNLOST";
+
+/** The connection to the file's machine was lost during an operation. */
+export class ConnectionLostError extends FileEditError {
+  override readonly name: string = "FileEditError";
+  readonly code = CONNECTION_LOST;
+}

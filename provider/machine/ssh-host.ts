@@ -1,34 +1,16 @@
 // A remote machine as GARM's host, over one SSH connection: files through SFTP (the lock a directory on that host
 // with who, where and since inside; replacement by temp file and POSIX rename in the same directory), the restart
 // command through exec, bounded by its timeout, which stops only the process group sshd gave that command.
-import { randomBytes } from "node:crypto";
-import * as os from "node:os";
-import * as path from "node:path";
-import type { Client, SFTPWrapper, Stats } from "ssh2";
+import type { Client, SFTPWrapper } from "ssh2";
 import { FileEditError } from "./errors";
-import { CONNECTION_LOST, errnoOf, type GarmHost, type HostFileStat, HostConnectionLostError, type LockHolder, type WriteHooks, lockPause } from "./host";
+import { fileOperations, type GarmHost } from "./host";
+import { SftpFiles } from "./sftp-files";
 import type { CommandResult } from "./shell";
 import { connectSsh, where, type SshConnection } from "./ssh-connection";
-
-// SFTP status codes (draft-ietf-secsh-filexfer-02 §7), mapped to the errno codes host.ts speaks.
-const SFTP_CODES: Record<number, string> = { 2: "ENOENT", 3: "EACCES", 4: "EFAILURE" };
-
-// What ssh2 answers every request still in flight when the SFTP channel ends: the connection (or sftp-server) is gone.
-const CHANNEL_ENDED = "No response from server";
-
-function fsError(e: unknown, op: string, file: string, label: string): Error {
-  if ((e as Error).message === CHANNEL_ENDED) return new HostConnectionLostError(`the SSH connection to ${label} was lost while ${op} ${file}`, LOCK_STALE_MS / 1000);
-  const code = SFTP_CODES[(e as { code?: number }).code ?? -1] ?? "EIO";
-  return Object.assign(new Error(`${op} ${file} over SFTP: ${(e as Error).message}`), { code });
-}
 
 /** Where Debian, Red Hat and Arch family systems install OpenSSH's sftp-server. */
 const SFTP_SERVERS = ["/usr/lib/openssh/sftp-server", "/usr/libexec/openssh/sftp-server", "/usr/lib/ssh/sftp-server"];
 
-const LOCK_POLL_MS = 250;
-/** A lock whose holder has not refreshed it for this long is stale: its holder died or lost its connection. */
-export const LOCK_STALE_MS = 30_000;
-const LOCK_REFRESH_MS = 5_000;
 const OUTPUT_KEEP_BYTES = 64 * 1024;
 
 /** Single-quotes `s` for a POSIX shell. */
@@ -38,6 +20,12 @@ export function shellQuote(s: string): string {
 
 export class SshHost implements GarmHost {
   readonly label: string;
+  readonly files: SftpFiles;
+  readonly readFile: GarmHost["readFile"];
+  readonly realpath: GarmHost["realpath"];
+  readonly stat: GarmHost["stat"];
+  readonly writeNote: GarmHost["writeNote"];
+  readonly remove: GarmHost["remove"];
   private client?: Promise<Client>;
   private sftpSession?: Promise<SFTPWrapper>;
   /** The open connection, held directly so the process's exit can end it synchronously. */
@@ -45,9 +33,11 @@ export class SshHost implements GarmHost {
 
   constructor(
     private readonly connection: SshConnection,
-    private readonly warn: (line: string) => void = (line) => console.warn(line),
+    readonly warn: (line: string) => void = (line) => console.warn(line),
   ) {
     this.label = where(connection);
+    this.files = new SftpFiles(this.label, `user ${connection.user ?? "root"}`, () => this.sftp());
+    ({ readFile: this.readFile, realpath: this.realpath, stat: this.stat, writeNote: this.writeNote, remove: this.remove } = fileOperations(this.files));
   }
 
   /** One connection for every operation on this host, opened on first use. */
@@ -128,11 +118,6 @@ export class SshHost implements GarmHost {
     );
   }
 
-  private async call<T>(op: string, file: string, fn: (s: SFTPWrapper, cb: (err: Error | undefined | null, v?: T) => void) => void): Promise<T> {
-    const s = await this.sftp();
-    return new Promise<T>((resolve, reject) => fn(s, (err, v) => (err ? reject(fsError(err, op, file, this.label)) : resolve(v as T))));
-  }
-
   /** Ends the connection without waiting: for the process's exit, when nothing can be awaited. */
   closeNow(): void {
     this.live?.end();
@@ -141,217 +126,6 @@ export class SshHost implements GarmHost {
   async close(): Promise<void> {
     const c = await this.client?.catch(() => undefined);
     c?.end();
-  }
-
-  readFile(file: string): Promise<Buffer> {
-    return this.call<Buffer>("reading", file, (s, cb) => s.readFile(file, cb));
-  }
-
-  realpath(file: string): Promise<string> {
-    // OpenSSH's sftp-server answers with realpath(3), which resolves symlinks and fails for a missing file.
-    return this.call<string>("resolving", file, (s, cb) => s.realpath(file, cb));
-  }
-
-  async stat(file: string): Promise<HostFileStat> {
-    const st = await this.call<Stats>("inspecting", file, (s, cb) => s.stat(file, cb));
-    return { isFile: st.isFile(), uid: st.uid, gid: st.gid, mode: st.mode & 0o7777 };
-  }
-
-  writeNote(file: string, text: string): Promise<void> {
-    return this.call<void>("writing", file, (s, cb) => s.writeFile(file, text, { mode: 0o644 }, cb));
-  }
-
-  async remove(file: string): Promise<void> {
-    try {
-      await this.call<void>("removing", file, (s, cb) => s.unlink(file, cb));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-    }
-  }
-
-  /** The time on the host, so staleness is judged by one clock (the holder's writes and this read). */
-  private async remoteNowMs(dir: string): Promise<number> {
-    const probe = path.posix.join(dir, `.pulumi-garm-clock-${randomBytes(4).toString("hex")}`);
-    await this.writeNote(probe, "");
-    try {
-      const st = await this.call<Stats>("inspecting", probe, (s, cb) => s.stat(probe, cb));
-      return st.mtime * 1000;
-    } finally {
-      await this.remove(probe).catch(() => undefined);
-    }
-  }
-
-  async lock(file: string, target: string, waitMs: number, onCompromised: (err: Error) => void, cancel?: AbortSignal): Promise<() => Promise<void>> {
-    const lockDir = `${target}.lock`;
-    const holderFile = path.posix.join(lockDir, "holder");
-    const me: LockHolder = { who: `pulumi-garm pid ${process.pid} (user ${os.userInfo().username})`, where: os.hostname(), since: Date.now() };
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      try {
-        await this.call<void>("locking", lockDir, (s, cb) => s.mkdir(lockDir, { mode: 0o700 }, cb));
-        break;
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === CONNECTION_LOST) throw e;
-        if (code === "EACCES") {
-          throw new FileEditError(
-            `cannot lock GARM config file ${file} on ${this.label}: no permission to create ${lockDir} in ${path.posix.dirname(target)}; give user ${this.connection.user ?? "root"} write access to that directory (e.g. through its group). The file is unchanged`,
-          );
-        }
-        // EFAILURE is how sftp-server reports an existing directory.
-        const held = await this.readHolder(holderFile, path.posix.dirname(target));
-        if (held?.stale) {
-          // Rename first: of two writers taking over one stale lock, only one rename succeeds.
-          const grave = `${lockDir}.stale-${randomBytes(4).toString("hex")}`;
-          const moved = await this.call<void>("taking over", lockDir, (s, cb) => s.rename(lockDir, grave, cb)).then(
-            () => true,
-            () => false,
-          );
-          if (moved) {
-            this.warn(`GarmProvider: took over the lock of ${file} on ${this.label} left by ${held.holder ? describeHolder(held.holder) : "an unknown writer"}, not refreshed for ${Math.round(held.ageMs / 1000)}s`);
-            await this.removeLockDir(grave).catch(() => undefined);
-          }
-          continue;
-        }
-        if (Date.now() >= deadline) {
-          const by = held?.holder ? describeHolder(held.holder) : "another writer";
-          throw new FileEditError(
-            `cannot lock GARM config file ${file} on ${this.label}: ${by} holds ${lockDir} and did not release it within ${waitMs / 1000}s; retry when it is done (a lock not refreshed for ${LOCK_STALE_MS / 1000}s is taken over)`,
-          );
-        }
-        await lockPause(file, lockDir, LOCK_POLL_MS, cancel);
-      }
-    }
-    const writeHolder = () => this.writeNote(holderFile, JSON.stringify(me));
-    await writeHolder();
-    // Refreshing the holder file's mtime tells other writers this holder is alive.
-    const timer = setInterval(() => void writeHolder().catch((e: Error) => onCompromised(e)), LOCK_REFRESH_MS);
-    timer.unref();
-    return async () => {
-      clearInterval(timer);
-      await this.removeLockDir(lockDir);
-    };
-  }
-
-  /** Removes a lock directory; rejects when it is still there, so a caller can say the lock was left behind. */
-  private async removeLockDir(dir: string): Promise<void> {
-    await this.remove(path.posix.join(dir, "holder")).catch(() => undefined);
-    await this.call<void>("unlocking", dir, (s, cb) => s.rmdir(dir, cb));
-  }
-
-  private async readHolder(holderFile: string, dir: string): Promise<{ holder?: LockHolder; stale: boolean; ageMs: number } | undefined> {
-    let st: Stats;
-    try {
-      st = await this.call<Stats>("inspecting", holderFile, (s, cb) => s.stat(holderFile, cb));
-    } catch {
-      // Just made and not yet described, or made by another tool: judged by the directory's own age.
-      try {
-        st = await this.call<Stats>("inspecting", path.posix.dirname(holderFile), (s, cb) => s.stat(path.posix.dirname(holderFile), cb));
-      } catch {
-        return undefined;
-      }
-    }
-    const ageMs = (await this.remoteNowMs(dir)) - st.mtime * 1000;
-    let holder: LockHolder | undefined;
-    try {
-      holder = JSON.parse((await this.readFile(holderFile)).toString("utf8")) as LockHolder;
-    } catch {
-      holder = undefined;
-    }
-    return { holder, stale: ageMs > LOCK_STALE_MS, ageMs };
-  }
-
-  async replaceKeepingOwner(file: string, target: string, content: string, beforeWrite: () => void, hooks?: WriteHooks): Promise<void> {
-    const progress: WriteProgress = { stage: "preparing" };
-    try {
-      await this.replace(file, target, content, beforeWrite, hooks, progress);
-    } catch (e) {
-      if (e instanceof HostConnectionLostError && progress.stage !== "preparing") {
-        e.whatFileHolds =
-          progress.stage === "renaming"
-            ? "holds either its old or its new text, each whole (the replacement is one rename): check which"
-            : "was being rewritten in place and may be incomplete: check it";
-      }
-      throw e;
-    }
-  }
-
-  private async replace(file: string, target: string, content: string, beforeWrite: () => void, hooks: WriteHooks | undefined, progress: WriteProgress): Promise<void> {
-    const st = await this.call<Stats>("inspecting", target, (s, cb) => s.stat(target, cb));
-    if (await this.replaceAtomically(target, st, content, beforeWrite, hooks, progress)) return;
-    let handle: Buffer;
-    try {
-      handle = await this.call<Buffer>("opening", target, (s, cb) => s.open(target, "r+", cb));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EACCES") throw e;
-      throw new FileEditError(
-        `cannot rewrite GARM config file ${file} on ${this.label} keeping its owner uid ${st.uid}, group gid ${st.gid} and mode ${(st.mode & 0o7777).toString(8).padStart(4, "0")}: user ${this.connection.user ?? "root"} may not give a new file that owner and may not write the file itself. Let a group that user is in write it (chgrp <group> ${file}; chmod g+w ${file}), log in as its owner, or set connection.sudo with the sudoers line docs/concepts/remote-garm.md gives. The file is unchanged`,
-      );
-    }
-    try {
-      beforeWrite();
-      progress.stage = "in-place";
-      const data = Buffer.from(content, "utf8");
-      // Not atomic, as locally: the price of keeping an owner this user cannot give a new file.
-      await this.call<void>("writing", target, (s, cb) => s.write(handle, data, 0, data.length, 0, cb));
-      await this.call<void>("truncating", target, (s, cb) => s.fsetstat(handle, { size: data.length }, cb));
-      await this.call<void>("syncing", target, (s, cb) => s.ext_openssh_fsync(handle, (err) => cb(err)));
-    } finally {
-      await this.call<void>("closing", target, (s, cb) => s.close(handle, cb)).catch(() => undefined);
-    }
-  }
-
-  /** Temp file beside `target`, given its owner, group and mode, synced, renamed over it; false when not allowed. */
-  private async replaceAtomically(target: string, st: Stats, content: string, beforeRename: () => void, hooks: WriteHooks | undefined, progress: WriteProgress): Promise<boolean> {
-    const dir = path.posix.dirname(target);
-    const mode = st.mode & 0o7777;
-    const temp = path.posix.join(dir, `.${path.posix.basename(target)}.pulumi-garm-${randomBytes(4).toString("hex")}.tmp`);
-    let handle: Buffer;
-    try {
-      handle = await this.call<Buffer>("creating", temp, (s, cb) => s.open(temp, "wx", { mode: mode & 0o777 }, cb));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "EACCES") return false;
-      throw e;
-    }
-    let renamed = false;
-    try {
-      try {
-        await this.call<void>("chown", temp, (s, cb) => s.fchown(handle, st.uid, st.gid, cb));
-      } catch {
-        return false; // this user may not give the file that owner or group
-      }
-      await this.call<void>("chmod", temp, (s, cb) => s.fchmod(handle, mode, cb));
-      const data = Buffer.from(content, "utf8");
-      await this.call<void>("writing", temp, (s, cb) => s.write(handle, data, 0, data.length, 0, cb));
-      await this.call<void>("syncing", temp, (s, cb) => s.ext_openssh_fsync(handle, (err) => cb(err)));
-      await this.call<void>("closing", temp, (s, cb) => s.close(handle, cb));
-      await hooks?.afterTempWritten?.(temp);
-      beforeRename();
-      progress.stage = "renaming";
-      try {
-        // POSIX rename (posix-rename@openssh.com) replaces the target; plain SFTP rename refuses an existing one.
-        await this.call<void>("renaming", temp, (s, cb) => s.ext_openssh_rename(temp, target, cb));
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === "EACCES") return false;
-        if (errnoOf(e) === CONNECTION_LOST) {
-          // Whether the rename happened is told by the temp file, asked over a new connection: still there, it did not.
-          const tempLeft = await this.stat(temp).then(
-            () => true,
-            (e2) => (errnoOf(e2) === "ENOENT" ? false : undefined),
-          );
-          if (tempLeft === true) progress.stage = "preparing";
-          if (tempLeft === false) {
-            renamed = true;
-            return true;
-          }
-        }
-        throw e;
-      }
-      renamed = true;
-      return true;
-    } finally {
-      if (!renamed) await this.remove(temp).catch(() => undefined);
-    }
   }
 
   async run(command: string, timeoutMs: number): Promise<CommandResult> {
@@ -414,13 +188,4 @@ export class SshHost implements GarmHost {
       });
     });
   }
-}
-
-/** How far a replacement got: what a lost connection may have left of the file. */
-interface WriteProgress {
-  stage: "preparing" | "renaming" | "in-place";
-}
-
-function describeHolder(h: LockHolder): string {
-  return `${h.who} on ${h.where} since ${new Date(h.since).toISOString()}`;
 }

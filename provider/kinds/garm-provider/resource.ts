@@ -6,6 +6,7 @@ import { configure, garmClient, processCancel } from "../../common/connection";
 import type { KindMethods } from "../../common/planned-diff";
 import type { GarmClient } from "../../garm/client";
 import { markingGarmRestarts, processRestarts } from "../../garm/restart-window";
+import type { MachineFiles } from "../../machine/files";
 import type { GarmHost } from "../../machine/host";
 import { connectionOf } from "./inputs";
 import { makeGarmProviderImpl, type GarmProviderImpl } from "./lifecycle";
@@ -23,13 +24,17 @@ const restarts = new RestartCoordinator({ run: markingGarmRestarts((command: str
 /** A connection not known yet (preview) or not valid: nothing can be read there, so check's reads pass. */
 const NOT_KNOWN_YET = "the GARM host is not known yet";
 const notKnownYet = (code?: string) => Promise.reject(Object.assign(new Error(NOT_KNOWN_YET), code ? { code } : {}));
+const UNRESOLVED = "a GARM host not known yet";
+// Every file operation fails as the host's own ones do: an edit there never starts.
+const unresolvedFiles = new Proxy({ label: UNRESOLVED, actor: "nobody" } as MachineFiles, {
+  get: (known, key) => (key in known ? known[key as keyof MachineFiles] : () => notKnownYet()),
+});
 const unresolvedHost: GarmHost = {
-  label: "a GARM host not known yet",
+  label: UNRESOLVED,
+  files: unresolvedFiles,
   readFile: () => notKnownYet("EUNKNOWN"),
   realpath: () => notKnownYet("EUNKNOWN"),
   stat: () => notKnownYet("EUNKNOWN"),
-  replaceKeepingOwner: () => notKnownYet(),
-  lock: () => notKnownYet(),
   writeNote: () => notKnownYet(),
   remove: () => Promise.resolve(),
   run: () => Promise.resolve({ code: null, signal: null, output: NOT_KNOWN_YET, timedOut: false }),

@@ -208,7 +208,7 @@ describe("GarmProvider's SSH host against a real OpenSSH server", function () {
         hooks: { afterTempWritten: () => host.close() },
       }),
       // What the user reads: the connection lost, the file unchanged (its temp file still there), the lock released.
-      /^GarmConfigError: the SSH connection to \S+ was lost while renaming \S+\.tmp; GARM config file \S+ is unchanged; its lock \S+\.lock was released; run again$/,
+      /^FileEditError: the SSH connection to \S+ was lost while (renaming \S+\.tmp|reading \S+\.lock\/holder); GARM config file \S+ is unchanged; its lock \S+\.lock was released; run again$/,
     );
     assert.equal(await fs.readFile(file, "utf8"), "[default]\n");
     assert.equal((await fs.stat(file)).mode & 0o7777, 0o640);

@@ -86,8 +86,8 @@ describe("garm-provider config file edited as a non-root user", function () {
     await fs.chmod(file, 0o640);
     const r = await editAsUser(file);
     assert.equal(r.ok, false);
-    assert.match(r.message!, /owner uid 0 and group gid 4242/);
-    assert.match(r.message!, /runs as uid 65534/);
+    assert.match(r.message!, /owner uid 0, group gid 4242 and mode 0640/);
+    assert.match(r.message!, /uid 65534 \(gid 4242\) may not give a new file that owner/);
     assert.match(r.message!, /chmod g\+w/);
     assert.match(r.message!, /unchanged/);
     assert.equal(await ownerOf(file), `0:${GROUP} 0640`);
