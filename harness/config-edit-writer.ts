@@ -18,6 +18,8 @@ export interface WriterSpec {
   transport: "local" | "ssh";
   connection?: SshConnection;
   lockWaitMs?: number;
+  /** editConfigFile's test seam: when a lock not refreshed counts as stale (its default is 30 s). */
+  lockStaleMs?: number;
   /** Epoch ms to start the first round at, so two writers start together. */
   startAt?: number;
   /** At the afterTempWritten hook (the lock held, the new file complete, before it replaces the old one): */
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
       const r = await editConfigFile(spec.file, appendLine(spec.lines[round]), () => undefined, {
         host,
         lockWaitMs: spec.lockWaitMs ?? 60_000,
+        ...(spec.lockStaleMs !== undefined ? { lockStaleMs: spec.lockStaleMs } : {}),
         hooks: hook
           ? {
               afterTempWritten: async (temp) => {

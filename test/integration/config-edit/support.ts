@@ -194,8 +194,8 @@ export function startWriter(env: Env, login: Login, spec: Omit<WriterSpec, "tran
 }
 
 /** One edit appending `line` by `login`, in a writer process; its outcome. */
-export async function editAs(env: Env, login: Login, file: string, line: string, lockWaitMs = 60_000): Promise<Outcome> {
-  const w = startWriter(env, login, { file, lines: [line], lockWaitMs });
+export async function editAs(env: Env, login: Login, file: string, line: string, lockWaitMs = 60_000, lockStaleMs?: number): Promise<Outcome> {
+  const w = startWriter(env, login, { file, lines: [line], lockWaitMs, lockStaleMs });
   const r = await w.until((e) => e.event === "result", "the edit's result");
   await w.exited;
   return r as Outcome;
@@ -243,10 +243,10 @@ export function checkFile(what: string, file: string, oldBytes: Buffer, newBytes
 }
 
 /** The next edit by `login` succeeds and appends its line to what the file holds; nothing is left beside it. */
-export async function checkConverges(env: Env, login: Login, file: string, meta: Meta, keep?: string[]): Promise<void> {
+export async function checkConverges(env: Env, login: Login, file: string, meta: Meta, keep?: string[], lockStaleMs?: number): Promise<void> {
   const before = fs.readFileSync(file, "utf8");
   const line = providerLine(`converge-${login.transport}-${login.path}-${Math.random().toString(16).slice(2, 8)}`);
-  const r = await editAs(env, login, file, line);
+  const r = await editAs(env, login, file, line, 60_000, lockStaleMs);
   assert.deepEqual(r, { event: "result", round: 0, ok: true, changed: true }, `the next edit by ${login.transport}/${login.path} converges`);
   assert.equal(fs.readFileSync(file, "utf8"), appendLine(line)(before), "the next edit appended its line to what the file held");
   assert.deepEqual(metaOf(file), meta, "owner, group and mode kept by the next edit");
