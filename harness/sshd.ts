@@ -32,8 +32,14 @@ export interface SshServer {
   clientKey: string;
   /** The user the tests log in as (the user running them). */
   user: string;
+  /** The listener's pid (a new one after `restart`). */
   pid: number;
   logs(): string;
+  /**
+   * Stops the listener and starts it again on the same port with the same host key and config (what a restart of a
+   * host's sshd does; sessions it already started are left to the caller, harness/ssh-session.ts).
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -92,12 +98,16 @@ export async function startSshServer(options: SshServerOptions = {}): Promise<Ss
   const configFile = path.join(dir, "sshd_config");
   await fs.writeFile(configFile, `${config.join("\n")}\n`);
   let log = "";
-  const child: ChildProcess = spawn(SSHD, ["-D", "-e", "-f", configFile], { stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout!.on("data", (b: Buffer) => (log += b.toString()));
-  child.stderr!.on("data", (b: Buffer) => (log += b.toString()));
-  await waitForListen(child, port, "sshd", () => log);
+  const launch = async (): Promise<ChildProcess> => {
+    const c: ChildProcess = spawn(SSHD, ["-D", "-e", "-f", configFile], { stdio: ["ignore", "pipe", "pipe"] });
+    c.stdout!.on("data", (b: Buffer) => (log += b.toString()));
+    c.stderr!.on("data", (b: Buffer) => (log += b.toString()));
+    await waitForListen(c, port, "sshd", () => log);
+    return c;
+  };
+  let child = await launch();
   const pub = (await fs.readFile(path.join(dir, "host_ed25519.pub"), "utf8")).trim().split(/\s+/);
-  return {
+  const server: SshServer = {
     host: "127.0.0.1",
     port,
     dir,
@@ -106,9 +116,15 @@ export async function startSshServer(options: SshServerOptions = {}): Promise<Ss
     user,
     pid: child.pid!,
     logs: () => log,
+    restart: async () => {
+      await stopByPid(child);
+      child = await launch();
+      server.pid = child.pid!;
+    },
     stop: async () => {
       await stopByPid(child);
       await fs.rm(dir, { recursive: true, force: true });
     },
   };
+  return server;
 }

@@ -20,6 +20,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { installFakeProvider, type FakeProvider } from "../../harness/fake-provider";
 import { ensureGroup, ensureUser, type HostUser } from "../../harness/host-users";
+import { killIfAlive, sessionProcesses } from "../../harness/ssh-session";
 import { locateLanguageHost, locatePulumi } from "../../harness/pulumi-cli";
 import { PulumiProject, REPO_ROOT, packOnce, type CliResult } from "../../harness/pulumi-cli/project";
 import { locateGarm } from "../../harness/real-garm";
@@ -49,25 +50,6 @@ interface ScaleSet {
 function statOf(file: string): string {
   const st = fs.statSync(file);
   return `${st.uid}:${st.gid} ${(st.mode & 0o7777).toString(8).padStart(4, "0")}`;
-}
-
-function parentOf(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The sshd processes serving the session `pid` runs in: its ancestors up to (not including) the listener. */
-function sessionProcesses(pid: number, listener: number): number[] {
-  const chain: number[] = [];
-  for (let p = parentOf(pid); p !== undefined && p > 1; p = parentOf(p)) {
-    if (p === listener) return chain.filter((q) => fs.readFileSync(`/proc/${q}/comm`, "utf8").trim().startsWith("sshd"));
-    chain.push(p);
-  }
-  throw new Error(`process ${pid} does not descend from sshd ${listener}`);
 }
 
 /**
@@ -287,7 +269,8 @@ describe("e2e: examples/remote-garm over SSH to the real GARM v0.2.1 running as 
     fs.rmSync(paused);
     if (when === "before") assert.equal(temps().length, 1, "the complete new file waits beside the old one");
     else await until("the server's rename", () => temps().length === 0);
-    for (const q of sessionProcesses(pid, sshd!.pid)) process.kill(q, "SIGKILL");
+    // The login's processes may exit while they are found and killed (the session ends once one dies): tolerated.
+    for (const q of sessionProcesses(pid, sshd!.pid)) killIfAlive(q);
     const r = await run;
     const errors = `${r.stdout}\n${r.stderr}`.split("\n").filter((l) => /error:/.test(l)).map((l) => l.trim());
     console.log(`      pulumi ${args[0]} with the connection killed ${when} the rename: ${errors.length ? errors[errors.length - 1] : "succeeded"}`);
