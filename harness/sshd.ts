@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { promises as fs, existsSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import type { SshConnection } from "../provider/machine/ssh-connection";
 import { ensureDebianPackages, freeLoopbackPort, stopByPid, waitForListen } from "./daemon";
 
 export const SSHD = "/usr/sbin/sshd";
@@ -46,6 +47,21 @@ export interface SshServer {
 function keygen(file: string, comment: string): void {
   const r = spawnSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", file], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`ssh-keygen failed: ${r.stderr}`);
+}
+
+/** A login to `server` as its test user with its client key, the host key pinned, no agent, one quick dial. */
+export function connectionTo(server: SshServer, over: Partial<SshConnection> = {}): SshConnection {
+  return {
+    host: server.host,
+    port: server.port,
+    user: server.user,
+    privateKey: server.clientKey,
+    hostKey: server.hostKey,
+    agentSocketPath: "",
+    dialErrorLimit: 1,
+    perDialTimeout: 5,
+    ...over,
+  };
 }
 
 export interface SshServerOptions {

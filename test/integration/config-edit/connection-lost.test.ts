@@ -5,11 +5,10 @@
 // left beside it, and the next edit converges. (Local edits have no connection: these cases are SSH's only.)
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { SshHost } from "../../../provider/machine/ssh-host";
 import { killSession } from "../../../harness/ssh-session";
-import { checkConverges, checkFile, configFile, configText, editOverSsh, type Env, garmDir, leftovers, metaOf, type Outcome, providerLine, startEnv, whyNot, type WritePath } from "./support";
+import { checkConverges, checkFile, configFile, configText, editOverSsh, garmDir, leftovers, metaOf, type Outcome, providerLine, type WritePath, useEnv } from "./support";
 
 // A block the edit removes, so the new text is shorter than the old one: a write in place that stops before the
 // truncate leaves the new text followed by the old one's tail, which is neither.
@@ -38,31 +37,14 @@ const CASES: Case[] = [
 
 describe("config edit fault matrix: the SSH connection lost mid-edit", function () {
   this.timeout(120_000);
-  let env: Env | undefined;
-  let base: string;
+  const fx = useEnv("pulumi-garm-cfgedit-conn-");
   const warnings: string[] = [];
-
-  before(async function () {
-    const why = whyNot();
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      return this.skip();
-    }
-    env = await startEnv();
-    base = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-cfgedit-conn-"));
-    fs.chmodSync(base, 0o755);
-  });
-  after(async () => {
-    for (const f of ["armed", "paused"]) fs.rmSync(path.join(env?.controlDir ?? "/nonexistent", f), { force: true });
-    await env?.stop();
-    if (base) fs.rmSync(base, { recursive: true, force: true });
-  });
 
   CASES.forEach((c, i) => {
     it(`ssh, ${c.path}: ${c.name}: the file holds its old or new bytes whole as the outcome says, nothing is left, the next edit converges`, async () => {
-      const e = env!;
+      const e = fx.env;
       const login = e.login("ssh", c.path);
-      const dir = garmDir(base, `garm-${i}`);
+      const dir = garmDir(fx.base, `garm-${i}`);
       const oldText = `${configText(6_000)}${OBSOLETE}`;
       const file = configFile(dir, oldText, c.path);
       const meta = metaOf(file);

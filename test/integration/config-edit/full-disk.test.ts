@@ -4,25 +4,7 @@
 // old bytes (or has them back), nothing is left beside it, and once there is room again the next edit converges.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
-import {
-  checkConverges,
-  checkFile,
-  configFile,
-  configText,
-  editAs,
-  type Env,
-  garmDir,
-  leftovers,
-  metaOf,
-  mountSmallDisk,
-  providerLine,
-  type SmallDisk,
-  startEnv,
-  type Transport,
-  whyNot,
-  type WritePath,
-  appendLine,
-} from "./support";
+import { checkConverges, checkFile, configFile, configText, editAs, garmDir, leftovers, metaOf, mountSmallDisk, providerLine, type SmallDisk, type Transport, type WritePath, appendLine, useEnv } from "./support";
 
 const CASES = [
   // 3 pages of old text; the new text needs 5, one page is free (room for the lock's holder file, not for the text).
@@ -33,28 +15,19 @@ const CASES = [
 
 describe("config edit fault matrix: the disk fills", function () {
   this.timeout(120_000);
-  let env: Env | undefined;
+  const fx = useEnv();
   let disk: SmallDisk | undefined;
 
-  before(async function () {
-    const why = whyNot();
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      return this.skip();
-    }
-    env = await startEnv();
-  });
   afterEach(() => {
     disk?.unmount();
     disk = undefined;
   });
-  after(async () => env?.stop());
 
   for (const c of CASES) {
     for (const transport of ["local", "ssh"] as Transport[]) {
       for (const writePath of ["in-place", "atomic"] as WritePath[]) {
         it(`${c.kind}, ${transport}, ${writePath}: the edit fails saying the disk is full, the file keeps its old bytes, no lock is left, and with room again the next edit converges`, async () => {
-          const login = env!.login(transport, writePath);
+          const login = fx.env.login(transport, writePath);
           disk = mountSmallDisk(256);
           const dir = garmDir(disk.dir);
           const oldText = configText(10_000);
@@ -62,7 +35,7 @@ describe("config edit fault matrix: the disk fills", function () {
           const meta = metaOf(file);
           const line = providerLine(`${transport}-${writePath}`, c.newLineBytes);
           disk.fill(c.freeBytes);
-          const outcome = await editAs(env!, login, file, line, 10_000);
+          const outcome = await editAs(fx.env, login, file, line, 10_000);
           console.log(`      ${outcome.ok ? "succeeded" : `${outcome.name} (fileState ${outcome.fileState}): ${outcome.message}`}`);
           const holds = checkFile(`${c.kind} ${transport} ${writePath}`, file, Buffer.from(oldText), Buffer.from(appendLine(line)(oldText)), outcome, meta);
           assert.equal(outcome.ok, false, "the new text cannot fit: the edit fails");
@@ -70,7 +43,7 @@ describe("config edit fault matrix: the disk fills", function () {
           assert.match(outcome.message ?? "", /space|disk|ENOSPC|full/i, "the error says the disk is full");
           assert.deepEqual(leftovers(dir), [], "no lock, temp or backup file left beside the file");
           disk.free();
-          await checkConverges(env!, login, file, meta);
+          await checkConverges(fx.env, login, file, meta);
           assert.ok(fs.readFileSync(file, "utf8").startsWith(oldText));
         });
       }

@@ -5,37 +5,20 @@
 // as the API has no way to shorten the 30 s wait) the next edit takes it over and converges.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { appendLine, checkConverges, configFile, configText, editAs, type Env, garmDir, metaOf, providerLine, startEnv, startWriter, type Transport, whyNot } from "./support";
+import { appendLine, checkConverges, configFile, configText, editAs, garmDir, metaOf, providerLine, startWriter, type Transport, useEnv } from "./support";
 
 const STALE_MS = 3_000;
 
 describe("config edit fault matrix: the provider process killed mid-write", function () {
   this.timeout(120_000);
-  let env: Env | undefined;
-  let base: string;
-
-  before(async function () {
-    const why = whyNot();
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      return this.skip();
-    }
-    env = await startEnv();
-    base = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-cfgedit-killed-"));
-    fs.chmodSync(base, 0o755);
-  });
-  after(async () => {
-    await env?.stop();
-    if (base) fs.rmSync(base, { recursive: true, force: true });
-  });
+  const fx = useEnv("pulumi-garm-cfgedit-killed-");
 
   for (const transport of ["local", "ssh"] as Transport[]) {
     it(`${transport}, atomic: SIGKILL at the hook leaves the file old or new whole and the lock behind; the next writer names its holder, and takes it over once stale`, async () => {
-      const e = env!;
+      const e = fx.env;
       const login = e.login(transport, "atomic");
-      const dir = garmDir(base, transport);
+      const dir = garmDir(fx.base, transport);
       const oldText = configText(6_000);
       const file = configFile(dir, oldText, "atomic");
       const meta = metaOf(file);

@@ -299,3 +299,38 @@ export function mountSmallDisk(sizeKiB: number): SmallDisk {
     },
   };
 }
+
+/**
+ * Registers a matrix file's hooks (call inside `describe`): the logins, the sshd and its proxy (`env`), and, with
+ * `prefix`, a base directory; the file is skipped, saying why, where they cannot be had. After it, the proxy's control
+ * files are removed and everything is stopped.
+ */
+export function useEnv(prefix?: string): { readonly env: Env; readonly base: string } {
+  let env: Env | undefined;
+  let base: string | undefined;
+  before(async function () {
+    const why = whyNot();
+    if (why) {
+      console.log(`      skipped: ${why}`);
+      return this.skip();
+    }
+    env = await startEnv();
+    if (prefix) {
+      base = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+      fs.chmodSync(base, 0o755);
+    }
+  });
+  after(async () => {
+    for (const f of ["armed", "paused", "release"]) fs.rmSync(path.join(env?.controlDir ?? "/nonexistent", f), { force: true });
+    await env?.stop();
+    if (base) fs.rmSync(base, { recursive: true, force: true });
+  });
+  return {
+    get env() {
+      return env!;
+    },
+    get base() {
+      return base!;
+    },
+  };
+}

@@ -7,10 +7,9 @@
 // has taken the lock, so the two takeovers meet in the one order where a second one would succeed.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import type { WriterEvent } from "../../../harness/config-edit-writer";
-import { checkConverges, configFile, configText, type Env, garmDir, leftovers, type Login, metaOf, OWNER, GROUP, providerLine, startEnv, startWriter, type Transport, whyNot, type Writer } from "./support";
+import { checkConverges, configFile, configText, garmDir, leftovers, type Login, metaOf, OWNER, GROUP, providerLine, startWriter, type Transport, type Writer, useEnv } from "./support";
 
 const ROUNDS = 20;
 
@@ -24,24 +23,7 @@ function failures(w: Writer, who: string): string[] {
 
 describe("config edit fault matrix: two writers at once", function () {
   this.timeout(180_000);
-  let env: Env | undefined;
-  let base: string;
-
-  before(async function () {
-    const why = whyNot();
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      return this.skip();
-    }
-    env = await startEnv();
-    base = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-cfgedit-two-"));
-    fs.chmodSync(base, 0o755);
-  });
-  after(async () => {
-    for (const f of ["armed", "paused", "release"]) fs.rmSync(path.join(env?.controlDir ?? "/nonexistent", f), { force: true });
-    await env?.stop();
-    if (base) fs.rmSync(base, { recursive: true, force: true });
-  });
+  const fx = useEnv("pulumi-garm-cfgedit-two-");
 
   const PAIRS: Array<[Transport, Transport]> = [
     ["local", "local"],
@@ -51,9 +33,9 @@ describe("config edit fault matrix: two writers at once", function () {
 
   PAIRS.forEach(([a, b], i) => {
     it(`${a}+${b}, ${ROUNDS} rounds each at once (${a} in place, ${b} atomic): every writer's line is in the file exactly once`, async () => {
-      const e = env!;
+      const e = fx.env;
       const logins: Login[] = [e.login(a, "in-place"), e.login(b, "atomic")];
-      const dir = garmDir(base, `rounds-${i}`);
+      const dir = garmDir(fx.base, `rounds-${i}`);
       const oldText = configText(3_000);
       // The owner's file: the owner replaces it by rename, the group member rewrites it in place.
       const file = configFile(dir, oldText, "atomic");
@@ -100,10 +82,10 @@ describe("config edit fault matrix: two writers at once", function () {
   STALE.forEach(({ a, b, ordered }, i) => {
     const how = ordered ? ", the first takeover held until the other writer holds the lock" : "";
     it(`${a}+${b}: a stale lock met by two writers at once${how}: one holder at a time, both lines in the file, neither release removes the other's lock`, async () => {
-      const e = env!;
+      const e = fx.env;
       const logins: Login[] = [e.login(a, "atomic"), e.login(b, "atomic")];
-      const dir = garmDir(base, `stale-${i}`);
-      const critical = path.join(base, `critical-${i}`);
+      const dir = garmDir(fx.base, `stale-${i}`);
+      const critical = path.join(fx.base, `critical-${i}`);
       fs.mkdirSync(critical, { mode: 0o777 });
       fs.chmodSync(critical, 0o777);
       const oldText = configText(3_000);
@@ -157,13 +139,13 @@ describe("config edit fault matrix: two writers at once", function () {
     });
   });
   it("ssh+ssh: a holder stalled at its rename past staleness is taken over; its release, once it goes on, leaves the new holder's lock, and it does not report success for a line the file lost", async () => {
-    const e = env!;
+    const e = fx.env;
     const login = e.login("ssh", "atomic");
-    const dir = garmDir(base, "stalled");
-    const critical = path.join(base, "critical-stalled");
+    const dir = garmDir(fx.base, "stalled");
+    const critical = path.join(fx.base, "critical-stalled");
     fs.mkdirSync(critical, { mode: 0o777 });
     fs.chmodSync(critical, 0o777);
-    const go = path.join(base, "stalled-go");
+    const go = path.join(fx.base, "stalled-go");
     const oldText = configText(3_000);
     const file = configFile(dir, oldText, "atomic");
     const meta = metaOf(file);

@@ -4,7 +4,7 @@
 // file over SSH; the GarmProviders of one operation share one SSH connection.
 import { strict as assert } from "node:assert";
 import { promises as fs } from "node:fs";
-import { ensureOpenSshServer, startSshServer, type SshServer } from "../../../harness/sshd";
+import { ensureOpenSshServer, startSshServer, type SshServer, connectionTo } from "../../../harness/sshd";
 import { blocksIn, type Fixture, HAND_WRITTEN, startFixture } from "./engine-fixture";
 
 describe("GarmProvider over SSH through the engine against the GARM simulator", function () {
@@ -28,16 +28,7 @@ describe("GarmProvider over SSH through the engine against the GARM simulator", 
     fx = undefined;
   });
 
-  const connection = () => ({
-    host: server.host,
-    port: server.port,
-    user: server.user,
-    privateKey: server.clientKey,
-    hostKey: server.hostKey,
-    agentSocketPath: "",
-    dialErrorLimit: 2,
-    perDialTimeout: 10,
-  });
+  const connection = () => connectionTo(server, { dialErrorLimit: 2, perDialTimeout: 10 });
   /** SSH logins sshd accepted since `mark` (an offset in its log). */
   const loginsSince = (mark: number) => (server.logs().slice(mark).match(/Accepted publickey for /g) ?? []).length;
 

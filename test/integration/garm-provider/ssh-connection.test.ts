@@ -13,7 +13,7 @@ import { editConfigFile, readConfigText } from "../../../provider/kinds/garm-pro
 import { SshHost } from "../../../provider/machine/ssh-host";
 import { connectSsh, fingerprint, SshConnectError, type SshConnection } from "../../../provider/machine/ssh-connection";
 import { ensureGroup, ensureUser, type HostUser } from "../../../harness/host-users";
-import { ensureOpenSshServer, ensureSudo, startSshServer, systemSftpServer, type SshServer } from "../../../harness/sshd";
+import { ensureOpenSshServer, ensureSudo, startSshServer, systemSftpServer, type SshServer, connectionTo } from "../../../harness/sshd";
 
 /** A test user who edits GARM's file through sudo; not one of the e2e test's (4243–4245). */
 const SUDO_USER_UID = 4251;
@@ -66,17 +66,7 @@ describe("the SSH connection against a real OpenSSH server: host keys, the priva
     for (const h of hosts.splice(0)) await h.close();
   });
 
-  const connection = (over: Partial<SshConnection> = {}): SshConnection => ({
-    host: server.host,
-    port: server.port,
-    user: server.user,
-    privateKey: server.clientKey,
-    hostKey: server.hostKey,
-    agentSocketPath: "",
-    dialErrorLimit: 1,
-    perDialTimeout: 5,
-    ...over,
-  });
+  const connection = (over: Partial<SshConnection> = {}): SshConnection => connectionTo(server, over);
   const hostFor = (over: Partial<SshConnection> = {}) => {
     const h = new SshHost(connection(over), () => undefined);
     hosts.push(h);

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { editConfigFile, readConfigText } from "../../../provider/kinds/garm-provider/config-file";
 import { SshHost } from "../../../provider/machine/ssh-host";
 import { fingerprint, type SshConnection } from "../../../provider/machine/ssh-connection";
-import { ensureOpenSshServer, startSshServer, type SshServer } from "../../../harness/sshd";
+import { ensureOpenSshServer, startSshServer, type SshServer, connectionTo } from "../../../harness/sshd";
 
 function keyFingerprint(hostKey: string): string {
   return fingerprint(Buffer.from(hostKey.split(/\s+/)[1], "base64"));
@@ -34,17 +34,7 @@ describe("GarmProvider's SSH host against a real OpenSSH server", function () {
     warnings.length = 0;
   });
 
-  const connection = (over: Partial<SshConnection> = {}): SshConnection => ({
-    host: server.host,
-    port: server.port,
-    user: server.user,
-    privateKey: server.clientKey,
-    hostKey: server.hostKey,
-    agentSocketPath: "",
-    dialErrorLimit: 1,
-    perDialTimeout: 5,
-    ...over,
-  });
+  const connection = (over: Partial<SshConnection> = {}): SshConnection => connectionTo(server, over);
   const hostFor = (over: Partial<SshConnection> = {}) => {
     const h = new SshHost(connection(over), (l) => warnings.push(l));
     hosts.push(h);
