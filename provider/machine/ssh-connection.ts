@@ -231,12 +231,20 @@ async function connectOnce(c: SshConnection, warn: (line: string) => void): Prom
     },
   };
   return new Promise<Client>((resolve, reject) => {
+    let ready = false;
+    let failed = false;
     client.once("ready", () => {
+      ready = true;
       opened++;
       if (bastion) client.once("close", () => bastion?.end());
       resolve(client);
     });
-    client.once("error", (err: Error & { level?: string; code?: string }) => {
+    // Listened to for the connection's whole life: ssh2 may report an error again as the socket closes after the first
+    // (a handshake timeout, then "Connection lost before handshake"), and an open connection's socket error is followed
+    // by its "close", which its users act on. Unheard, either would end the provider process.
+    client.on("error", (err: Error & { level?: string; code?: string }) => {
+      if (ready || failed) return;
+      failed = true;
       client.end();
       bastion?.end();
       if (refusedKey) return reject(new SshConnectError(`refused to connect to ${where(c)}: ${refusedKey}`, "host-key"));

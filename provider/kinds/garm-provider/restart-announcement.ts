@@ -33,10 +33,27 @@ export async function announceRestart(host: GarmHost, configFile: string, timeou
   } catch {
     return async () => undefined;
   }
-  return async () => {
+  // Bounded: after a lost connection the host may be out of reach, and the run must not wait for it to come back. Left
+  // behind, the announcement only covers its own window, and only while GARM refuses requests.
+  return () => withinMs(WITHDRAW_MS, (async () => {
     const current = await host.readFile(file).then((b) => b.toString("utf8"), () => undefined);
     if (current === text) await host.remove(file).catch(() => undefined);
-  };
+  })());
+}
+
+/** How long a withdrawal may take before the run goes on without it. */
+const WITHDRAW_MS = 3_000;
+
+/** Resolves when `work` settles or after `ms`, whichever is first; never rejects. */
+function withinMs(ms: number, work: Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    work.then(
+      () => (clearTimeout(timer), resolve()),
+      () => (clearTimeout(timer), resolve()),
+    );
+  });
 }
 
 /** The restart announced beside `configFile` that may still keep GARM down at `now`, if any. */
