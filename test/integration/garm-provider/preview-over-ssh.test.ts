@@ -86,6 +86,11 @@ describe("GarmProvider preview over SSH through the engine", function () {
     assert.match(failure!.reason, /^GarmProvider "alpha": cannot reach GARM's machine, so \S+config\.toml is unchanged: refused to connect to \S+: the SSH host key of 127\.0\.0\.1:\d+ has changed: connection\.hostKey pins SHA256:\S+, the server offered ssh-ed25519 SHA256:\S+/);
     assert.equal(await fs.readFile(fx.file, "utf8"), written, "the file is untouched");
     assert.deepEqual(await leftovers(), []);
+    // Pinned again, the rotated key previews clean (and the next test connects with it).
+    const pub = (await fs.readFile(`${keyFile}.pub`, "utf8")).trim().split(/\s+/);
+    server.hostKey = `${pub[0]} ${pub[1]}`;
+    const pinned = await fx.engine.preview(program());
+    assert.ok(pinned.ok, JSON.stringify(pinned.errors));
   });
 
   it("a connection not known yet is not looked up; a clean one previews clean without writing", async () => {
@@ -96,5 +101,14 @@ describe("GarmProvider preview over SSH through the engine", function () {
     assert.ok(clean.ok, JSON.stringify(clean.errors));
     assert.equal(await fs.readFile(fx.file, "utf8"), HAND_WRITTEN);
     assert.deepEqual(await leftovers(), []);
+    // Another writer's lock is said, not refused: up waits for it.
+    await fs.mkdir(`${fx.file}.lock`);
+    await fs.writeFile(`${fx.file}.lock/holder`, JSON.stringify({ who: "pulumi-garm pid 99", where: "laptop-7", since: Date.now() }));
+    const locked = await fx.engine.preview([fx.provider("prov-a", "alpha", { connection: connection(), restartCommand: fx.serviceRestart })]);
+    assert.ok(locked.ok, JSON.stringify(locked.errors));
+    assert.ok(
+      locked.logs.some((l) => /GarmProvider "alpha": \S+config\.toml on \S+ is locked by pulumi-garm pid 99 on laptop-7 now; up waits up to 30s for that lock/.test(l)),
+      locked.logs.join("\n"),
+    );
   });
 });
