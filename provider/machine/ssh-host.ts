@@ -419,6 +419,19 @@ export class SshHost implements GarmHost {
         setTimeout(done, RUN_STOP_GRACE_MS).unref();
         c.destroy();
       };
+      /**
+       * The command's process group was killed. With connection.sudo its root processes are not the login user's to
+       * kill (only its shell and sudo were), so the command may still run: said so, rather than "killed".
+       */
+      const stopped = (): Omit<CommandResult, "output"> =>
+        this.connection.sudo
+          ? {
+              code: null,
+              signal: null,
+              timedOut: true,
+              failure: `did not finish within ${seconds}; it runs as root through sudo, which ${this.connection.user ?? "root"} cannot stop, so it may still run on ${this.label}: check GARM there, then run pulumi up again`,
+            }
+          : { code: null, signal: "SIGKILL", timedOut: true };
       const timer = setTimeout(() => {
         if (!client || !channel) {
           const why = !client ? "still connecting" : "the SSH connection gave no answer";
@@ -437,7 +450,8 @@ export class SshHost implements GarmHost {
         }, RUN_STOP_GRACE_MS);
         const ch = channel;
         if (pgid === undefined) return void ch.close();
-        client.exec(`kill -KILL -- -${pgid}`, (e, killer) => {
+        // Through /bin/sh, not the login shell, in the form dash's kill takes too (it refuses `kill -KILL -- -pgid`).
+        client.exec(`exec /bin/sh -c 'kill -KILL -${pgid}'`, (e, killer) => {
           if (e) return void ch.close();
           killer.resume();
           killer.stderr.resume();
@@ -468,7 +482,7 @@ export class SshHost implements GarmHost {
               signal = s ?? null;
             });
             // A connection's end closes its channels after its own "close" event: `lost` has settled the run then.
-            ch.on("close", () => finish(stopping ? { code: null, signal: "SIGKILL", timedOut: true } : { code, signal, timedOut: false }));
+            ch.on("close", () => finish(stopping ? stopped() : { code, signal, timedOut: false }));
           });
         },
         (e: Error) => finish({ code: null, signal: null, timedOut: false, failure: `could not be started: ${e.message}` }),

@@ -1,7 +1,6 @@
 // The restart announcement beside GARM's config file (restart-announcement.ts), on an in-memory host: it is found
 // through any path that resolves to the same file, and a reader never compares its own clock with another machine's.
 import * as assert from "node:assert/strict";
-import * as os from "node:os";
 import type { GarmHost } from "../../../provider/machine/host";
 import { announceRestart, announcementPath, readAnnouncement } from "../../../provider/kinds/garm-provider/restart-announcement";
 
@@ -44,7 +43,7 @@ describe("garm-provider restart announcement", () => {
   it("from another machine whose clock is an hour ahead: counts for its window from when this process first saw it, not an hour more", async () => {
     const host = memoryHost();
     const now = Date.now();
-    host.files.set(announcementPath("/etc/garm/config.toml"), JSON.stringify({ by: "another pulumi-garm run (pid 7 on laptop-ahead)", host: "laptop-ahead", at: now + 3_600_000, windowMs: WINDOW_MS }));
+    host.files.set(announcementPath("/etc/garm/config.toml"), JSON.stringify({ by: "another pulumi-garm run (pid 7 on laptop-ahead)", clock: "boot 0b1d", at: now + 3_600_000, windowMs: WINDOW_MS }));
     const found = await readAnnouncement(host, "/etc/garm/config.toml", now);
     assert.equal(found?.remainingMs, WINDOW_MS);
     assert.equal((await readAnnouncement(host, "/etc/garm/config.toml", now + 100_000))?.remainingMs, WINDOW_MS - 100_000);
@@ -54,7 +53,7 @@ describe("garm-provider restart announcement", () => {
   it("from another machine whose clock is an hour behind: still counts, for its window", async () => {
     const host = memoryHost();
     const now = Date.now();
-    host.files.set(announcementPath("/etc/garm/config.toml"), JSON.stringify({ by: "another pulumi-garm run (pid 8 on laptop-behind)", host: "laptop-behind", at: now - 3_600_000, windowMs: WINDOW_MS }));
+    host.files.set(announcementPath("/etc/garm/config.toml"), JSON.stringify({ by: "another pulumi-garm run (pid 8 on laptop-behind)", clock: "host laptop-behind", at: now - 3_600_000, windowMs: WINDOW_MS }));
     const found = await readAnnouncement(host, "/etc/garm/config.toml", now);
     assert.equal(found?.remainingMs, WINDOW_MS);
     assert.equal(found?.by, "another pulumi-garm run (pid 8 on laptop-behind)");
@@ -63,9 +62,12 @@ describe("garm-provider restart announcement", () => {
   it("from this machine: judged by its own time, so one left behind past its window counts for nothing", async () => {
     const host = memoryHost();
     const now = Date.now();
-    host.files.set(announcementPath("/etc/garm/config.toml"), JSON.stringify({ by: "another pulumi-garm run (pid 9)", host: os.hostname(), at: now - WINDOW_MS - 1, windowMs: WINDOW_MS }));
+    // What this process writes says which clock it read.
+    await announceRestart(host, "/etc/garm/config.toml", 60_000);
+    const clock = (JSON.parse(host.files.get(announcementPath("/etc/garm/config.toml")) ?? "{}") as { clock?: string }).clock;
+    host.files.set(announcementPath("/etc/garm/config.toml"), JSON.stringify({ by: "another pulumi-garm run (pid 9)", clock, at: now - WINDOW_MS - 1, windowMs: WINDOW_MS }));
     assert.equal(await readAnnouncement(host, "/etc/garm/config.toml", now), undefined);
-    host.files.set(announcementPath("/etc/garm/config.toml"), JSON.stringify({ by: "another pulumi-garm run (pid 9)", host: os.hostname(), at: now - 30_000, windowMs: WINDOW_MS }));
+    host.files.set(announcementPath("/etc/garm/config.toml"), JSON.stringify({ by: "another pulumi-garm run (pid 9)", clock, at: now - 30_000, windowMs: WINDOW_MS }));
     assert.equal((await readAnnouncement(host, "/etc/garm/config.toml", now))?.remainingMs, WINDOW_MS - 30_000);
   });
 });
