@@ -198,7 +198,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
   /**
    * What check (so preview too) can tell, by reading only, of a GARM host reached over SSH: that it can be reached and
    * logged in to with its host key verified, and that the config file is there; a lock another writer holds on it is
-   * said in a line. The failure carries the message create would give, on the field to fix. This machine's file is
+   * said in a line. The failure carries the message create would give, on the field to fix (none for the connection). This machine's file is
    * left to create, as before (check stays fast there), and so are inputs not known yet.
    */
   async function previewReach(news: Record<string, unknown>): Promise<CheckFailure | undefined> {
@@ -214,7 +214,8 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       const code = errnoOf(e);
       if (code === "EUNKNOWN") return undefined;
       if (e instanceof SshConnectError || code === CONNECTION_LOST) {
-        return { property: "connection", reason: `GarmProvider "${name}": cannot reach GARM's machine, so ${file} is unchanged: ${one(e)}` };
+        // No property: Pulumi prints a failing property's value beside the reason, and this one's holds the login's secrets.
+        return { property: "", reason: `GarmProvider "${name}": cannot reach GARM's machine, so ${file} is unchanged: ${one(e)}` };
       }
       if (code === "ENOENT") return { property: "garmConfigPath", reason: `GARM config file ${file} does not exist on ${host.label}; check garmConfigPath (GARM reads --config, default /etc/garm/config.toml)` };
       return { property: "garmConfigPath", reason: `cannot read GARM config file ${file} on ${host.label}: ${one(e)}` };
@@ -387,7 +388,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       }
       const unreachable = await previewReach(news);
       // Not reached: the collision rule's read would only try (and wait) again.
-      const readConfig = unreachable?.property === "connection" ? () => Promise.reject(new Error("not reached")) : readText;
+      const readConfig = unreachable && unreachable.property === "" ? () => Promise.reject(new Error("not reached")) : readText;
       const checked = await checkGarmProvider(news, { readConfig }, olds);
       return unreachable ? { inputs: news, failures: [...checked.failures, unreachable] } : checked;
     },
