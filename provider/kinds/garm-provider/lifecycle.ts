@@ -198,8 +198,8 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
   /**
    * What check (so preview too) can tell, by reading only, of a GARM host reached over SSH: that it can be reached and
    * logged in to with its host key verified, and that the config file is there; a lock another writer holds on it is
-   * said in a line. The failure carries the message create would give, on the field to fix (none for the connection). This machine's file is
-   * left to create, as before (check stays fast there), and so are inputs not known yet.
+   * said in a line. The failure carries the message create would give, on the field to fix (none for the connection).
+   * This machine's file is left to create, as before (check stays fast there), and so are inputs not known yet.
    */
   async function previewReach(news: Record<string, unknown>): Promise<CheckFailure | undefined> {
     const file = news.garmConfigPath;
