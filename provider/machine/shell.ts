@@ -13,6 +13,11 @@ export interface CommandResult {
   /** Combined stdout and stderr (its tail when long). */
   output: string;
   timedOut: boolean;
+  /**
+   * Set when the command's end is not known or it never started on its host: what happened there, as a phrase after
+   * the command's name ("did not start on deploy@garm:22 within 60s: ..."), one line saying what to do.
+   */
+  failure?: string;
 }
 
 /** Runs `command` through the shell; never rejects for a failing command, only reports. */

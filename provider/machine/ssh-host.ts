@@ -1,7 +1,7 @@
 // A remote machine as GARM's host, over one SSH connection: files through SFTP (the lock a directory on that host
 // with who, where and since inside; replacement by temp file and POSIX rename in the same directory), the restart
 // command through exec, bounded by its timeout, which stops only the process group sshd gave that command.
-import type { Client, SFTPWrapper } from "ssh2";
+import type { Client, ClientChannel, SFTPWrapper } from "ssh2";
 import { FileEditError } from "./errors";
 import { fileOperations, type GarmHost } from "./host";
 import { SftpFiles } from "./sftp-files";
@@ -12,6 +12,8 @@ import { connectSsh, where, type SshConnection } from "./ssh-connection";
 const SFTP_SERVERS = ["/usr/lib/openssh/sftp-server", "/usr/libexec/openssh/sftp-server", "/usr/lib/ssh/sftp-server"];
 
 const OUTPUT_KEEP_BYTES = 64 * 1024;
+/** How long a timed-out restart command may take to be stopped before the run gives up on the connection. */
+const RUN_STOP_GRACE_MS = 2_000;
 
 /** Single-quotes `s` for a POSIX shell. */
 export function shellQuote(s: string): string {
@@ -151,13 +153,14 @@ export class SshHost implements GarmHost {
     c?.end();
   }
 
-  async run(command: string, timeoutMs: number): Promise<CommandResult> {
-    let client: Client;
-    try {
-      client = await this.connect();
-    } catch (e) {
-      return { code: null, signal: null, output: (e as Error).message, timedOut: false };
-    }
+  /**
+   * Runs the restart command on the host, bounded as a whole by `timeoutMs` from this call: connecting (which may
+   * retry), opening the exec channel and the command itself. A connection lost meanwhile ends the run at once. After
+   * the timeout the command's process group is stopped (RUN_STOP_GRACE_MS at most), and a connection that did not
+   * answer in all that time is dropped, so the next operation on the host opens a new one instead of waiting on it.
+   */
+  run(command: string, timeoutMs: number): Promise<CommandResult> {
+    const seconds = `${Math.round(timeoutMs / 100) / 10}s`;
     // sshd makes the command's shell a session leader, so its pid is the process group of what the command starts in
     // the foreground and in `&` jobs; a daemon that called setsid has left it and is not stopped. Output goes to a
     // temp file on the host, not the channel, so a daemon that keeps it open does not hold the channel open.
@@ -172,43 +175,115 @@ export class SshHost implements GarmHost {
       `exit $code`,
     ].join("; ");
     return new Promise<CommandResult>((resolve) => {
-      client.exec(`exec /bin/sh -c ${shellQuote(script)}`, (err, channel) => {
-        if (err) return resolve({ code: null, signal: null, output: `cannot run the restart command on ${this.label}: ${err.message}`, timedOut: false });
-        let output = "";
-        let pgid: number | undefined;
-        let timedOut = false;
-        let code: number | null = null;
-        let signal: string | null = null;
-        const take = (b: Buffer) => {
-          output += b.toString("utf8");
-          const m = pgid === undefined ? /^pulumi-garm-pgid (\d+)\n/.exec(output) : null;
-          if (m) {
-            pgid = Number(m[1]);
-            output = output.slice(m[0].length);
-          }
-        };
-        channel.on("data", take);
-        channel.stderr.on("data", take);
-        const timer = setTimeout(() => {
-          timedOut = true;
-          // Stop the command's process group on the host, then the channel; settle once both are done.
-          if (pgid === undefined) return channel.close();
-          client.exec(`kill -KILL -- -${pgid}`, (e, ch) => {
-            if (e) return channel.close();
-            ch.resume();
-            ch.stderr.resume();
-            ch.once("close", () => channel.close());
+      let settled = false;
+      let client: Client | undefined;
+      let channel: ClientChannel | undefined;
+      let output = "";
+      let pgid: number | undefined;
+      let code: number | null = null;
+      let signal: string | null = null;
+      let stopTimer: NodeJS.Timeout | undefined;
+      /** The timeout passed and the command is being stopped: its channel's close ends the run as timed out. */
+      let stopping = false;
+      const finish = (r: Omit<CommandResult, "output">) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearTimeout(stopTimer);
+        client?.removeListener("close", lost);
+        resolve({ ...r, output });
+      };
+      const lost = () =>
+        finish({
+          code: null,
+          signal: null,
+          timedOut: false,
+          failure:
+            channel === undefined
+              ? `did not start on ${this.label}: the SSH connection was lost before the command's channel opened; nothing was run there, run pulumi up again`
+              : `was cut off: the SSH connection to ${this.label} was lost while it ran, so whether GARM restarted is not known; check GARM there and run pulumi up again`,
+        });
+      /**
+       * Settles after dropping a connection that gave no answer for the whole timeout, once it is closed (so the next
+       * operation on the host connects afresh instead of queueing on it), or after RUN_STOP_GRACE_MS at most.
+       */
+      const dropThen = (r: Omit<CommandResult, "output">) => {
+        const c = client;
+        if (!c || this.live !== c) return finish(r);
+        c.removeListener("close", lost);
+        const done = () => finish(r);
+        c.once("close", done);
+        setTimeout(done, RUN_STOP_GRACE_MS).unref();
+        c.destroy();
+      };
+      /**
+       * The command's process group was killed. With connection.sudo its root processes are not the login user's to
+       * kill (only its shell and sudo were), so the command may still run: said so, rather than "killed".
+       */
+      const stopped = (): Omit<CommandResult, "output"> =>
+        this.connection.sudo
+          ? {
+              code: null,
+              signal: null,
+              timedOut: true,
+              failure: `did not finish within ${seconds}; it runs as root through sudo, which ${this.connection.user ?? "root"} cannot stop, so it may still run on ${this.label}: check GARM there, then run pulumi up again`,
+            }
+          : { code: null, signal: "SIGKILL", timedOut: true };
+      const timer = setTimeout(() => {
+        if (!client || !channel) {
+          const why = !client ? "still connecting" : "the SSH connection gave no answer";
+          return dropThen({ code: null, signal: null, timedOut: true, failure: `did not start on ${this.label} within ${seconds}: ${why}; nothing was run there, check that the host answers and run pulumi up again` });
+        }
+        stopping = true;
+        // Stop the command's process group on the host, then the channel; settle once both are done, or give up on a
+        // connection that does not answer even that.
+        stopTimer = setTimeout(() => {
+          dropThen({
+            code: null,
+            signal: null,
+            timedOut: true,
+            failure: `did not finish within ${seconds}, and the SSH connection to ${this.label} gave no answer when asked to stop it: it may still run there; check GARM there and run pulumi up again`,
           });
-        }, timeoutMs);
-        channel.on("exit", (c: number | null, s?: string) => {
-          code = c;
-          signal = s ?? null;
+        }, RUN_STOP_GRACE_MS);
+        const ch = channel;
+        if (pgid === undefined) return void ch.close();
+        // Through /bin/sh, not the login shell, in the form dash's kill takes too (it refuses `kill -KILL -- -pgid`).
+        client.exec(`exec /bin/sh -c 'kill -KILL -${pgid}'`, (e, killer) => {
+          if (e) return void ch.close();
+          killer.resume();
+          killer.stderr.resume();
+          killer.once("close", () => ch.close());
         });
-        channel.on("close", () => {
-          clearTimeout(timer);
-          resolve({ code: timedOut ? null : code, signal: timedOut ? "SIGKILL" : signal, output, timedOut });
-        });
-      });
+      }, timeoutMs);
+      this.connect().then(
+        (c) => {
+          if (settled) return;
+          client = c;
+          c.once("close", lost);
+          c.exec(`exec /bin/sh -c ${shellQuote(script)}`, (err, ch) => {
+            if (settled) return void ch?.close();
+            if (err) return finish({ code: null, signal: null, timedOut: false, failure: `could not be started on ${this.label}: ${err.message}; nothing was run there` });
+            channel = ch;
+            const take = (b: Buffer) => {
+              output += b.toString("utf8");
+              const m = pgid === undefined ? /^pulumi-garm-pgid (\d+)\n/.exec(output) : null;
+              if (m) {
+                pgid = Number(m[1]);
+                output = output.slice(m[0].length);
+              }
+            };
+            ch.on("data", take);
+            ch.stderr.on("data", take);
+            ch.on("exit", (c2: number | null, s?: string) => {
+              code = c2;
+              signal = s ?? null;
+            });
+            // A connection's end closes its channels after its own "close" event: `lost` has settled the run then.
+            ch.on("close", () => finish(stopping ? stopped() : { code, signal, timedOut: false }));
+          });
+        },
+        (e: Error) => finish({ code: null, signal: null, timedOut: false, failure: `could not be started: ${e.message}` }),
+      );
     });
   }
 }

@@ -6,9 +6,11 @@ import { isCancelled } from "../../common/cancel";
 import { partialCreate } from "../../common/lost-answer";
 import { checkGarmProvider, type CheckFailure } from "./checks";
 import { describeCommand } from "./command-text";
-import { editConfigFile, readConfigText, type EditOptions } from "./config-file";
-import { errnoOf, type GarmHost } from "../../machine/host";
+import { DEFAULT_LOCK_WAIT_MS, editConfigFile, readConfigText, type EditOptions } from "./config-file";
+import { CONNECTION_LOST, errnoOf, type GarmHost } from "../../machine/host";
+import { containsUnknown } from "../../common/unknown";
 import { SshConnectError } from "../../machine/ssh-connection";
+import { LOCK_STALE_MS } from "../../machine/lock";
 import { localHost } from "../../machine/local-host";
 import { diffGarmProvider, sameFileOn } from "./diff";
 import type { PlannedDiff } from "../../common/planned-diff";
@@ -193,6 +195,48 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
     say(inputs.name, want.present ? "GARM lists the provider as configured" : "GARM no longer lists the provider");
   }
 
+  /**
+   * What check (so preview too) can tell, by reading only, of a GARM host reached over SSH: that it can be reached and
+   * logged in to with its host key verified, and that the config file is there; a lock another writer holds on it is
+   * said in a line. The failure carries the message create would give, on the field to fix (none for the connection).
+   * This machine's file is left to create, as before (check stays fast there), and so are inputs not known yet.
+   */
+  async function previewReach(news: Record<string, unknown>): Promise<CheckFailure | undefined> {
+    const file = news.garmConfigPath;
+    if (host === localHost || typeof file !== "string" || containsUnknown(file) || !file.startsWith("/")) return undefined;
+    const name = typeof news.name === "string" && !containsUnknown(news.name) ? news.name : "?";
+    let target: string;
+    try {
+      const st = await host.stat(file);
+      if (!st.isFile) return { property: "garmConfigPath", reason: `GARM config file ${file} on ${host.label} is not a regular file; check garmConfigPath (GARM reads --config, default /etc/garm/config.toml)` };
+      target = await host.realpath(file);
+    } catch (e) {
+      const code = errnoOf(e);
+      if (code === "EUNKNOWN") return undefined;
+      if (e instanceof SshConnectError || code === CONNECTION_LOST) {
+        // No property: Pulumi prints a failing property's value beside the reason, and this one's holds the login's secrets.
+        return { property: "", reason: `GarmProvider "${name}": cannot reach GARM's machine, so ${file} is unchanged: ${one(e)}` };
+      }
+      if (code === "ENOENT") return { property: "garmConfigPath", reason: `GARM config file ${file} does not exist on ${host.label}; check garmConfigPath (GARM reads --config, default /etc/garm/config.toml)` };
+      return { property: "garmConfigPath", reason: `cannot read GARM config file ${file} on ${host.label}: ${one(e)}` };
+    }
+    const holder = await host.readFile(`${target}.lock/holder`).then(
+      (b) => b.toString("utf8"),
+      () => undefined,
+    );
+    if (holder !== undefined) {
+      let who = "another writer";
+      try {
+        const h = JSON.parse(holder) as { who?: unknown; where?: unknown };
+        if (typeof h.who === "string" && typeof h.where === "string") who = `${h.who} on ${h.where}`;
+      } catch {
+        // a holder file being written: "another writer"
+      }
+      say(name, `${file} on ${host.label} is locked by ${who} now; up waits up to ${DEFAULT_LOCK_WAIT_MS / 1000}s for that lock, and takes it over once it has not been refreshed for ${LOCK_STALE_MS / 1000}s`);
+    }
+    return undefined;
+  }
+
   /** Watches the restarts other writers announce beside `file`, so this process's requests wait through them too. */
   function watchFile(file: unknown): void {
     if (typeof file === "string" && file !== "") deps.watchRestarts?.(file, () => readAnnouncement(host, file));
@@ -342,7 +386,11 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
         const name = news.name;
         declareFor(() => deps.garm(), (d) => d.declareProvider(name));
       }
-      return checkGarmProvider(news, { readConfig: readText }, olds);
+      const unreachable = await previewReach(news);
+      // Not reached: the collision rule's read would only try (and wait) again.
+      const readConfig = unreachable && unreachable.property === "" ? () => Promise.reject(new Error("not reached")) : readText;
+      const checked = await checkGarmProvider(news, { readConfig }, olds);
+      return unreachable ? { inputs: news, failures: [...checked.failures, unreachable] } : checked;
     },
 
     async diff(_id, olds, news) {

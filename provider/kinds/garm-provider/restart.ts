@@ -21,14 +21,17 @@ export class RestartFailedError extends Error {
 }
 
 function describeFailure(command: string, r: CommandResult, timeoutMs: number): string {
-  const how = r.timedOut
+  const how = r.failure
+    ? r.failure
+    : r.timedOut
     ? `did not finish within ${Math.round(timeoutMs / 100) / 10}s and was killed`
     : r.code === null
       ? `was ended by signal ${r.signal ?? "unknown"}`
       : `exited with code ${r.code}`;
   const tail = maskCommandSecrets(outputTail(r.output), command);
   // One line: Pulumi shows only the first line of an error in its progress row.
-  return `${describeCommand(command)} ${how}${tail ? `; its last output: "${tail.split("\n").join(" | ")}"` : " with no output"}`;
+  const shown = tail ? `; its last output: "${tail.split("\n").join(" | ")}"` : r.failure ? "" : " with no output";
+  return `${describeCommand(command)} ${how}${shown}`;
 }
 
 /** Where a restart command runs: this machine unless a request names GARM's host (host.ts). */

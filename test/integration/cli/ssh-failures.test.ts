@@ -43,8 +43,42 @@ describe("GarmProvider over SSH that cannot get in (real CLI, dynamic provider)"
     assert.equal(fs.readFileSync(fx.file, "utf8"), HAND_WRITTEN, "GARM's config file is as the operator wrote it");
     assert.equal(fs.existsSync(`${fx.file}.lock`), false, "no lock is left");
     assert.deepEqual(fx.sim.providers().map((p) => p.name), [], "GARM was not restarted with a provider");
+    assert.doesNotMatch(out, /PRIVATE KEY/, "the login's key is never shown");
     return out;
   }
+
+  /** `pulumi preview` of one GarmProvider as upWith declares it, with `change` applied to its connection and `over` to it. */
+  async function previewWith(change: Record<string, unknown>, over: Record<string, unknown> = {}): Promise<string> {
+    const connection = { host: fx.server.host, port: fx.server.port, user: fx.server.user, privateKey: fx.server.clientKey, hostKey: fx.server.hostKey, agentSocketPath: "", dialErrorLimit: 2, perDialTimeout: 5, ...change };
+    const preview = await runPulumi({
+      workDir: fx.dir,
+      stackName: "ssh",
+      projectName: "ssh-failures",
+      program: async () => {
+        new garm.GarmProvider("remote", { name: "remote", executable: fx.exe, garmConfigPath: fx.file, restartCommand: `curl -fsS -X POST ${fx.sim.url}/_sim/restart`, restartTimeoutSeconds: 20, connection, ...over });
+        return {};
+      },
+      op: "preview",
+      config: { "garm:url": fx.sim.url, "garm:username": fx.sim.username, "garm:password": { value: fx.sim.password, secret: true } },
+    });
+    assert.equal(preview.exitOk, false, `preview succeeded with ${JSON.stringify({ ...change, ...over })}`);
+    assert.equal(fs.readFileSync(fx.file, "utf8"), HAND_WRITTEN, "preview wrote nothing");
+    assert.deepEqual(fs.readdirSync(fx.dir).filter((n) => /\.lock|pulumi-garm/.test(n)), [], "no lock or note");
+    const out = `${preview.stdout}\n${preview.stderr}\n${preview.error?.message ?? ""}`;
+    assert.doesNotMatch(out, /PRIVATE KEY/, "the login's key is never shown");
+    return out;
+  }
+
+  it("pulumi preview refuses what up would: a host key other than the pinned one, and a config file missing there", async () => {
+    const other = generateKeyPairSync("ed25519").publicKey.export({ type: "spki", format: "der" });
+    const wire = Buffer.concat([Buffer.from([0, 0, 0, 11]), Buffer.from("ssh-ed25519"), Buffer.from([0, 0, 0, 32]), other.subarray(other.length - 32)]);
+    const rotated = await previewWith({ hostKey: `ssh-ed25519 ${wire.toString("base64")}` });
+    if (process.env.SHOW_SSH_FAILURES === "1") console.log(rotated);
+    assert.match(rotated, /GarmProvider "remote": cannot reach GARM's machine, so \S+config\.toml is unchanged: refused to connect to \S+: the SSH host key of \S+ has changed/);
+    const missing = `${fx.file}.missing`;
+    const gone = await previewWith({}, { garmConfigPath: missing });
+    assert.ok(gone.includes(`GARM config file ${missing} does not exist on ${fx.server.user}@${fx.server.host}:${fx.server.port}; check garmConfigPath`), gone);
+  });
 
   it("refuses a host key other than the pinned one, naming both fingerprints", async () => {
     const other = generateKeyPairSync("ed25519").publicKey.export({ type: "spki", format: "der" });
