@@ -28,7 +28,7 @@ function deferred<T>() {
 function fakeSocket(liveSince: number | undefined) {
   const listeners = new Set<EventListener>();
   const source = {
-    liveSince,
+    liveSince: liveSince as number | undefined,
     subscribe: sinon.spy((listener: EventListener) => {
       listeners.add(listener);
       return () => void listeners.delete(listener);
@@ -40,7 +40,11 @@ function fakeSocket(liveSince: number | undefined) {
     source,
     listeners,
     emit: (event: GarmEvent) => [...listeners].forEach((l) => l.onEvent(event)),
-    lose: () => [...listeners].forEach((l) => l.onLost()),
+    /** The socket closes, as GarmEvents' fail does: the live period ends, and listeners hear of it. */
+    lose: () => {
+      source.liveSince = undefined;
+      [...listeners].forEach((l) => l.onLost());
+    },
   };
 }
 
