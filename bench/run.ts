@@ -16,7 +16,7 @@ import { wholeCliRun } from "./cli";
 import { sshProviderChange } from "./ssh-provider";
 import { importPlanAtScale } from "./import-plan";
 import { previewReferenceCost } from "./preview";
-import { drainLatency as eventsDrainLatency, forcedDeletesForStuckRunner, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
+import { drainLatency as eventsDrainLatency, drainsTornDownMidPass, forcedDeletesForStuckRunner, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
 import { simulatorScaleSetInputs } from "../harness/scaleset-inputs";
 import { resourceCalls } from "../harness/garm-calls";
 
@@ -231,6 +231,7 @@ const PARTS: Record<string, { run: () => Promise<Result[]>; prefix: string | rea
   preview: { run: previewReferenceCost, prefix: "preview's reference check" },
   cli: { run: wholeCliRun, prefix: "whole CLI `pulumi" },
   "stuck-runner": { run: forcedDeletesForStuckRunner, prefix: "forced DELETEs for one stuck runner" },
+  "torn-down-mid-pass": { run: drainsTornDownMidPass, prefix: "100 drains on a live events socket" },
   "import-plan": { run: importPlanAtScale, prefix: "import-plan of" },
   "ssh-provider": { run: sshProviderChange, prefix: ["GarmProvider change over SSH", "SSH connections one"] },
 };
@@ -260,6 +261,7 @@ async function main(): Promise<void> {
     ...(await eventsDrainLatency()),
     ...(await restCallsForBusyRunner()),
     ...(await forcedDeletesForStuckRunner()),
+    ...(await drainsTornDownMidPass()),
     ...(await readinessLatency()),
     ...(await hundredScaleSetDestroy()),
     await hundred(),

@@ -51,6 +51,9 @@ export const MIN_PASS_INTERVAL_MS = 250;
  */
 export const FALLBACK_POLL_MS = 180_000;
 
+/** Events a pass may hold for its wait to check against the runners it found; past this the wait just re-reads. */
+const UNMATCHED_MAX = 10_000;
+
 const sleepFor = (ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }).then(
   () => undefined,
   () => undefined,
@@ -87,54 +90,85 @@ function scaleSetOrPoolConcern(groupType: string, runnerKey: string, id: number 
 }
 
 /**
- * Listens from the caller's first wait on: a drain or readiness wait that never waits (an empty scale set, runners
- * already idle) opens no socket. Events before the socket is live cannot shorten a wait, so a wait that follows a pass
- * read before then lasts at most the caller's interval (waitOnce); a socket opened before the first pass would not
- * change that, since its connect races the pass.
+ * Listens from its creation on, which callers place before their first read of GARM: a change GARM reports while a
+ * pass reads (its calls queue behind the transport's slots) ends the wait that follows. The socket itself is opened
+ * only by the first wait, so a drain or readiness wait that never waits (an empty scale set, runners already idle)
+ * opens none; events flow from its creation only when the process's socket is already live for another wait.
+ *
+ * A wait trusts events alone (and polls at the slow fallback) only when it was listening and the socket was live,
+ * in one unbroken live period, from before the pass it follows began its reads: from the wait's own subscription, not
+ * from when the shared socket came up. Otherwise it polls at the caller's interval.
  */
 export function changeWaiter(events: GarmEvents, concerns: Concern, options: WaiterOptions = {}): ChangeWaiter {
   const fallbackMs = options.fallbackMs ?? FALLBACK_POLL_MS;
   const settleMs = options.settleMs ?? 20;
   const sleep = options.sleep ?? sleepFor;
-  // Date.now, the clock the socket's liveSince is on.
   const now = Date.now;
   const minIntervalMs = options.minIntervalMs ?? MIN_PASS_INTERVAL_MS;
   // The floor between passes a wake must respect now: back to minIntervalMs after a wake that came later than it.
   let floorMs = minIntervalMs;
   let runners: ReadonlySet<string> = new Set();
-  // When the caller's current pass began: the wait's creation, then each return.
-  let passStarted = now();
   let woken = false;
   let wake: (() => void) | undefined;
-  let unsubscribe: (() => void) | undefined;
   let closed = false;
+  // While the caller's pass runs, the events that concerned none of the runners known before it: the pass may find
+  // the runner a job event names (job rows carry only runner_name), so its wait checks them against what it saw.
+  let unmatched: GarmEvent[] = [];
+  let unmatchedOverflow = false;
+  let inPass = true;
+  // When the caller's current pass began (the wait's creation, then each return), and the socket's live period then:
+  // undefined when it was not live. `lost` says the socket reported a loss since.
+  let passStarted = 0;
+  let livePeriod: number | undefined;
+  let lost = false;
   const rouse = () => {
     woken = true;
     wake?.();
   };
-  const listen = () => {
-    if (unsubscribe !== undefined || closed) return;
-    unsubscribe = events.subscribe({
+  const unsubscribe = events.subscribe(
+    {
       onEvent: (event) => {
+        if (closed) return;
         if (concerns(event, runners)) rouse();
+        else if (inPass && !woken) {
+          if (unmatched.length < UNMATCHED_MAX) unmatched.push(event);
+          else unmatchedOverflow = true;
+        }
       },
       // Events may have been missed: re-read now, then poll at the caller's interval until the socket is back.
-      onLost: rouse,
-    });
+      onLost: () => {
+        lost = true;
+        rouse();
+      },
+    },
+    { connect: false },
+  );
+  const passBegins = () => {
+    passStarted = now();
+    livePeriod = events.liveSince;
+    lost = false;
+    unmatched = [];
+    unmatchedOverflow = false;
+    inPass = true;
   };
+  passBegins();
   return {
     async wait(pollMs, maxMs, names) {
       if (names) runners = new Set(names);
-      listen();
+      inPass = false;
+      // A full buffer may have dropped one that concerns us: re-read rather than guess.
+      if (unmatchedOverflow || unmatched.some((event) => concerns(event, runners))) woken = true;
+      unmatched = [];
+      events.open();
       try {
         await waitOnce(pollMs, maxMs);
       } finally {
-        passStarted = now();
+        passBegins();
       }
     },
     close() {
       closed = true;
-      unsubscribe?.();
+      unsubscribe();
     },
     cadence(pollMs, leftMs) {
       if (events.liveSince === undefined) return `every ${formatDuration(pollMs)}`;
@@ -144,12 +178,15 @@ export function changeWaiter(events: GarmEvents, concerns: Concern, options: Wai
     },
   };
 
+  /** Whether every event since the current pass began reached this wait: it listened, in one live period of the socket. */
+  function covered(): boolean {
+    return livePeriod !== undefined && !lost && events.liveSince === livePeriod;
+  }
+
   async function waitOnce(pollMs: number, maxMs: number): Promise<void> {
     if (!woken) {
-      // Slow only when this pass read GARM after the socket was filtering: else a change may have slipped between.
-      const since = events.liveSince;
-      const covered = since !== undefined && since <= passStarted;
-      const ms = Math.min(covered ? Math.max(fallbackMs, pollMs) : pollMs, maxMs);
+      // Slow only when no change since the pass began can have slipped past this wait (covered).
+      const ms = Math.min(covered() ? Math.max(fallbackMs, pollMs) : pollMs, maxMs);
       const abort = new AbortController();
       wake = () => abort.abort();
       try {

@@ -102,8 +102,9 @@ export class GarmEvents {
   }
 
   /**
-   * Since when (Date.now() time) GARM has been sending this socket's events, or undefined while it is not. Reads made
-   * after it miss no event; a wait may poll slowly only when the reads it follows began after it.
+   * Since when (Date.now() time) GARM has been sending this socket's events, or undefined while it is not; a new value
+   * is a new live period. A listener subscribed in one live period hears every event from then on while it lasts, so a
+   * wait may poll slowly only when it listened in the same live period since before the reads it follows began.
    */
   get liveSince(): number | undefined {
     return this.state.kind === "open" ? this.state.filtering : undefined;
@@ -114,16 +115,24 @@ export class GarmEvents {
     return this.state.kind === "refused";
   }
 
-  /** Starts listening (connecting when needed); the returned function stops. */
-  subscribe(listener: EventListener): () => void {
+  /**
+   * Starts listening, connecting when needed unless `connect` is false (then `open` connects); the returned function
+   * stops. A listener keeps an open socket open either way.
+   */
+  subscribe(listener: EventListener, options: { connect?: boolean } = {}): () => void {
     this.listeners.add(listener);
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
-    if (this.state.kind === "idle" && !this.closed) void this.connect();
+    if (options.connect !== false) this.open();
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) this.scheduleIdleClose();
     };
+  }
+
+  /** Connects when no socket is open or on its way and someone listens. */
+  open(): void {
+    if (this.state.kind === "idle" && !this.closed && this.listeners.size > 0) void this.connect();
   }
 
   /** Closes the socket and stops reconnecting. */

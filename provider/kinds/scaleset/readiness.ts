@@ -10,7 +10,11 @@ export interface ReadinessDeps {
   readonly log: Logger;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
-  /** Between checks: ends early on a GARM event about this scale set's runners. Without it, sleeps the poll interval. */
+  /**
+   * Between checks: ends early on a GARM event about this scale set's runners, including one that came while the
+   * check before it read GARM, so it must listen from before the first check (changeWaiter listens from its creation).
+   * Without it, sleeps the poll interval.
+   */
   readonly wait?: WaitForChange;
 }
 

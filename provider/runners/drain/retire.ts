@@ -43,7 +43,10 @@ export interface DrainDeps {
   readonly log: Logger;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
-  /** Between passes: ends early on a GARM event about this scale set or pool (events-wait.ts). Without it, sleeps the poll interval. */
+  /**
+   * Between passes: ends early on a GARM event about this scale set or pool, including one that came while the pass
+   * before it read GARM, so it listens from before the first pass (events-wait.ts). Without it, sleeps the poll interval.
+   */
   readonly wait?: WaitForChange;
   /** How often passes run, for progress lines (events-wait.ts); without it, every poll interval. */
   readonly cadence?: (pollMs: number, leftMs: number) => string;

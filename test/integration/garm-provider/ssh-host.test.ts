@@ -139,7 +139,7 @@ describe("GarmProvider's SSH host against a real OpenSSH server", function () {
     const st = await fs.stat(file);
     assert.deepEqual([st.uid, st.gid, (st.mode & 0o7777).toString(8)], [0, 4242, "640"]);
     assert.notEqual(st.ino, inodeBefore, "replaced through a rename");
-    assert.equal(path.dirname(temp), path.dirname(file), "the temp file is in the same directory");
+    assert.equal(path.dirname(temp), `${file}.lock`, "the temp file is in the lock, beside the file");
     await assert.rejects(fs.stat(temp));
     await assert.rejects(fs.stat(`${file}.lock`), "the lock is released");
   });

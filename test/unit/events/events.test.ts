@@ -46,7 +46,7 @@ describe("events: frames", () => {
 describe("events: how a wait describes its cadence", () => {
   // A stand-in with only what changeWaiter reads: the subscription and when the socket went live.
   function fakeEvents(liveSince: number | undefined): GarmEvents {
-    return { liveSince, subscribe: () => () => undefined } as unknown as GarmEvents;
+    return { liveSince, subscribe: () => () => undefined, open: () => undefined } as unknown as GarmEvents;
   }
 
   it("says it follows GARM's events, with the fallback bound, once the socket is live", () => {
@@ -75,6 +75,7 @@ describe("events: a pass woken by events respects a minimum interval (issue 23 i
     let onEvent: ((event: ReturnType<typeof ev>) => void) | undefined;
     const events = {
       liveSince: undefined,
+      open: () => undefined,
       subscribe: (listener: { onEvent: typeof onEvent }) => {
         onEvent = listener.onEvent;
         return () => undefined;

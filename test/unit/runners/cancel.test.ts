@@ -93,7 +93,7 @@ describe("cancellation", () => {
     const cancellation = newCancellation();
     const cancel = cancellation.signal;
     // A socket that is live and never reports anything: the wait would last the fallback interval.
-    const events = { liveSince: Date.now() - 1000, subscribe: () => () => undefined } as unknown as GarmEvents;
+    const events = { liveSince: Date.now() - 1000, subscribe: () => () => undefined, open: () => undefined } as unknown as GarmEvents;
     const waiter = changeWaiter(events, scaleSetConcern(12), { cancel });
     // The plain sleep must not be what ends the wait.
     const sleep = () => new Promise<void>(() => undefined);
