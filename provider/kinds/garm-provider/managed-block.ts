@@ -131,27 +131,45 @@ export function upsertBlock(text: string, spec: ProviderBlockSpec, file?: string
   const eol = lineEnding(text);
   const block = renderBlock(spec, eol, owner);
   const existing = findBlocks(text, file).find((b) => b.name === spec.name);
-  if (existing) return text.slice(0, existing.start) + block + text.slice(existing.end);
-  const head = text === "" || text.endsWith("\n") ? text : text + eol;
-  return head + block;
+  // A block closing a file without a final newline keeps it so (its END line unterminated), so removing it still knows.
+  if (existing) return text.slice(0, existing.start) + (unterminated(text, existing) ? block.slice(0, -eol.length) : block) + text.slice(existing.end);
+  if (text === "" || text.endsWith("\n")) return text + block;
+  // The file has no final newline: the block goes on a line of its own and ends the file without one, as it did.
+  return text + eol + block.slice(0, -eol.length);
 }
 
-/** Returns `text` without the block for `name` (unchanged when there is none). */
+/** Whether `loc` ends the file on an END line without a line ending: appended to a file that had no final newline. */
+function unterminated(text: string, loc: BlockLocation): boolean {
+  return loc.end === text.length && !text.endsWith("\n");
+}
+
+/** The line ending of the block's BEGIN line: the one upsertBlock wrote it with. */
+function blockEol(text: string, loc: BlockLocation): string {
+  const nl = text.indexOf("\n", loc.start);
+  return nl > 0 && text[nl - 1] === "\r" ? "\r\n" : "\n";
+}
+
+/**
+ * Returns `text` without the block for `name` (unchanged when there is none). A block that ends the file without a
+ * final newline also takes the line ending before it, the one upsertBlock added: insert then remove is the identity.
+ */
 export function removeBlock(text: string, name: string, file?: string): string {
   const existing = findBlocks(text, file).find((b) => b.name === name);
   if (!existing) return text;
-  return text.slice(0, existing.start) + text.slice(existing.end);
+  let start = existing.start;
+  if (unterminated(text, existing)) {
+    const eol = blockEol(text, existing);
+    if (text.slice(0, start).endsWith(eol)) start -= eol.length;
+  }
+  return text.slice(0, start) + text.slice(existing.end);
 }
 
-/** `text` with every managed block cut out: what the operator wrote by hand. */
+/** `text` with every managed block cut out, as removeBlock cuts each: what the operator wrote by hand. */
 export function withoutManagedBlocks(text: string, file?: string): string {
-  let out = "";
-  let at = 0;
-  for (const b of findBlocks(text, file)) {
-    out += text.slice(at, b.start);
-    at = b.end;
-  }
-  return out + text.slice(at);
+  let out = text;
+  // From the last block back, so a block before one that ended the file is then the one that ends it.
+  for (const b of findBlocks(text, file).reverse()) out = removeBlock(out, b.name, file);
+  return out;
 }
 
 /**
@@ -278,5 +296,7 @@ export function markHandWritten(text: string, name: string, owner: GarmProviderO
   const eol = lineEnding(text);
   const entry = text.slice(span.start, span.end);
   const closed = entry.endsWith("\n") ? entry : entry + eol;
-  return text.slice(0, span.start) + openingLines(name, owner).map((l) => l + eol).join("") + closed + endMarker(name) + eol + text.slice(span.end);
+  // An entry ending the file without a final newline: so does its END marker.
+  const last = span.end === text.length && !entry.endsWith("\n");
+  return text.slice(0, span.start) + openingLines(name, owner).map((l) => l + eol).join("") + closed + endMarker(name) + (last ? "" : eol) + text.slice(span.end);
 }

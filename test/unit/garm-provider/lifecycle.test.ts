@@ -334,6 +334,17 @@ describe("garm-provider lifecycle", () => {
     assert.deepEqual(garm.providers.map((p) => p.name), ["lxd_local"]);
   });
 
+  it("create then delete leaves a file without a final newline byte for byte as it was", async () => {
+    for (const original of [HAND_WRITTEN.replace(/\n$/, ""), HAND_WRITTEN.replace(/\n/g, "\r\n").replace(/\r\n$/, "")]) {
+      await fs.writeFile(file, original);
+      const impl = makeGarmProviderImpl(deps);
+      const { outs } = await impl.create(inputs("os"));
+      assert.ok(readBlock(await text(), "os"));
+      await impl.delete("os", outs as any);
+      assert.equal(await text(), original);
+    }
+  });
+
   it("delete succeeds when the block is already gone", async () => {
     const impl = makeGarmProviderImpl(deps);
     await impl.delete("os", inputs("os"));
