@@ -127,7 +127,13 @@ export const IMPLEMENTATIONS: Record<KindKey, KindImplementation> = {
   },
   garmProvider: {
     inputSchema: garmProviderInputSchema,
-    computed: z.object({ stateVersion: STATE_VERSION }),
+    computed: z.object({
+      generation: z
+        .string()
+        .optional()
+        .describe("The random token recorded in the block's owner line when this resource wrote it; a delete removes the block only while it records this one (absent for blocks written before generations)."),
+      stateVersion: STATE_VERSION,
+    }),
     replaceOnChanges: ["name", "garmConfigPath"],
     dynamic: garmProvider,
     methods: (access) => garmProviderWith(access.client, (line) => access.log.info(line), access.cancel),

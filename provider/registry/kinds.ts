@@ -82,7 +82,7 @@ export const KINDS = [
     key: "garmProvider",
     sdkClass: "GarmProvider",
     legacyTokens: [],
-    outputs: ["name", "description", "executable", "configFile", "environmentVariables", "interfaceVersion", "garmConfigPath", "restartCommand", "restartTimeoutSeconds", "connection", "owner", "stateVersion", "garmControllerId"],
+    outputs: ["name", "description", "executable", "configFile", "environmentVariables", "interfaceVersion", "garmConfigPath", "restartCommand", "restartTimeoutSeconds", "connection", "owner", "generation", "stateVersion", "garmControllerId"],
     // The SSH login holds keys and passwords: all of it is kept encrypted in state, where delete and refresh find it.
     secrets: ["connection"],
     importable: true,

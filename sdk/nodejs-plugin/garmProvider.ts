@@ -65,6 +65,10 @@ export class GarmProvider extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly garmControllerId: pulumi.Output<string>;
     /**
+     * The random token recorded in the block's owner line when this resource wrote it; a delete removes the block only while it records this one (absent for blocks written before generations).
+     */
+    declare public /*out*/ readonly generation: pulumi.Output<string>;
+    /**
      * External provider interface version: "v0.1.0" or "v0.1.1". Defaults to "v0.1.0".
      */
     declare public readonly interfaceVersion: pulumi.Output<string | undefined>;
@@ -124,6 +128,7 @@ export class GarmProvider extends pulumi.CustomResource {
             resourceInputs["restartCommand"] = args?.restartCommand;
             resourceInputs["restartTimeoutSeconds"] = args?.restartTimeoutSeconds;
             resourceInputs["garmControllerId"] = undefined /*out*/;
+            resourceInputs["generation"] = undefined /*out*/;
             resourceInputs["stateVersion"] = undefined /*out*/;
         } else {
             resourceInputs["configFile"] = undefined /*out*/;
@@ -133,6 +138,7 @@ export class GarmProvider extends pulumi.CustomResource {
             resourceInputs["executable"] = undefined /*out*/;
             resourceInputs["garmConfigPath"] = undefined /*out*/;
             resourceInputs["garmControllerId"] = undefined /*out*/;
+            resourceInputs["generation"] = undefined /*out*/;
             resourceInputs["interfaceVersion"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["owner"] = undefined /*out*/;

@@ -76,6 +76,8 @@ export class GarmProvider extends pulumi.dynamic.Resource {
   declare readonly garmConfigPath: pulumi.Output<string>;
   /** The stack and resource recorded as the block's owner. */
   declare readonly owner: pulumi.Output<{ project: string; stack: string; resource: string }>;
+  /** The random token recorded in the block when this resource wrote it: its delete removes only a block recording it. */
+  declare readonly generation: pulumi.Output<string | undefined>;
   /** Version of the state shape this resource wrote. */
   declare readonly stateVersion: pulumi.Output<number>;
   /** Controller id of the GARM the object lives in. */

@@ -5,7 +5,7 @@ import { readConfigText } from "./config-file";
 import { providerEntries, parseToml } from "./garm-config";
 import type { GarmHost } from "../../machine/host";
 import { localHost } from "../../machine/local-host";
-import { findBlocks, readBlock, readBlockOwner, specOfEntry } from "./managed-block";
+import { findBlocks, readBlock, readBlockClaim, specOfEntry } from "./managed-block";
 import { DEFAULT_RESTART_TIMEOUT_SECONDS, PROVIDER_NAME_PATTERN, outputsOf, type GarmProviderInputs, type ProviderBlockSpec } from "./inputs";
 
 type Props = Record<string, unknown>;
@@ -114,8 +114,11 @@ export async function importGarmProvider(id: string, ctx: ImportContext): Promis
     restartTimeoutSeconds: typeof timeout === "number" ? timeout : DEFAULT_RESTART_TIMEOUT_SECONDS,
   };
   // The owner a managed block records is its owner until the first update records the importing resource instead.
-  const owner = managed ? readBlockOwner(text, name, garmConfigPath) : undefined;
-  const props = outputsOf(owner ? { ...inputs, owner } : inputs) as unknown as Props;
+  // Its generation is the imported resource's too, so its delete removes the block; a hand-written entry has none
+  // until the first update marks it.
+  const claim = managed ? readBlockClaim(text, name, garmConfigPath) : undefined;
+  const owner = claim?.owner;
+  const props = outputsOf(owner ? { ...inputs, owner } : inputs, claim?.generation) as unknown as Props;
   return { id: garmProviderId(garmConfigPath, name), props, inputs: importedInputs(inputs) };
 }
 

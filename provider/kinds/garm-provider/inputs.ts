@@ -1,4 +1,5 @@
 // The GarmProvider input schema (documentation source for schema.json), its defaults and the state shape it writes.
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { readableStateVersion, stateStamp } from "../../common/state-version";
 import { secretInput } from "../../common/secret-inputs";
@@ -12,8 +13,11 @@ export type InterfaceVersion = (typeof INTERFACE_VERSIONS)[number];
 export const DEFAULT_INTERFACE_VERSION: InterfaceVersion = "v0.1.0";
 export const DEFAULT_RESTART_TIMEOUT_SECONDS = 60;
 
-/** Version of the output shape; read() and diff() migrate older shapes to this one. */
-export const STATE_VERSION = 1;
+/**
+ * Version of the output shape; read() and diff() migrate older shapes to this one. 2 added `generation`: a reader of
+ * version 1 would drop it when it rewrote the state, and this resource's delete would then leave its own block.
+ */
+export const STATE_VERSION = 2;
 
 /** Provider names: also written into marker comments, so kept to a conservative identifier alphabet. */
 export const PROVIDER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -148,6 +152,12 @@ export interface GarmProviderOutputs extends GarmProviderInputs {
   /** The pulumi-garm version that wrote the state (absent in state read back by migrateState). */
   pulumiGarmVersion?: string;
   /**
+   * The generation recorded in the block this resource wrote (its owner line); a delete removes the block only while
+   * the block records the same one. Absent in state written before generations (and for an imported hand-written
+   * entry until its first update), which deletes a block that records none.
+   */
+  generation?: string;
+  /**
    * false when the block was written but GARM has not confirmed loading it (a partial create or update); the next
    * update then restarts GARM even if nothing else changed. Absent once confirmed.
    */
@@ -188,8 +198,8 @@ export function withDefaults(raw: Record<string, unknown>): Record<string, unkno
 }
 
 /**
- * Reads any state shape this provider ever wrote as the current one. Version 1 is the only shape so far; a state
- * without stateVersion is treated as version 1 with defaults filled in.
+ * Reads any state shape this provider ever wrote as the current one: version 1 is version 2 without a generation; a
+ * state without stateVersion is treated as version 1 with defaults filled in.
  */
 export function migrateState(props: Record<string, unknown>): GarmProviderOutputs {
   readableStateVersion("GarmProvider", props, STATE_VERSION);
@@ -212,12 +222,18 @@ export function migrateState(props: Record<string, unknown>): GarmProviderOutput
   if (owner) out.owner = owner;
   const connection = connectionOf(p.connection);
   if (connection) out.connection = connection;
+  if (typeof p.generation === "string" && p.generation) out.generation = p.generation;
   if (p.confirmed === false) out.confirmed = false;
   return out;
 }
 
-/** The state written after a successful create/update/read. */
-export function outputsOf(inputs: GarmProviderInputs): GarmProviderOutputs {
+/** A fresh generation: the random token a create (or an update of state without one) records in its block. */
+export function newGeneration(): string {
+  return randomBytes(8).toString("hex");
+}
+
+/** The state written after a successful create/update/read, with the generation its block records. */
+export function outputsOf(inputs: GarmProviderInputs, generation?: string): GarmProviderOutputs {
   const out: GarmProviderOutputs = {
     ...stateStamp(STATE_VERSION),
     name: inputs.name,
@@ -232,6 +248,7 @@ export function outputsOf(inputs: GarmProviderInputs): GarmProviderOutputs {
   if (inputs.configFile) out.configFile = inputs.configFile;
   if (inputs.owner) out.owner = { ...inputs.owner };
   if (inputs.connection) out.connection = structuredClone(inputs.connection);
+  if (generation) out.generation = generation;
   return out;
 }
 

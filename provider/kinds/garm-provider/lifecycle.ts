@@ -16,12 +16,13 @@ import { diffGarmProvider, sameFileOn } from "./diff";
 import type { PlannedDiff } from "../../common/planned-diff";
 import { handWrittenProviderNames, parseToml, providerEntries, verifyEdit } from "./garm-config";
 import { type ScaleSetAndPoolSource, listDependents, refusalOf, scaleSetsAndPoolsWhere } from "../../common/dependents";
-import { findBlocks, markHandWritten, readBlock, readBlockOwner, removeBlock, upsertBlock } from "./managed-block";
+import { findBlocks, markHandWritten, readBlock, readBlockClaim, readBlockOwner, removeBlock, setBlockClaim, upsertBlock, type BlockClaim } from "./managed-block";
 import { garmProviderId, handWrittenSpec } from "./import";
 import { describeOwner, foreignOwner, TAKE_OVER_HINT } from "./ownership";
 import {
   blockSpecOf,
   migrateState,
+  newGeneration,
   outputsOf,
   withDefaults,
   type GarmProviderInputs,
@@ -99,8 +100,13 @@ export async function inspectHostFile(host: GarmHost, file: string, mustBeExecut
 
 function inputsOf(raw: Record<string, unknown>): GarmProviderInputs {
   const o = migrateState(withDefaults(raw));
-  const { stateVersion: _ignored, confirmed: _unused, ...inputs } = o;
+  const { stateVersion: _ignored, confirmed: _unused, generation: _output, ...inputs } = o;
   return inputs;
+}
+
+/** A generation as messages name it. */
+function generationText(generation: string | undefined): string {
+  return generation === undefined ? "none" : generation;
 }
 
 const PROVIDER_KEY = "__provider";
@@ -137,20 +143,27 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
   }
 
   /**
-   * Writes the block for `inputs`, recording `inputs.owner` in it. `previousOwner` (the resource's owner before this
-   * update) may also own the block. `adopt` (a resource imported from a hand-written entry) first puts the markers
-   * around that entry as it stands. A block that already says `spec` for `inputs.owner` keeps its bytes. Returns
-   * whether the file changed and whether what GARM reads from the block did.
+   * Writes the block for `inputs`, recording `inputs.owner` and `generation` in it. `previousOwner` (the resource's
+   * owner before this update) may also own the block. `adopt` (a resource imported from a hand-written entry) first
+   * puts the markers around that entry as it stands. A block that already says `spec` keeps its bytes but for its
+   * owner line, which says `inputs.owner` and `generation` after. Returns whether the file changed, whether the block
+   * was there before, and whether what GARM reads from the block changed.
    * @throws when the block belongs to another owner, or a hand-written entry uses the name; the file is unchanged.
    */
-  async function writeBlock(inputs: GarmProviderInputs, previousOwner?: GarmProviderOwner, adopt = false): Promise<{ written: boolean; garmChanged: boolean }> {
+  async function writeBlock(
+    inputs: GarmProviderInputs,
+    generation: string,
+    previousOwner?: GarmProviderOwner,
+    adopt = false,
+  ): Promise<{ written: boolean; existed: boolean; garmChanged: boolean }> {
     const spec = blockSpecOf(inputs);
     const file = inputs.garmConfigPath;
     let garmChanged = true;
+    let existed = false;
     const result = await editConfigFile(
       file,
       (current) => {
-        const text = adopt && pendingMarkers(current, spec.name, file) ? markHandWritten(current, spec.name, inputs.owner, file) : current;
+        const text = adopt && pendingMarkers(current, spec.name, file) ? markHandWritten(current, spec.name, inputs.owner, file, generation) : current;
         if (handWrittenProviderNames(text)?.includes(spec.name)) {
           throw new Error(
             `GarmProvider "${spec.name}": ${file} already defines provider "${spec.name}" by hand (outside pulumi-garm's managed blocks); remove or rename that entry, or choose another name. The file is unchanged`,
@@ -162,14 +175,19 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
             `GarmProvider "${spec.name}": the block of provider "${spec.name}" in ${file} belongs to ${describeOwner(holder)}; not overwriting it: ${TAKE_OVER_HINT}. The file is unchanged`,
           );
         }
-        garmChanged = !isDeepStrictEqual(readBlock(text, spec.name, file), spec);
-        const ownerKept = isDeepStrictEqual(readBlockOwner(text, spec.name, file), inputs.owner);
-        return !garmChanged && ownerKept ? text : upsertBlock(text, spec, file, inputs.owner);
+        const found = readBlock(text, spec.name, file);
+        existed = found !== undefined;
+        garmChanged = !isDeepStrictEqual(found, spec);
+        if (garmChanged) return upsertBlock(text, spec, file, inputs.owner, generation);
+        // What GARM reads is as wanted: only the owner line may change (a takeover, a rename, a new generation).
+        const claim = readBlockClaim(text, spec.name, file);
+        const claimKept = isDeepStrictEqual(claim?.owner, inputs.owner) && claim?.generation === generation;
+        return claimKept ? text : setBlockClaim(text, spec.name, inputs.owner, generation, file);
       },
       (before, after) => verifyEdit(before, after, spec.name, spec, file),
       editOptions,
     );
-    return { written: result.changed, garmChanged };
+    return { written: result.changed, existed, garmChanged };
   }
 
   /**
@@ -331,12 +349,13 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
    * @throws a partial failure (an error carrying `id` and `properties`) when GARM does not confirm the block: Pulumi
    * then records the resource, unconfirmed, so the next up restarts GARM again and destroy can remove the block.
    */
-  async function applyWritten(raw: Record<string, unknown>, id: string, inputs: GarmProviderInputs, verb: string): Promise<void> {
+  async function applyWritten(raw: Record<string, unknown>, id: string, inputs: GarmProviderInputs, generation: string, verb: string): Promise<void> {
     try {
       await applyAndWait(inputs, presentWant(blockSpecOf(inputs)));
     } catch (e) {
       const message = `GarmProvider "${inputs.name}": the ${verb} block is written to ${inputs.garmConfigPath}, but GARM has not confirmed it: ${one(e)}. GARM runs with the providers it had before, or is stopped if the restart stopped it. Pulumi keeps the resource with its block: fix the cause and run pulumi up again, which restarts GARM once more, or remove the resource (or run pulumi destroy) to take the block out`;
-      const properties: Record<string, unknown> = { ...outputsOf(inputs), confirmed: false };
+      // With the generation written, so that destroying the partial resource still removes its block.
+      const properties: Record<string, unknown> = { ...outputsOf(inputs, generation), confirmed: false };
       // The serialized provider must stay with the outputs, or Pulumi cannot call delete or read on them.
       if (raw[PROVIDER_KEY] !== undefined) properties[PROVIDER_KEY] = raw[PROVIDER_KEY];
       throw partialCreate(message, id, properties);
@@ -412,14 +431,20 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       const inputs = inputsOf(raw);
       watchFile(inputs.garmConfigPath);
       await preflight(inputs);
-      const { written: changed } = await writeBlock(inputs);
-      say(
-        inputs.name,
-        `${changed ? "added its block to" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`,
-      );
+      // Always a new generation, also for a block that is already in (this resource's replacement takes the block
+      // over): the resource it replaces then sees the block is no longer its own and leaves it (delete below).
+      const generation = newGeneration();
+      const { existed, garmChanged } = await writeBlock(inputs, generation);
       const id = garmProviderId(inputs.garmConfigPath, inputs.name);
-      await applyWritten(raw, id, inputs, "new");
-      return { id, outs: outputsOf(inputs) };
+      const file = inputs.garmConfigPath;
+      if (!garmChanged && (await garmRuns(blockSpecOf(inputs)))) {
+        say(inputs.name, `its block is already in ${file}, now recording this resource's generation ${generation}; GARM lists the provider as configured, so GARM is not restarted`);
+      } else {
+        const what = !existed ? `added its block to ${file}` : garmChanged ? `rewrote its block in ${file}` : `its block is already in ${file}, now recording this resource's generation ${generation}`;
+        say(inputs.name, `${what}; GARM restarts to load it`);
+        await applyWritten(raw, id, inputs, generation, "new");
+      }
+      return { id, outs: outputsOf(inputs, generation) };
     },
 
     async update(id, rawOlds, rawNews) {
@@ -432,17 +457,19 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       }
       const blockChanged = !isDeepStrictEqual(blockSpecOf(olds), blockSpecOf(inputs));
       if (blockChanged) await preflight(inputs);
+      // The generation stays that of the create (a state from before generations gets one now).
+      const generation = olds.generation ?? newGeneration();
       // Imported from a hand-written entry: the state records no owner, and the file the entry without markers.
-      const { written, garmChanged } = await writeBlock(inputs, olds.owner, olds.owner === undefined);
+      const { written, garmChanged } = await writeBlock(inputs, generation, olds.owner, olds.owner === undefined);
       // Restart when what GARM loads changed, when the file held something else (edited by hand, or its block was
       // gone), when GARM never confirmed the block (the retry of a create or update whose restart failed), and when
       // GARM does not run the block the file holds (restarted by another writer while the block was out). An owner
       // change alone rewrites a comment GARM does not read.
       if (blockChanged || garmChanged || olds.confirmed === false || !(await garmRuns(blockSpecOf(inputs)))) {
         say(inputs.name, `${written ? "updated its block in" : "its block is already in"} ${inputs.garmConfigPath}; GARM restarts to load it`);
-        await applyWritten(rawNews, id, inputs, "updated");
+        await applyWritten(rawNews, id, inputs, generation, "updated");
       }
-      return { outs: outputsOf(inputs) };
+      return { outs: outputsOf(inputs, generation) };
     },
 
     async delete(_id, rawProps) {
@@ -461,22 +488,39 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
         await finishEarlierDelete(props, handWritten);
         return;
       }
-      const holder = foreignOwner(readBlockOwner(text, name, file), props.owner);
+      const claim = readBlockClaim(text, name, file) ?? {};
+      const holder = foreignOwner(claim.owner, props.owner);
       if (holder) {
         say(name, `its block in ${file} belongs to ${describeOwner(holder)}; leaving it there and removing only this resource from the stack`);
         return;
       }
+      // The same owner but another generation: this resource's replacement (or another resource of this owner) wrote
+      // the block after it. It is that resource's to remove.
+      if (claim.generation !== props.generation) {
+        say(name, supersededLine(file, claim, props));
+        return;
+      }
       await refuseWhileUsed(name, props.confirmed === false);
+      let superseded: BlockClaim | undefined;
       await editConfigFile(
         file,
         (t) => {
-          const taker = foreignOwner(readBlockOwner(t, name, file), props.owner);
+          const now = readBlockClaim(t, name, file);
+          const taker = foreignOwner(now?.owner, props.owner);
           if (taker) throw new Error(`GarmProvider "${name}": its block in ${file} was taken over by ${describeOwner(taker)} meanwhile; not removing it. Run pulumi up or destroy again`);
+          if (now && now.generation !== props.generation) {
+            superseded = now;
+            return t;
+          }
           return removeBlock(t, name, file);
         },
         (before, after) => verifyEdit(before, after, name, undefined, file),
         editOptions,
       );
+      if (superseded) {
+        say(name, supersededLine(file, superseded, props));
+        return;
+      }
       if (handWritten) {
         say(name, `removed its block from ${file}; a hand-written entry with the same name stays, so GARM is not restarted`);
         return;
@@ -501,7 +545,7 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       }
       const outs: GarmProviderOutputs = { ...props, ...block };
       if (!block.configFile) delete outs.configFile;
-      const { stateVersion: _v, confirmed: _c, ...inputs } = outs;
+      const { stateVersion: _v, confirmed: _c, generation: _g, ...inputs } = outs;
       return { id, props: outs, inputs };
     },
   };
@@ -548,6 +592,11 @@ export function makeGarmProviderImpl(deps: GarmProviderDeps): GarmProviderImpl {
       );
     }
   }
+}
+
+/** The one line a delete logs when the block records another generation than the state. */
+function supersededLine(file: string, claim: BlockClaim, props: GarmProviderOutputs): string {
+  return `its block in ${file} records generation ${generationText(claim.generation)}, not ${generationText(props.generation)} that this resource wrote: it now belongs to this resource's replacement (or another generation of it); leaving the file and GARM as they are and removing only this resource from the stack`;
 }
 
 /** Whether `name` is a hand-written entry of `text` with no managed block: an imported entry the first update marks. */

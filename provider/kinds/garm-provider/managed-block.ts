@@ -87,13 +87,28 @@ export function lineEnding(text: string): string {
   return text.includes("\r\n") ? "\r\n" : "\n";
 }
 
+/**
+ * Who wrote a block: its owner (absent in blocks written before owners were recorded, or by a resource without one)
+ * and its generation, the random token of the resource that wrote it (absent in blocks written before generations).
+ * A replacement of a resource has the same owner but writes a new generation, so the original's delete can tell the
+ * block is no longer its own.
+ */
+export interface BlockClaim {
+  owner?: GarmProviderOwner;
+  generation?: string;
+}
+
+/** The owner line: the owner's JSON, with the generation as one more key (readers before generations ignore it). */
+function ownerLine(owner: GarmProviderOwner | undefined, generation: string | undefined): string | undefined {
+  if (!owner && !generation) return undefined;
+  const who = owner ? { project: owner.project, stack: owner.stack, resource: owner.resource } : {};
+  return OWNER_PREFIX + JSON.stringify(generation ? { ...who, generation } : who);
+}
+
 /** The lines a managed block opens with, before its `[[provider]]`: the BEGIN marker, the owner, what the block is. */
-function openingLines(name: string, owner: GarmProviderOwner | undefined): string[] {
-  return [
-    beginMarker(name),
-    ...(owner ? [OWNER_PREFIX + JSON.stringify({ project: owner.project, stack: owner.stack, resource: owner.resource })] : []),
-    "# Managed by pulumi-garm (GarmProvider); edits inside this block are overwritten.",
-  ];
+function openingLines(name: string, owner: GarmProviderOwner | undefined, generation?: string): string[] {
+  const claim = ownerLine(owner, generation);
+  return [beginMarker(name), ...(claim ? [claim] : []), "# Managed by pulumi-garm (GarmProvider); edits inside this block are overwritten."];
 }
 
 /** A TOML value literal produced by the TOML library, so escaping is the parser's own. */
@@ -103,12 +118,12 @@ function tomlValue(value: string | string[]): string {
 }
 
 /**
- * Renders the managed block for `spec`, markers included, each line ended with `eol`. The owner, when given, goes on
- * a comment line of its own (JSON, so any resource name stays on one line).
+ * Renders the managed block for `spec`, markers included, each line ended with `eol`. The owner and generation, when
+ * given, go on a comment line of their own (JSON, so any resource name stays on one line).
  */
-export function renderBlock(spec: ProviderBlockSpec, eol = "\n", owner?: GarmProviderOwner): string {
+export function renderBlock(spec: ProviderBlockSpec, eol = "\n", owner?: GarmProviderOwner, generation?: string): string {
   const lines = [
-    ...openingLines(spec.name, owner),
+    ...openingLines(spec.name, owner, generation),
     "[[provider]]",
     `name = ${tomlValue(spec.name)}`,
     'provider_type = "external"',
@@ -127,31 +142,49 @@ export function renderBlock(spec: ProviderBlockSpec, eol = "\n", owner?: GarmPro
  * Returns `text` with the block for `spec.name` replaced in place, or appended at the end of the file when absent.
  * Appending at the end keeps a new `[[provider]]` from being read as part of whatever table precedes it.
  */
-export function upsertBlock(text: string, spec: ProviderBlockSpec, file?: string, owner?: GarmProviderOwner): string {
+export function upsertBlock(text: string, spec: ProviderBlockSpec, file?: string, owner?: GarmProviderOwner, generation?: string): string {
   const eol = lineEnding(text);
-  const block = renderBlock(spec, eol, owner);
+  const block = renderBlock(spec, eol, owner, generation);
   const existing = findBlocks(text, file).find((b) => b.name === spec.name);
-  if (existing) return text.slice(0, existing.start) + block + text.slice(existing.end);
-  const head = text === "" || text.endsWith("\n") ? text : text + eol;
-  return head + block;
+  // A block closing a file without a final newline keeps it so (its END line unterminated), so removing it still knows.
+  if (existing) return text.slice(0, existing.start) + (unterminated(text, existing) ? block.slice(0, -eol.length) : block) + text.slice(existing.end);
+  if (text === "" || text.endsWith("\n")) return text + block;
+  // The file has no final newline: the block goes on a line of its own and ends the file without one, as it did.
+  return text + eol + block.slice(0, -eol.length);
 }
 
-/** Returns `text` without the block for `name` (unchanged when there is none). */
+/** Whether `loc` ends the file on an END line without a line ending: appended to a file that had no final newline. */
+function unterminated(text: string, loc: BlockLocation): boolean {
+  return loc.end === text.length && !text.endsWith("\n");
+}
+
+/** The line ending of the block's BEGIN line: the one upsertBlock wrote it with. */
+function blockEol(text: string, loc: BlockLocation): string {
+  const nl = text.indexOf("\n", loc.start);
+  return nl > 0 && text[nl - 1] === "\r" ? "\r\n" : "\n";
+}
+
+/**
+ * Returns `text` without the block for `name` (unchanged when there is none). A block that ends the file without a
+ * final newline also takes the line ending before it, the one upsertBlock added: insert then remove is the identity.
+ */
 export function removeBlock(text: string, name: string, file?: string): string {
   const existing = findBlocks(text, file).find((b) => b.name === name);
   if (!existing) return text;
-  return text.slice(0, existing.start) + text.slice(existing.end);
+  let start = existing.start;
+  if (unterminated(text, existing)) {
+    const eol = blockEol(text, existing);
+    if (text.slice(0, start).endsWith(eol)) start -= eol.length;
+  }
+  return text.slice(0, start) + text.slice(existing.end);
 }
 
-/** `text` with every managed block cut out: what the operator wrote by hand. */
+/** `text` with every managed block cut out, as removeBlock cuts each: what the operator wrote by hand. */
 export function withoutManagedBlocks(text: string, file?: string): string {
-  let out = "";
-  let at = 0;
-  for (const b of findBlocks(text, file)) {
-    out += text.slice(at, b.start);
-    at = b.end;
-  }
-  return out + text.slice(at);
+  let out = text;
+  // From the last block back, so a block before one that ended the file is then the one that ends it.
+  for (const b of findBlocks(text, file).reverse()) out = removeBlock(out, b.name, file);
+  return out;
 }
 
 /**
@@ -201,22 +234,65 @@ export function specOfEntry(p: Record<string, unknown>, ext: Record<string, unkn
  * @throws ManagedBlockError when the owner line was edited into something unreadable.
  */
 export function readBlockOwner(text: string, name: string, file = "the GARM config file"): GarmProviderOwner | undefined {
+  return readBlockClaim(text, name, file)?.owner;
+}
+
+/**
+ * The owner and generation recorded in the block for `name` (each absent when the block records none); undefined
+ * when there is no such block.
+ * @throws ManagedBlockError when the owner line was edited into something unreadable.
+ */
+export function readBlockClaim(text: string, name: string, file = "the GARM config file"): BlockClaim | undefined {
   const loc = findBlocks(text, file).find((b) => b.name === name);
   if (!loc) return undefined;
   const m = OWNER_RE.exec(text.slice(loc.start, loc.end));
-  if (!m) return undefined;
-  let owner: GarmProviderOwner | undefined;
+  if (!m) return {};
+  let claim: BlockClaim | undefined;
   try {
-    owner = ownerOf(JSON.parse(m[1]));
+    const parsed: unknown = JSON.parse(m[1]);
+    const obj = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    const generation = obj?.generation;
+    const owner = ownerOf(obj);
+    // An owner line records an owner, or (written by a resource without one) only a generation.
+    const ownerless = obj !== undefined && !("project" in obj) && !("stack" in obj) && !("resource" in obj);
+    if (obj && (generation === undefined || (typeof generation === "string" && generation !== "")) && (owner || (ownerless && generation))) {
+      claim = { ...(owner ? { owner } : {}), ...(typeof generation === "string" ? { generation } : {}) };
+    }
   } catch {
-    owner = undefined;
+    claim = undefined;
   }
-  if (!owner) {
+  if (!claim) {
     throw new ManagedBlockError(
       `${file} line ${loc.line}: the owner line of provider "${name}"'s managed block is not readable; restore it as {"project":…,"stack":…,"resource":…}, or delete the line to let the next GarmProvider of that name take the block over`,
     );
   }
-  return owner;
+  return claim;
+}
+
+/**
+ * `text` with the owner line of the block for `name` saying `owner` and `generation` (added after the BEGIN line
+ * when the block has none, removed when both are absent), every other byte as it was: a takeover that leaves what
+ * GARM reads, and a hand-marked block's own lines, untouched. `text` unchanged when there is no such block.
+ */
+export function setBlockClaim(text: string, name: string, owner: GarmProviderOwner | undefined, generation: string | undefined, file?: string): string {
+  const loc = findBlocks(text, file).find((b) => b.name === name);
+  if (!loc) return text;
+  const eol = blockEol(text, loc);
+  const line = ownerLine(owner, generation);
+  const block = text.slice(loc.start, loc.end);
+  const m = OWNER_RE.exec(block);
+  let edited: string;
+  if (m) {
+    // The line as it stands, up to (not including) its line ending.
+    const lineEnd = block.indexOf("\n", m.index);
+    const end = lineEnd === -1 ? block.length : lineEnd + 1;
+    edited = block.slice(0, m.index) + (line === undefined ? "" : line + block.slice(m.index, end).replace(/^[^\r\n]*/, "")) + block.slice(end);
+  } else {
+    if (line === undefined) return text;
+    const afterBegin = block.indexOf("\n") + 1;
+    edited = block.slice(0, afterBegin) + line + eol + block.slice(afterBegin);
+  }
+  return text.slice(0, loc.start) + edited + text.slice(loc.end);
 }
 
 function firstLine(e: unknown): string {
@@ -264,11 +340,11 @@ export function handWrittenEntrySpan(text: string, name: string, file?: string):
 }
 
 /**
- * `text` with pulumi-garm's markers (and `owner`) put around the hand-written entry named `name`, every other byte as
+ * `text` with pulumi-garm's markers (and `owner` with `generation`) put around the hand-written entry named `name`, every other byte as
  * it was: the entry becomes the managed block of `name` as it stands.
  * @throws ManagedBlockError when the entry's extent cannot be told for certain.
  */
-export function markHandWritten(text: string, name: string, owner: GarmProviderOwner | undefined, file = "the GARM config file"): string {
+export function markHandWritten(text: string, name: string, owner: GarmProviderOwner | undefined, file = "the GARM config file", generation?: string): string {
   const span = handWrittenEntrySpan(text, name, file);
   if (!span) {
     throw new ManagedBlockError(
@@ -278,5 +354,7 @@ export function markHandWritten(text: string, name: string, owner: GarmProviderO
   const eol = lineEnding(text);
   const entry = text.slice(span.start, span.end);
   const closed = entry.endsWith("\n") ? entry : entry + eol;
-  return text.slice(0, span.start) + openingLines(name, owner).map((l) => l + eol).join("") + closed + endMarker(name) + eol + text.slice(span.end);
+  // An entry ending the file without a final newline: so does its END marker.
+  const last = span.end === text.length && !entry.endsWith("\n");
+  return text.slice(0, span.start) + openingLines(name, owner, generation).map((l) => l + eol).join("") + closed + endMarker(name) + (last ? "" : eol) + text.slice(span.end);
 }

@@ -30,6 +30,8 @@ type GarmProvider struct {
 	GarmConfigPath pulumi.StringOutput `pulumi:"garmConfigPath"`
 	// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
 	GarmControllerId pulumi.StringOutput `pulumi:"garmControllerId"`
+	// The random token recorded in the block's owner line when this resource wrote it; a delete removes the block only while it records this one (absent for blocks written before generations).
+	Generation pulumi.StringOutput `pulumi:"generation"`
 	// External provider interface version: "v0.1.0" or "v0.1.1". Defaults to "v0.1.0".
 	InterfaceVersion pulumi.StringPtrOutput `pulumi:"interfaceVersion"`
 	// GARM provider name, as scale sets reference it in `providerName`. Letters, digits, `_`, `.`, `-`; at most 64 characters. Changing it replaces the resource.
@@ -223,6 +225,11 @@ func (o GarmProviderOutput) GarmConfigPath() pulumi.StringOutput {
 // Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
 func (o GarmProviderOutput) GarmControllerId() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmProvider) pulumi.StringOutput { return v.GarmControllerId }).(pulumi.StringOutput)
+}
+
+// The random token recorded in the block's owner line when this resource wrote it; a delete removes the block only while it records this one (absent for blocks written before generations).
+func (o GarmProviderOutput) Generation() pulumi.StringOutput {
+	return o.ApplyT(func(v *GarmProvider) pulumi.StringOutput { return v.Generation }).(pulumi.StringOutput)
 }
 
 // External provider interface version: "v0.1.0" or "v0.1.1". Defaults to "v0.1.0".

@@ -298,6 +298,7 @@ class GarmProvider(pulumi.CustomResource):
             __props__.__dict__["restart_command"] = restart_command
             __props__.__dict__["restart_timeout_seconds"] = restart_timeout_seconds
             __props__.__dict__["garm_controller_id"] = None
+            __props__.__dict__["generation"] = None
             __props__.__dict__["state_version"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["connection"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
@@ -330,6 +331,7 @@ class GarmProvider(pulumi.CustomResource):
         __props__.__dict__["executable"] = None
         __props__.__dict__["garm_config_path"] = None
         __props__.__dict__["garm_controller_id"] = None
+        __props__.__dict__["generation"] = None
         __props__.__dict__["interface_version"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["owner"] = None
@@ -393,6 +395,14 @@ class GarmProvider(pulumi.CustomResource):
         Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
         """
         return pulumi.get(self, "garm_controller_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def generation(self) -> pulumi.Output[_builtins.str]:
+        """
+        The random token recorded in the block's owner line when this resource wrote it; a delete removes the block only while it records this one (absent for blocks written before generations).
+        """
+        return pulumi.get(self, "generation")
 
     @_builtins.property
     @pulumi.getter(name="interfaceVersion")

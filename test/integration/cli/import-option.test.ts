@@ -145,11 +145,14 @@ describe("the import resource option with the dynamic provider (real CLI)", func
       const marking = await go("up", false);
       assert.ok(marking.exitOk, failure(marking));
       const marked = host.garmConfig();
+      // The marking update records a generation of its own: the imported state had none.
+      const generation = /"generation":"([0-9a-f]{16})"/.exec(marked)?.[1];
+      assert.ok(generation, marked);
       assert.equal(
         marked,
         handWritten.replace(
           entry,
-          `# BEGIN pulumi-garm provider "lxd"\n# pulumi-garm owner: {"project":"imports","stack":"provider","resource":"lxd"}\n# Managed by pulumi-garm (GarmProvider); edits inside this block are overwritten.\n${entry}# END pulumi-garm provider "lxd"\n`,
+          `# BEGIN pulumi-garm provider "lxd"\n# pulumi-garm owner: {"project":"imports","stack":"provider","resource":"lxd","generation":"${generation}"}\n# Managed by pulumi-garm (GarmProvider); edits inside this block are overwritten.\n${entry}# END pulumi-garm provider "lxd"\n`,
         ),
       );
       assert.equal(host.restarts(), restarts, "GARM is not restarted: it already runs the entry");

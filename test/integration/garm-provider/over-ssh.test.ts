@@ -79,6 +79,35 @@ describe("GarmProvider over SSH through the engine against the GARM simulator", 
     assert.deepEqual(await fs.readdir(fx.dir).then((names) => names.filter((n) => /\.lock|pulumi-garm/.test(n))), [], "no lock or note left behind");
   });
 
+  it("a connection respelled to the same machine (none, then SSH to it) is a replacement whose original delete leaves the block to it", async () => {
+    fx = await startFixture();
+    const { engine, sim } = fx;
+    const program = (over: Record<string, unknown>) => [fx!.provider("prov-a", "alpha", { restartCommand: fx!.serviceRestart, ...over })];
+    const local = await engine.up(program({}));
+    assert.ok(local.ok, `${JSON.stringify(local.errors)}\n${local.logs.join("\n")}`);
+    const written = await fs.readFile(fx.file, "utf8");
+    const restarts = fx.restarts.length;
+
+    // diff compares machines by how they are reached: this machine and an SSH login to it are two, so it replaces.
+    const moved = await engine.up(program({ connection: connection() }));
+    assert.ok(moved.ok, `${JSON.stringify(moved.errors)}\n${moved.logs.join("\n")}`);
+    assert.deepEqual(moved.replaced, ["prov-a"], JSON.stringify(moved.steps));
+    const after = await fs.readFile(fx.file, "utf8");
+    assert.deepEqual(blocksIn(after), ["alpha"], "the original's delete left the block its replacement took over");
+    assert.equal(after.replace(/^# pulumi-garm owner: .*\n/m, ""), written.replace(/^# pulumi-garm owner: .*\n/m, ""), "only the owner line changed");
+    assert.deepEqual(sim.providers().map((p) => p.name), ["alpha"], "GARM still runs the provider the state holds");
+    assert.equal(fx.restarts.length, restarts, "the block GARM reads is unchanged: GARM is not restarted");
+    assert.ok(moved.logs.some((l) => /belongs to this resource's replacement/.test(l)), moved.logs.join("\n"));
+
+    const same = await engine.up(program({ connection: connection() }));
+    assert.ok(same.ok, JSON.stringify(same.errors));
+    assert.deepEqual([...same.created, ...same.updated, ...same.replaced, ...same.deleted], [], "then no change");
+    const gone = await engine.destroy();
+    assert.ok(gone.ok, JSON.stringify(gone.errors));
+    assert.equal(await fs.readFile(fx.file, "utf8"), HAND_WRITTEN, "the replacement's delete removes the block");
+    assert.deepEqual(sim.providers().map((p) => p.name), []);
+  });
+
   it("refuses a host key that does not match, at create, leaving the file untouched and naming both fingerprints", async () => {
     fx = await startFixture();
     const wrong = { ...connection(), hostKey: "SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" };

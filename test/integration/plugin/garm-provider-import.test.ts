@@ -80,7 +80,10 @@ describe("pulumi import of a hand-written GarmProvider entry (real CLI, garm plu
       .filter((l) => !/^# (BEGIN|END) pulumi-garm provider "lxd"\n$/.test(l) && !l.startsWith("# pulumi-garm owner: ") && l !== `${MANAGED_COMMENT}\n`)
       .join("");
     assert.equal(withoutMarkers, handWritten, "the up only put the markers around the entry");
-    assert.ok(marked.includes(`# BEGIN pulumi-garm provider "lxd"\n# pulumi-garm owner: {"project":"garm-provider-import","stack":"dev","resource":"lxd"}\n${MANAGED_COMMENT}\n${entry}# END pulumi-garm provider "lxd"\n`), marked);
+    // The marking update records a generation of its own: the imported state had none.
+    const generation = /"generation":"([0-9a-f]{16})"/.exec(marked)?.[1];
+    assert.ok(generation, marked);
+    assert.ok(marked.includes(`# BEGIN pulumi-garm provider "lxd"\n# pulumi-garm owner: {"project":"garm-provider-import","stack":"dev","resource":"lxd","generation":"${generation}"}\n${MANAGED_COMMENT}\n${entry}# END pulumi-garm provider "lxd"\n`), marked);
     assert.equal(host.restarts(), restartsBefore, "GARM is not restarted: it already runs the entry");
 
     await p.cli(["preview", "--expect-no-changes"]);

@@ -3,7 +3,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import * as toml from "smol-toml";
 import { makeGarmProviderImpl, type GarmProviderDeps } from "../../../provider/kinds/garm-provider/lifecycle";
-import { readBlock, renderBlock, upsertBlock } from "../../../provider/kinds/garm-provider/managed-block";
+import { readBlock, readBlockClaim, renderBlock, upsertBlock } from "../../../provider/kinds/garm-provider/managed-block";
 import { RestartCoordinator, type CommandResult } from "../../../provider/kinds/garm-provider/restart";
 import type { PoolRef, ScaleSetRef } from "../../../provider/common/dependents";
 import { cancelNow, newCancellation } from "../../../provider/common/cancel";
@@ -89,7 +89,9 @@ describe("garm-provider lifecycle", () => {
     const r = await impl.create(inputs("openstack"));
     // The file and the name, not the name alone (provider/kinds/garm-provider/import.ts garmProviderId).
     assert.equal(r.id, `${file}#openstack`);
-    assert.equal(r.outs.stateVersion, 1);
+    assert.equal(r.outs.stateVersion, 2);
+    assert.match(r.outs.generation ?? "", /^[0-9a-f]{16}$/, "the generation its block records");
+    assert.equal(readBlockClaim(await text(), "openstack")?.generation, r.outs.generation);
     assert.equal(r.outs.garmConfigPath, file);
     assert.ok(!("__provider" in r.outs));
     assert.ok((await text()).startsWith(HAND_WRITTEN));
@@ -334,6 +336,127 @@ describe("garm-provider lifecycle", () => {
     assert.deepEqual(garm.providers.map((p) => p.name), ["lxd_local"]);
   });
 
+  it("create then delete leaves a file without a final newline byte for byte as it was", async () => {
+    for (const original of [HAND_WRITTEN.replace(/\n$/, ""), HAND_WRITTEN.replace(/\n/g, "\r\n").replace(/\r\n$/, "")]) {
+      await fs.writeFile(file, original);
+      const impl = makeGarmProviderImpl(deps);
+      const { outs } = await impl.create(inputs("os"));
+      assert.ok(readBlock(await text(), "os"));
+      await impl.delete("os", outs as any);
+      assert.equal(await text(), original);
+    }
+  });
+
+  describe("a block's generation: delete removes only the block this resource wrote", () => {
+    const MINE = { project: "garm-infra", stack: "prod", resource: "openstack" };
+
+    for (const owner of [MINE, undefined]) {
+      it(`a replacement's create, then the original's delete, leave the block and GARM as they are (${owner ? "with" : "without"} an owner)`, async () => {
+        const impl = makeGarmProviderImpl(deps);
+        const { outs: original } = await impl.create(inputs("os", { owner }));
+        assert.equal(garm.restarts, 1);
+        // A replacement with the same owner and block (another garm:url, another spelling of GARM's host): the block
+        // is already in and GARM lists it, so only the owner line changes and GARM is not restarted.
+        const { outs: replacement } = await impl.create(inputs("os", { owner }));
+        assert.equal(garm.restarts, 1, "the block GARM reads is unchanged: no restart");
+        assert.ok(logs.some((l) => /its block is already in .*; GARM lists the provider/.test(l)), logs.join("\n"));
+        const held = await text();
+        await impl.delete("os", original as any);
+        assert.equal(await text(), held, "the original's delete leaves its replacement's block");
+        assert.equal(garm.restarts, 1, "and does not restart GARM");
+        assert.ok(garm.providers.some((p) => p.name === "os"));
+        assert.equal(logs.filter((l) => /belongs to this resource's replacement/.test(l)).length, 1, logs.join("\n"));
+        // The replacement's own delete still removes it.
+        await impl.delete("os", replacement as any);
+        assert.equal(await text(), HAND_WRITTEN);
+        assert.equal(garm.restarts, 2);
+        assert.ok(!garm.providers.some((p) => p.name === "os"));
+      });
+    }
+
+    it("a replacement whose GARM does not list the provider yet (another GARM reads the file) restarts it", async () => {
+      const impl = makeGarmProviderImpl(deps);
+      const { outs: original } = await impl.create(inputs("os", { owner: MINE }));
+      garm.providers = garm.providers.filter((p) => p.name !== "os");
+      await impl.create(inputs("os", { owner: MINE }));
+      assert.equal(garm.restarts, 2);
+      assert.ok(garm.providers.some((p) => p.name === "os"));
+      await impl.delete("os", original as any);
+      assert.ok(readBlock(await text(), "os"));
+      assert.ok(garm.providers.some((p) => p.name === "os"));
+    });
+
+    it("delete before replace: the original's delete removes the block, the replacement's create writes it again", async () => {
+      const impl = makeGarmProviderImpl(deps);
+      const { outs: original } = await impl.create(inputs("os", { owner: MINE }));
+      await impl.delete("os", original as any);
+      assert.equal(await text(), HAND_WRITTEN);
+      const { outs: replacement } = await impl.create(inputs("os", { owner: MINE }));
+      assert.ok(garm.providers.some((p) => p.name === "os"));
+      await impl.delete("os", replacement as any);
+      assert.equal(await text(), HAND_WRITTEN);
+      assert.equal(garm.restarts, 4);
+    });
+
+    it("a normal delete still removes the block and restarts GARM", async () => {
+      const impl = makeGarmProviderImpl(deps);
+      const { outs } = await impl.create(inputs("os", { owner: MINE }));
+      const { outs: updated } = await impl.update("os", outs as any, inputs("os", { owner: MINE, description: "changed" }));
+      await impl.delete("os", updated as any);
+      assert.equal(await text(), HAND_WRITTEN);
+      assert.equal(garm.restarts, 3);
+      assert.deepEqual(garm.providers.map((p) => p.name), ["lxd_local"]);
+    });
+
+    for (const owner of [MINE, undefined]) {
+      it(`a block and state from before generations (${owner ? "with" : "without"} an owner) still delete`, async () => {
+        const { __provider: _p, ...old } = inputs("os", { owner });
+        await fs.writeFile(file, upsertBlock(HAND_WRITTEN, { name: "os", description: "os runners", executable: "/usr/local/bin/garm-provider-os", environmentVariables: ["PATH"], interfaceVersion: "v0.1.0" }, file, owner));
+        await garm.restart();
+        const impl = makeGarmProviderImpl(deps);
+        await impl.delete("os", { ...old, stateVersion: 1 });
+        assert.equal(await text(), HAND_WRITTEN);
+        assert.ok(!garm.providers.some((p) => p.name === "os"));
+      });
+    }
+
+    it("a state from before generations, replaced by this version: the original's delete leaves the replacement's block", async () => {
+      const { __provider: _p, ...old } = inputs("os", { owner: MINE });
+      await fs.writeFile(file, upsertBlock(HAND_WRITTEN, { name: "os", description: "os runners", executable: "/usr/local/bin/garm-provider-os", environmentVariables: ["PATH"], interfaceVersion: "v0.1.0" }, file, MINE));
+      await garm.restart();
+      const restarts = garm.restarts;
+      const impl = makeGarmProviderImpl(deps);
+      await impl.create(inputs("os", { owner: MINE }));
+      await impl.delete("os", { ...old, stateVersion: 1 });
+      assert.ok(readBlock(await text(), "os"), "the replacement's block stays");
+      assert.equal(garm.restarts, restarts);
+      assert.ok(garm.providers.some((p) => p.name === "os"));
+    });
+
+    it("a partial create records the generation it wrote, so its delete removes the block", async () => {
+      garm.failRestart = { code: 1, signal: null, output: "boom", timedOut: false };
+      const impl = makeGarmProviderImpl(deps);
+      const err = await impl.create(inputs("os", { owner: MINE })).then(
+        () => assert.fail("the restart fails"),
+        (e: Error & { properties?: Record<string, unknown> }) => e,
+      );
+      garm.failRestart = undefined;
+      await impl.delete("os", err.properties!);
+      assert.equal(await text(), HAND_WRITTEN);
+    });
+
+    it("update keeps the generation, and an imported managed block's state deletes it", async () => {
+      const impl = makeGarmProviderImpl(deps);
+      const { outs } = await impl.create(inputs("os", { owner: MINE }));
+      const { outs: updated } = await impl.update("os", outs as any, inputs("os", { owner: MINE, description: "changed" }));
+      const found = await importGarmProvider(`${file}#os`, { config: () => "systemctl restart garm" });
+      // Another resource of this generation (the state imported back) may still delete the block.
+      assert.equal(found.props.generation, (updated as any).generation);
+      await impl.delete(found.id, found.props);
+      assert.equal(await text(), HAND_WRITTEN);
+    });
+  });
+
   it("delete succeeds when the block is already gone", async () => {
     const impl = makeGarmProviderImpl(deps);
     await impl.delete("os", inputs("os"));
@@ -384,7 +507,9 @@ describe("garm-provider lifecycle", () => {
     const { outs } = await impl.update(found.id, found.props, checked.inputs!);
     const after = await text();
     assert.equal(garm.restarts, 0, "GARM already runs the entry");
-    const ownerLine = `# pulumi-garm owner: ${JSON.stringify(owner)}\n`;
+    // The update records a generation for the entry it marks, as the state had none.
+    assert.match(outs.generation ?? "", /^[0-9a-f]{16}$/);
+    const ownerLine = `# pulumi-garm owner: ${JSON.stringify({ ...owner, generation: outs.generation })}\n`;
     const opening = `# BEGIN pulumi-garm provider "lxd_local"\n${ownerLine}# Managed by pulumi-garm (GarmProvider); edits inside this block are overwritten.\n`;
     const at = HAND_WRITTEN.indexOf("[[provider]]");
     const entryEnd = HAND_WRITTEN.indexOf("\n\n[database]") + 1;

@@ -71,6 +71,47 @@ describe("garm-provider managed block", () => {
     assert.equal(removeBlock(HAND_WRITTEN, "absent"), HAND_WRITTEN);
   });
 
+  describe("a file without a final newline keeps its bytes through insert and remove", () => {
+    const lf = HAND_WRITTEN.replace(/\n$/, "");
+    const crlf = HAND_WRITTEN.replace(/\n/g, "\r\n").replace(/\r\n$/, "");
+
+    for (const [what, original] of [
+      ["LF", lf],
+      ["CRLF", crlf],
+      ["ending in a lone CR", "a = 1\r"],
+      ["a single line", "a = 1  # no newline"],
+    ] as const) {
+      it(`${what}: upsert then remove is the identity`, () => {
+        const out = upsertBlock(original, spec("x"));
+        assert.deepEqual(readBlock(out, "x"), spec("x"));
+        assert.equal(removeBlock(out, "x"), original);
+      });
+    }
+
+    it("two blocks appended, removed in either order, give the original", () => {
+      for (const original of [lf, crlf]) {
+        const two = upsertBlock(upsertBlock(original, spec("a")), spec("b"));
+        assert.equal(removeBlock(removeBlock(two, "a"), "b"), original);
+        assert.equal(removeBlock(removeBlock(two, "b"), "a"), original);
+        assert.equal(withoutManagedBlocks(two), original);
+      }
+    });
+
+    it("a block at the end rewritten in place is still removed to the original", () => {
+      for (const original of [lf, crlf]) {
+        const changed = upsertBlock(upsertBlock(original, spec("a")), spec("a", { description: "changed" }));
+        assert.equal(readBlock(changed, "a")?.description, "changed");
+        assert.equal(removeBlock(changed, "a"), original);
+      }
+    });
+
+    it("the line ending is kept with a CRLF file and nothing else is added", () => {
+      const out = upsertBlock(crlf, spec("x"));
+      assert.ok(out.startsWith(`${crlf}\r\n# BEGIN`));
+      assert.ok(!/[^\r]\n/.test(out), "every newline is CRLF");
+    });
+  });
+
   it("escapes strings so that the TOML parser reads them back exactly", () => {
     const nasty = spec("esc", {
       description: 'quote " backslash \\ newline \n tab \t unicode é ✓ control \u0001 """ \'\'\'',

@@ -6,7 +6,8 @@ import { promises as fs } from "node:fs";
 import * as toml from "smol-toml";
 import { checkGarmProvider } from "../../../provider/kinds/garm-provider/checks";
 import { makeGarmProviderImpl, type GarmProviderDeps } from "../../../provider/kinds/garm-provider/lifecycle";
-import { ManagedBlockError, readBlock, readBlockOwner, renderBlock, upsertBlock } from "../../../provider/kinds/garm-provider/managed-block";
+import { ManagedBlockError, readBlock, readBlockClaim, readBlockOwner, renderBlock, setBlockClaim, upsertBlock } from "../../../provider/kinds/garm-provider/managed-block";
+import { foreignOwner } from "../../../provider/kinds/garm-provider/ownership";
 import { RestartCoordinator } from "../../../provider/kinds/garm-provider/restart";
 import { HAND_WRITTEN, removeDir, spec, tempConfig } from "./helpers";
 
@@ -37,6 +38,46 @@ describe("garm-provider block owners", () => {
     it("refuses an owner line edited into something unreadable", () => {
       const text = upsertBlock(HAND_WRITTEN, spec("os"), undefined, MINE).replace('"stack":"prod"', '"stack":');
       assert.throws(() => readBlockOwner(text, "os"), ManagedBlockError);
+    });
+  });
+
+  describe("its generation", () => {
+    it("rides on the owner line as one more key, which the owner ignores", () => {
+      const text = upsertBlock(HAND_WRITTEN, spec("os"), undefined, MINE, "0123456789abcdef");
+      assert.match(text, /\n# pulumi-garm owner: \{"project":"garm-infra","stack":"prod","resource":"openstack","generation":"0123456789abcdef"\}\n/);
+      assert.deepEqual(readBlockClaim(text, "os"), { owner: MINE, generation: "0123456789abcdef" });
+      assert.deepEqual(readBlockOwner(text, "os"), MINE, "foreignOwner compares owners without the generation");
+      assert.equal(foreignOwner(readBlockOwner(text, "os"), MINE), undefined);
+    });
+
+    it("is recorded alone for a resource without an owner, and absent in blocks from before generations", () => {
+      const alone = upsertBlock(HAND_WRITTEN, spec("os"), undefined, undefined, "feed");
+      assert.match(alone, /\n# pulumi-garm owner: \{"generation":"feed"\}\n/);
+      assert.deepEqual(readBlockClaim(alone, "os"), { generation: "feed" });
+      assert.equal(readBlockOwner(alone, "os"), undefined);
+      assert.deepEqual(readBlockClaim(upsertBlock(HAND_WRITTEN, spec("os"), undefined, MINE), "os"), { owner: MINE });
+      assert.deepEqual(readBlockClaim(upsertBlock(HAND_WRITTEN, spec("os")), "os"), {});
+      assert.equal(readBlockClaim(HAND_WRITTEN, "os"), undefined, "no block");
+      assert.throws(() => readBlockClaim(alone.replace('"feed"', "7"), "os"), ManagedBlockError);
+    });
+
+    it("setBlockClaim rewrites only the owner line, or adds one after BEGIN, keeping every other byte", () => {
+      for (const eol of ["\n", "\r\n"]) {
+        const base = HAND_WRITTEN.replace(/\n/g, eol);
+        const old = upsertBlock(base, spec("os"), undefined, MINE);
+        const taken = setBlockClaim(old, "os", MINE, "beef");
+        assert.deepEqual(readBlockClaim(taken, "os"), { owner: MINE, generation: "beef" });
+        const ownerAt = old.indexOf("# pulumi-garm owner:");
+        const lineEnd = old.indexOf(eol, ownerAt);
+        assert.equal(taken.slice(0, ownerAt), old.slice(0, ownerAt));
+        assert.equal(taken.slice(taken.indexOf(eol, ownerAt)), old.slice(lineEnd));
+        // A block without an owner line (before owners) gets one, in the file's line ending.
+        const bare = upsertBlock(base, spec("os"));
+        const claimed = setBlockClaim(bare, "os", undefined, "beef");
+        assert.equal(claimed, bare.replace(`"os"${eol}`, `"os"${eol}# pulumi-garm owner: {"generation":"beef"}${eol}`));
+        assert.equal(setBlockClaim(claimed, "os", undefined, undefined), bare);
+        assert.equal(setBlockClaim(base, "os", MINE, "beef"), base, "no block: unchanged");
+      }
     });
   });
 
@@ -179,7 +220,8 @@ describe("garm-provider block owners", () => {
       const { outs } = await impl.create(inputs(MINE));
       await impl.delete("os", outs as any);
       assert.equal(await text(), HAND_WRITTEN);
-      await impl.create(inputs(undefined));
+      // A block from before owners (and generations) were recorded, deleted by a state from then.
+      await fs.writeFile(file, upsertBlock(HAND_WRITTEN, { ...spec("os"), configFile: undefined, executable: "/usr/local/bin/garm-provider-os", environmentVariables: [] }));
       assert.equal(readBlockOwner(await text(), "os"), undefined);
       await impl.delete("os", { ...inputs(MINE), stateVersion: 1 });
       assert.equal(await text(), HAND_WRITTEN);
