@@ -254,7 +254,9 @@ describe("e2e: examples/remote-garm over SSH to the real GARM v0.2.1 running as 
     const paused = path.join(controlDir, "paused");
     let settled: CliResult | undefined;
     const run = project!.cli(args, { expectOk: false }).then((r) => (settled = r));
-    const temps = () => fs.readdirSync(garm().workDir).filter((f) => /pulumi-garm.*\.tmp$/.test(f));
+    // The new text is written inside the file's lock, beside the file (provider/machine/edit.ts).
+    const lockDir = `${garm().configPath}.lock`;
+    const temps = () => (fs.existsSync(lockDir) ? fs.readdirSync(lockDir) : []).filter((f) => /\.tmp$/.test(f));
     const until = async (what: string, done: () => boolean) => {
       const deadline = Date.now() + 120_000;
       while (!done()) {
@@ -267,7 +269,7 @@ describe("e2e: examples/remote-garm over SSH to the real GARM v0.2.1 running as 
     fs.rmSync(path.join(controlDir, "armed"));
     const { pid } = JSON.parse(fs.readFileSync(paused, "utf8")) as { pid: number };
     fs.rmSync(paused);
-    if (when === "before") assert.equal(temps().length, 1, "the complete new file waits beside the old one");
+    if (when === "before") assert.equal(temps().length, 1, "the complete new file waits in the lock beside the old one");
     else await until("the server's rename", () => temps().length === 0);
     // The login's processes may exit while they are found and killed (the session ends once one dies): tolerated.
     for (const q of sessionProcesses(pid, sshd!.pid)) killIfAlive(q);
