@@ -1,6 +1,6 @@
-// A remote machine as GARM's host, over one SSH connection: files through SFTP (the lock a directory on that host
-// with who, where and since inside; replacement by temp file and POSIX rename in the same directory), the restart
-// command through exec, bounded by its timeout, which stops only the process group sshd gave that command.
+// A remote machine as GARM's host, over one SSH connection: its files through SFTP (sftp-files.ts, which the one edit
+// and the one lock run over, as they do locally), and the restart command through exec, bounded by its timeout, which
+// stops only the process group sshd gave that command.
 import type { Client, ClientChannel, SFTPWrapper } from "ssh2";
 import { FileEditError } from "./errors";
 import { fileOperations, type GarmHost } from "./host";
