@@ -59,7 +59,14 @@ export async function hookedEntities(api: HookMoveCalls, controllerUrl: string, 
  * A removal or the change failing puts the removed hooks back at the old URL; an install failing after the change is
  * reported with every entity left without a hook, whose resources' next update (or a refresh and `up`) installs it.
  */
-export async function movingHooks<T>(api: HookMoveCalls, hooked: readonly HookedEntity[], log: Logger, change: () => Promise<T>, newUrl: (result: T) => string): Promise<T> {
+export async function movingHooks<T>(
+  api: HookMoveCalls,
+  hooked: readonly HookedEntity[],
+  log: Logger,
+  change: () => Promise<T>,
+  newUrl: (result: T) => string,
+  settleMs = 250,
+): Promise<T> {
   const removed: HookedEntity[] = [];
   const putBack = async () => {
     for (const e of removed) await api.installWebhook(e.kind, e.id).catch((err: unknown) => log.warn(`GarmController: could not put back the webhook of the ${label(e)}: ${(err as Error).message}`));
@@ -79,8 +86,14 @@ export async function movingHooks<T>(api: HookMoveCalls, hooked: readonly Hooked
   const failed: string[] = [];
   for (const e of hooked) {
     try {
-      const hook = await api.installWebhook(e.kind, e.id);
-      // GARM's pool managers learn the new URL through its watcher, after the PUT answered (runner/pool/watcher.go L146-152).
+      let hook = await api.installWebhook(e.kind, e.id);
+      if (!sameHookUrl(hook.url, url)) {
+        // GARM's pool managers learn the new URL through its watcher, after the PUT answered (runner/pool/watcher.go
+        // L146-152): one that had not yet made the hook at the old URL, and removes it again while it still holds that.
+        await api.uninstallWebhook(e.kind, e.id);
+        await new Promise((resolve) => setTimeout(resolve, settleMs));
+        hook = await api.installWebhook(e.kind, e.id);
+      }
       if (!sameHookUrl(hook.url, url)) failed.push(`${label(e)}: GARM made it at ${hook.url}, not ${url}; delete that hook in GitHub`);
       else log.info(`GarmController: moved the webhook of the ${label(e)} to ${url}`);
     } catch (err) {

@@ -74,6 +74,27 @@ describe("GarmController webhook move", () => {
     assert.deepEqual(Object.fromEntries(g.hooks), { r1: NEW });
   });
 
+  it("makes a hook again that a GARM pool manager still holding the old URL made there", async () => {
+    const g = fakeGarm({ hooks: { o1: OLD } });
+    const hooked = await hookedEntities(g.api, OLD, quiet);
+    let stale = true;
+    const install = g.api.installWebhook;
+    g.api.installWebhook = async (k, id) => {
+      if (!stale) return install(k, id);
+      stale = false;
+      g.calls.push(`install ${id} (stale)`);
+      g.hooks.set(id, OLD);
+      return { id: 9, url: OLD, active: true };
+    };
+    const uninstall = g.api.uninstallWebhook;
+    g.api.uninstallWebhook = async (k, id) => {
+      if (g.calls.includes("put")) g.hooks.delete(id); // still the old URL in that pool manager
+      return uninstall(k, id);
+    };
+    await movingHooks(g.api, hooked, quiet, () => g.api.updateController(), (i) => i.controllerWebhookUrl, 0);
+    assert.deepEqual(Object.fromEntries(g.hooks), { o1: NEW });
+  });
+
   it("the controller's update moves the hooks only when webhookUrl changes", async () => {
     const g = fakeGarm({ hooks: { o1: OLD } });
     const methods = controllerMethodsWith({ client: () => g.api as never, log: quiet });
