@@ -63,7 +63,7 @@ export class GarmEnterprise extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly garmControllerId: pulumi.Output<string>;
     /**
-     * GitHub enterprise slug. Changing it replaces the enterprise.
+     * GitHub enterprise slug. Changing it replaces the enterprise; a change of case only updates in place (GARM keeps its spelling).
      */
     declare public readonly name: pulumi.Output<string>;
     /**
@@ -168,7 +168,7 @@ export interface GarmEnterpriseArgs {
      */
     credentials: pulumi.Input<string>;
     /**
-     * GitHub enterprise slug. Changing it replaces the enterprise.
+     * GitHub enterprise slug. Changing it replaces the enterprise; a change of case only updates in place (GARM keeps its spelling).
      */
     name: pulumi.Input<string>;
     /**

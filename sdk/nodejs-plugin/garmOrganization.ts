@@ -71,7 +71,7 @@ export class GarmOrganization extends pulumi.CustomResource {
      */
     declare public readonly keepWebhookOnDelete: pulumi.Output<boolean | undefined>;
     /**
-     * GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization.
+     * GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization; a change of case only updates in place (GARM keeps its spelling).
      */
     declare public readonly name: pulumi.Output<string>;
     /**
@@ -102,6 +102,10 @@ export class GarmOrganization extends pulumi.CustomResource {
      * Salt of webhookSecretHash; a secret output.
      */
     declare public /*out*/ readonly webhookSecretSalt: pulumi.Output<string>;
+    /**
+     * The webhook URL of GARM's controller the installed webhook follows: pass a GarmController's webhookUrl output. When it changes, preview shows an update of this entity, and the update makes sure GitHub's hook points at GARM's new URL (the GarmController's update moves the hooks; this installs one still missing).
+     */
+    declare public readonly webhookUrl: pulumi.Output<string | undefined>;
 
     /**
      * Create a GarmOrganization resource with the given unique name, arguments, and options.
@@ -129,6 +133,7 @@ export class GarmOrganization extends pulumi.CustomResource {
             resourceInputs["poolBalancerType"] = args?.poolBalancerType;
             resourceInputs["webhookSecret"] = args?.webhookSecret ? pulumi.secret(args.webhookSecret) : undefined;
             resourceInputs["webhookSecretFromConfig"] = args?.webhookSecretFromConfig;
+            resourceInputs["webhookUrl"] = args?.webhookUrl;
             resourceInputs["endpointName"] = undefined /*out*/;
             resourceInputs["entityId"] = undefined /*out*/;
             resourceInputs["entityKind"] = undefined /*out*/;
@@ -155,6 +160,7 @@ export class GarmOrganization extends pulumi.CustomResource {
             resourceInputs["webhookSecretFromConfig"] = undefined /*out*/;
             resourceInputs["webhookSecretHash"] = undefined /*out*/;
             resourceInputs["webhookSecretSalt"] = undefined /*out*/;
+            resourceInputs["webhookUrl"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const secretOpts = { additionalSecretOutputs: ["webhookSecret", "webhookSecretHash", "webhookSecretSalt"] };
@@ -188,7 +194,7 @@ export interface GarmOrganizationArgs {
      */
     keepWebhookOnDelete?: pulumi.Input<boolean | undefined>;
     /**
-     * GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization.
+     * GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization; a change of case only updates in place (GARM keeps its spelling).
      */
     name: pulumi.Input<string>;
     /**
@@ -203,4 +209,8 @@ export interface GarmOrganizationArgs {
      * Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
      */
     webhookSecretFromConfig?: pulumi.Input<string | undefined>;
+    /**
+     * The webhook URL of GARM's controller the installed webhook follows: pass a GarmController's webhookUrl output. When it changes, preview shows an update of this entity, and the update makes sure GitHub's hook points at GARM's new URL (the GarmController's update moves the hooks; this installs one still missing).
+     */
+    webhookUrl?: pulumi.Input<string | undefined>;
 }

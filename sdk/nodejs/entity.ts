@@ -26,20 +26,25 @@ interface WebhookArgs {
   readonly installWebhook?: pulumi.Input<boolean>;
   /** Leave the installed webhook in GitHub when the entity is deleted. Defaults to false. */
   readonly keepWebhookOnDelete?: pulumi.Input<boolean>;
+  /**
+   * GARM's controller webhook URL the installed webhook follows: pass a GarmController's webhookUrl output. When it
+   * changes, preview shows an update of this entity, and the update makes sure GitHub's hook points at GARM's new URL.
+   */
+  readonly webhookUrl?: pulumi.Input<string>;
 }
 
 export interface GarmOrganizationArgs extends EntityArgsBase, WebhookArgs {
-  /** GitHub organization name. Changing it replaces the organization. */
+  /** GitHub organization name. Changing it replaces the organization; a change of case only updates in place. */
   readonly name: pulumi.Input<string>;
 }
 
 export interface GarmRepositoryArgs extends EntityArgsBase, WebhookArgs {
-  /** GitHub repository as "owner/name". Changing it replaces the repository. */
+  /** GitHub repository as "owner/name". Changing it replaces the repository; a change of case only updates in place. */
   readonly name: pulumi.Input<string>;
 }
 
 export interface GarmEnterpriseArgs extends EntityArgsBase {
-  /** GitHub enterprise slug. Changing it replaces the enterprise. */
+  /** GitHub enterprise slug. Changing it replaces the enterprise; a change of case only updates in place. */
   readonly name: pulumi.Input<string>;
 }
 

@@ -7,6 +7,7 @@ import type { ControllerCalls, ControllerView, UpdateControllerParams } from "..
 import { type Failure, type InputCheck, checkInputs } from "../../common/input-check";
 import { type Logger, consoleLogger } from "../../common/log";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
+import { type HookMoveCalls, hookedEntities, movingHooks } from "./hooks";
 import {
   CONTROLLER_FIELDS,
   type ControllerField,
@@ -18,7 +19,8 @@ import {
 } from "./inputs";
 
 export interface ControllerDeps {
-  readonly client: () => ControllerCalls;
+  /** The controller calls, and the entities' webhook calls a new webhook URL needs (./hooks.ts). */
+  readonly client: () => ControllerCalls & HookMoveCalls;
   readonly log: Logger;
 }
 
@@ -51,7 +53,11 @@ export function controllerMethodsWith(deps: ControllerDeps): KindMethods {
     const fields = changedControllerFields(held, inputs as Record<string, unknown>);
     if (fields.length === 0) return held;
     const body: UpdateControllerParams = Object.fromEntries(fields.map((f) => [REQUEST_KEY[f], inputs[f]]));
-    const info = await deps.client().updateController(body);
+    const update = () => deps.client().updateController(body);
+    // GARM leaves every hook at the old URL, and could not remove one there after the change: they move with it.
+    const info = fields.includes("webhookUrl")
+      ? await movingHooks(deps.client(), await hookedEntities(deps.client(), held.controllerWebhookUrl, deps.log), deps.log, update, (i) => i.controllerWebhookUrl)
+      : await update();
     deps.log.info(`GarmController ${info.controllerId}: set ${fields.join(", ")}`);
     return info;
   }
@@ -68,6 +74,11 @@ export function controllerMethodsWith(deps: ControllerDeps): KindMethods {
       // A setting taken into or out of this resource's hands changes what it manages, though GARM gets nothing.
       const managed = new Set(stored.managed ?? []);
       const handedOver = CONTROLLER_FIELDS.filter((f) => (given[f] !== undefined) !== managed.has(f));
+      if (fields.includes("webhookUrl")) {
+        deps.log.info(
+          `GarmController ${stored.controllerId}: webhookUrl ${JSON.stringify(stored.webhookUrl)} → ${containsUnknown(given.webhookUrl) ? "a value known after the update" : JSON.stringify(given.webhookUrl)} moves the webhooks GARM installed for its organizations and repositories to the new URL`,
+        );
+      }
       return plannedDiff({ olds: stored, news: given, updates: [...fields, ...handedOver], replaces: [] });
     },
 

@@ -44,7 +44,9 @@ function checkOf(kind: EntityKind): InputCheck<EntityInputs> {
     check = {
       schema: entityInputSchema(kind),
       resource: spec.resource,
-      notTaken: spec.webhooks ? {} : { installWebhook: NO_ENTERPRISE_WEBHOOK("installWebhook"), keepWebhookOnDelete: NO_ENTERPRISE_WEBHOOK("keepWebhookOnDelete") },
+      notTaken: spec.webhooks
+        ? {}
+        : { installWebhook: NO_ENTERPRISE_WEBHOOK("installWebhook"), keepWebhookOnDelete: NO_ENTERPRISE_WEBHOOK("keepWebhookOnDelete"), webhookUrl: NO_ENTERPRISE_WEBHOOK("webhookUrl") },
       rules: [(p) => [...nameFailures(kind, p.name), ...notEmpty("credentials", p.credentials), ...notEmpty("webhookSecret", p.webhookSecret)], (p, known) => (known("webhookSecret") ? secretGiven(p) : [])],
       withDefaults: (p) => ({ ...withDefaults(p as EntityInputs) }),
     };

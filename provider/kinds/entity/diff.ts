@@ -1,6 +1,7 @@
 // Decides what an input change does to an entity: nothing, an in-place update, or a replacement. GARM's update takes
 // only credentials, webhook secret, pool balancer and agent mode (UpdateEntityParams, params/requests.go L300-306), so a
-// new name replaces; credentials on another endpoint replace too (database/sql/util.go L1184-1186, "endpoint mismatch").
+// new name replaces, but not a change of case only: GARM and GitHub take those as one name (garm/names.ts); credentials
+// on another endpoint replace too (database/sql/util.go L1184-1186, "endpoint mismatch").
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
 import { type PlannedDiff, plannedDiff } from "../../common/planned-diff";
 import type { EntityUpdate } from "../../garm/client";
@@ -58,28 +59,41 @@ export function webhookChange(olds: EntityOutputs, news: Record<string, unknown>
 }
 
 /**
+ * Whether the controller webhook URL the hook follows changed while the inputs ask for the hook: the update then makes
+ * sure GitHub's hook points at GARM's URL (garm-behaviour.md §2.4). Not given now, the URL is no reason for an update.
+ */
+export function webhookFollows(olds: EntityOutputs, news: Record<string, unknown>): boolean {
+  const url = news.webhookUrl;
+  if (url === undefined || wanted(news, "installWebhook") !== true) return false;
+  return containsUnknown(url) || url !== olds.webhookUrl;
+}
+
+/**
  * The pure part of diff. `newCredentialsEndpoint` is the endpoint of the new credentials when diff could look it up
  * (undefined when unchanged, unknown, or not found): another endpoint than the entity's means a replacement.
  */
 export async function diffEntity(olds: EntityOutputs, newsWithProvider: Record<string, unknown>, newCredentialsEndpoint?: string): Promise<PlannedDiff> {
   const news = withoutProviderKey(newsWithProvider);
   const replaces: string[] = [];
-  if (containsUnknown(news.name) || news.name !== olds.name) replaces.push("name");
+  // GARM's duplicate check and look-up by name ignore case (garm/names.ts), and so does GitHub: a change of case only is
+  // the same entity, recorded in the new spelling while GARM keeps its own. Replacing it would have to delete it first,
+  // which GARM refuses while it has pools or scale sets.
+  const caseOnly = typeof news.name === "string" && news.name !== olds.name && sameEntityName(news.name, olds.name);
+  if (containsUnknown(news.name) || (news.name !== olds.name && !caseOnly)) replaces.push("name");
   if (newCredentialsEndpoint !== undefined && olds.endpointName && !sameEndpointName(newCredentialsEndpoint, olds.endpointName)) replaces.push("credentials");
   const fields = await changedFields(olds, news);
   const options = PROVIDER_OPTIONS.filter((o) => wanted(news, o) !== olds[o]);
   // GARM reports the webhook missing (a refresh saw it) or the program stops managing it: installWebhook says so.
   const webhook = webhookChange(olds, news) !== undefined ? ["installWebhook"] : [];
-  // GARM refuses a second entity whose name matches ignoring case under the same endpoint (runner/organizations.go
-  // L56-63, database/sql/organizations.go L285 COLLATE NOCASE): only a change of case must delete the old one first.
-  const sameEndpoint = !replaces.includes("credentials");
-  const caseOnly = typeof news.name === "string" && news.name !== olds.name && sameEntityName(news.name, olds.name);
+  const follows = webhookFollows(olds, news) ? ["webhookUrl"] : [];
+  // No replacement deletes first: GARM refuses a second entity whose name matches ignoring case only under the same
+  // endpoint (runner/organizations.go L56-63, database/sql/organizations.go L285 COLLATE NOCASE), and under the same
+  // endpoint only another name replaces; a new endpoint holds no entity of the old one.
   return plannedDiff({
     olds,
     news,
     replaces,
-    updates: [...fields, ...options, ...webhook],
-    deleteBeforeReplace: sameEndpoint && caseOnly,
+    updates: [...fields, ...options, ...webhook, ...follows, ...(caseOnly ? ["name"] : [])],
     // The outputs keep the webhook secret's digest only.
     digested: olds.webhookSecretHash ? ["webhookSecret"] : [],
   });

@@ -9,9 +9,9 @@ export const POOL_BALANCERS = ["roundrobin", "pack"] as const;
 export type PoolBalancer = (typeof POOL_BALANCERS)[number];
 
 const NAME_DOC: Record<EntityKind, string> = {
-  organization: "GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization.",
-  repository: "GitHub repository as owner/name. Changing it replaces the repository.",
-  enterprise: "GitHub enterprise slug. Changing it replaces the enterprise.",
+  organization: "GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization; a change of case only updates in place (GARM keeps its spelling).",
+  repository: "GitHub repository as owner/name. Changing it replaces the repository; a change of case only updates in place (GARM keeps its spelling).",
+  enterprise: "GitHub enterprise slug. Changing it replaces the enterprise; a change of case only updates in place (GARM keeps its spelling).",
 };
 
 const schemas = new Map<EntityKind, ReturnType<typeof schemaOf>>();
@@ -54,13 +54,19 @@ function schemaOf(kind: EntityKind) {
               .optional()
               .describe("Install GARM's webhook in GitHub through GARM (needs enable_webhook_management in GARM's config), and remove it on delete. Defaults to false."),
             keepWebhookOnDelete: z.boolean().optional().describe("Leave the installed webhook in GitHub when the entity is deleted. Defaults to false."),
+            webhookUrl: z
+              .string()
+              .optional()
+              .describe(
+                "The webhook URL of GARM's controller the installed webhook follows: pass a GarmController's webhookUrl output. When it changes, preview shows an update of this entity, and the update makes sure GitHub's hook points at GARM's new URL (the GarmController's update moves the hooks; this installs one still missing).",
+              ),
           }),
       adoptExisting: z.boolean().optional().describe("Manage an entity of the same name that already exists in GARM instead of failing. Defaults to false."),
     })
     .strict();
 }
 
-export type EntityInputs = z.output<ReturnType<typeof entityInputSchema>> & { installWebhook?: boolean; keepWebhookOnDelete?: boolean };
+export type EntityInputs = z.output<ReturnType<typeof entityInputSchema>> & { installWebhook?: boolean; keepWebhookOnDelete?: boolean; webhookUrl?: string };
 
 /** The inputs with every default filled in, as check returns them and the other methods receive them. */
 export interface CheckedEntityInputs {
@@ -73,6 +79,8 @@ export interface CheckedEntityInputs {
   agentMode: boolean;
   installWebhook: boolean;
   keepWebhookOnDelete: boolean;
+  /** The controller webhook URL the hook follows, when given; recorded so that a new one shows as a change. */
+  webhookUrl?: string;
   adoptExisting: boolean;
 }
 
@@ -86,6 +94,7 @@ export function withDefaults(inputs: EntityInputs): CheckedEntityInputs {
     agentMode: inputs.agentMode ?? false,
     installWebhook: inputs.installWebhook ?? false,
     keepWebhookOnDelete: inputs.keepWebhookOnDelete ?? false,
+    ...(inputs.webhookUrl !== undefined ? { webhookUrl: inputs.webhookUrl } : {}),
     adoptExisting: inputs.adoptExisting ?? false,
   };
 }

@@ -14,14 +14,14 @@ import { createSettlingLostAnswer, partialCreate } from "../../common/lost-answe
 import { adoptFound } from "../../common/adopt";
 import { type ForgeCredentials, credentialsNamed } from "./credentials";
 import { checkEntityInputs } from "./check";
-import { changedFields, diffEntity, updateBody, webhookChange } from "./diff";
+import { changedFields, diffEntity, updateBody, webhookChange, webhookFollows } from "./diff";
 import { listDependents, refusalOf } from "../../common/dependents";
 import { entityRefusalWords, entityUsers } from "./guard";
 import type { CheckedEntityInputs } from "./inputs";
 import { KIND_SPECS } from "./kinds";
 import { type EntityOutputs, readOutputs, toOutputs, withObserved } from "./state";
 import { digestSecret } from "../../common/secret-digest";
-import { installWebhook, removeWebhook, replaceWebhook, webhookPresent } from "./webhook";
+import { followWebhookUrl, installWebhook, removeWebhook, replaceWebhook, webhookPresent } from "./webhook";
 import { sameCredentialsName, sameEndpointName, sameEntityName } from "../../garm/names";
 
 export interface EntityDeps {
@@ -284,6 +284,10 @@ export function entityMethodsWith(kind: EntityKind, deps: EntityDeps): KindMetho
       } else if (rotated && installed) {
         // GitHub keeps signing with the secret the hook was made with; GARM never edits a hook, so make it again.
         await replaceWebhook(api(), kind, id, label);
+      } else if (webhookFollows(olds, news) && inputs.installWebhook) {
+        // GARM's webhook URL changed: its controller's update moved the hook, or nothing did (garm-behaviour.md §2.4).
+        if (await followWebhookUrl(api(), kind, id, label)) deps.log.info(`${label}: installed its webhook at GARM's webhook URL`);
+        installed = true;
       }
       if (fields.length > 0) deps.log.info(`${label}: updated ${fields.join(", ")}`);
       return { outs: toOutputs(kind, inputs, view, secret, installed) };

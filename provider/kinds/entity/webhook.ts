@@ -50,6 +50,17 @@ export async function removeWebhook(api: Pick<EntityCalls, "uninstallWebhook">, 
   }
 }
 
+/**
+ * After GARM's controller webhook URL changed: the hook made again unless GARM sees one already (GetWebhookInfo looks
+ * for a hook at GARM's current URL, pool.go L2347-2381). A GarmController's update moves the hooks; this installs the
+ * one that is missing still. Answers whether anything was installed.
+ */
+export async function followWebhookUrl(api: HookCalls & Pick<EntityCalls, "getWebhook">, kind: EntityKind, id: string, label: string): Promise<boolean> {
+  if ((await webhookPresent(api, kind, id)) === true) return false;
+  await installWebhook(api, kind, id, label);
+  return true;
+}
+
 /** Whether GARM sees its hook in GitHub; undefined when it cannot tell (no route, GitHub unreachable). */
 export async function webhookPresent(api: Pick<EntityCalls, "getWebhook">, kind: EntityKind, id: string): Promise<boolean | undefined> {
   try {
@@ -65,6 +76,15 @@ export async function webhookPresent(api: Pick<EntityCalls, "getWebhook">, kind:
 function whyHookFailed(err: unknown): string {
   if (isGarmError(err, "unknown-route")) return NO_ROUTE;
   if (isGarmError(err, "bad-request") && /controller webhook url is empty/.test(err.details)) return NO_URL;
+  if (isGarmError(err, "conflict") && /containing the controller ID or hostname/.test(err.details)) {
+    // validateHookRequest (runner/pool/util.go L128-153) finds a hook with GARM's controller id or host in its URL: made
+    // for a webhook URL GARM held before. GARM removes only a hook at its current URL (pool.go L2204-2243).
+    return (
+      `${err.message}; GitHub holds a hook whose URL has GARM's controller id or host in it: one made for GARM's former webhook URL, ` +
+      "which GARM can no longer remove (a GarmController moves the hooks when it changes webhookUrl), or another hook on GARM's host; " +
+      "remove it there (repository or organization settings, Webhooks) and run again"
+    );
+  }
   if (isGarmError(err, "conflict")) {
     return `${err.message}; another webhook pointing at this GARM is installed in GitHub: remove it there (repository or organization settings, Webhooks) and run again`;
   }

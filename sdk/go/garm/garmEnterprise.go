@@ -30,7 +30,7 @@ type GarmEnterprise struct {
 	EntityKind pulumi.StringOutput `pulumi:"entityKind"`
 	// Controller id of the GARM the object lives in; no operation acts on it through a connection that reaches another GARM.
 	GarmControllerId pulumi.StringOutput `pulumi:"garmControllerId"`
-	// GitHub enterprise slug. Changing it replaces the enterprise.
+	// GitHub enterprise slug. Changing it replaces the enterprise; a change of case only updates in place (GARM keeps its spelling).
 	Name pulumi.StringOutput `pulumi:"name"`
 	// How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
 	PoolBalancerType pulumi.StringPtrOutput `pulumi:"poolBalancerType"`
@@ -109,7 +109,7 @@ type garmEnterpriseArgs struct {
 	AgentMode *bool `pulumi:"agentMode"`
 	// Name of the GARM credentials the entity uses (pass a GarmCredentials' name output so Pulumi orders them). Changing it updates in place when the new credentials are on the same endpoint, and replaces otherwise.
 	Credentials string `pulumi:"credentials"`
-	// GitHub enterprise slug. Changing it replaces the enterprise.
+	// GitHub enterprise slug. Changing it replaces the enterprise; a change of case only updates in place (GARM keeps its spelling).
 	Name string `pulumi:"name"`
 	// How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
 	PoolBalancerType *string `pulumi:"poolBalancerType"`
@@ -127,7 +127,7 @@ type GarmEnterpriseArgs struct {
 	AgentMode pulumi.BoolPtrInput
 	// Name of the GARM credentials the entity uses (pass a GarmCredentials' name output so Pulumi orders them). Changing it updates in place when the new credentials are on the same endpoint, and replaces otherwise.
 	Credentials pulumi.StringInput
-	// GitHub enterprise slug. Changing it replaces the enterprise.
+	// GitHub enterprise slug. Changing it replaces the enterprise; a change of case only updates in place (GARM keeps its spelling).
 	Name pulumi.StringInput
 	// How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
 	PoolBalancerType pulumi.StringPtrInput
@@ -209,7 +209,7 @@ func (o GarmEnterpriseOutput) GarmControllerId() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmEnterprise) pulumi.StringOutput { return v.GarmControllerId }).(pulumi.StringOutput)
 }
 
-// GitHub enterprise slug. Changing it replaces the enterprise.
+// GitHub enterprise slug. Changing it replaces the enterprise; a change of case only updates in place (GARM keeps its spelling).
 func (o GarmEnterpriseOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmEnterprise) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

@@ -34,7 +34,7 @@ type GarmRepository struct {
 	InstallWebhook pulumi.BoolPtrOutput `pulumi:"installWebhook"`
 	// Leave the installed webhook in GitHub when the entity is deleted. Defaults to false.
 	KeepWebhookOnDelete pulumi.BoolPtrOutput `pulumi:"keepWebhookOnDelete"`
-	// GitHub repository as owner/name. Changing it replaces the repository.
+	// GitHub repository as owner/name. Changing it replaces the repository; a change of case only updates in place (GARM keeps its spelling).
 	Name pulumi.StringOutput `pulumi:"name"`
 	// How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
 	PoolBalancerType pulumi.StringPtrOutput `pulumi:"poolBalancerType"`
@@ -50,6 +50,8 @@ type GarmRepository struct {
 	WebhookSecretHash pulumi.StringOutput `pulumi:"webhookSecretHash"`
 	// Salt of webhookSecretHash; a secret output.
 	WebhookSecretSalt pulumi.StringOutput `pulumi:"webhookSecretSalt"`
+	// The webhook URL of GARM's controller the installed webhook follows: pass a GarmController's webhookUrl output. When it changes, preview shows an update of this entity, and the update makes sure GitHub's hook points at GARM's new URL (the GarmController's update moves the hooks; this installs one still missing).
+	WebhookUrl pulumi.StringPtrOutput `pulumi:"webhookUrl"`
 }
 
 // NewGarmRepository registers a new resource with the given unique name, arguments, and options.
@@ -117,7 +119,7 @@ type garmRepositoryArgs struct {
 	InstallWebhook *bool `pulumi:"installWebhook"`
 	// Leave the installed webhook in GitHub when the entity is deleted. Defaults to false.
 	KeepWebhookOnDelete *bool `pulumi:"keepWebhookOnDelete"`
-	// GitHub repository as owner/name. Changing it replaces the repository.
+	// GitHub repository as owner/name. Changing it replaces the repository; a change of case only updates in place (GARM keeps its spelling).
 	Name string `pulumi:"name"`
 	// How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
 	PoolBalancerType *string `pulumi:"poolBalancerType"`
@@ -125,6 +127,8 @@ type garmRepositoryArgs struct {
 	WebhookSecret *string `pulumi:"webhookSecret"`
 	// Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
 	WebhookSecretFromConfig *string `pulumi:"webhookSecretFromConfig"`
+	// The webhook URL of GARM's controller the installed webhook follows: pass a GarmController's webhookUrl output. When it changes, preview shows an update of this entity, and the update makes sure GitHub's hook points at GARM's new URL (the GarmController's update moves the hooks; this installs one still missing).
+	WebhookUrl *string `pulumi:"webhookUrl"`
 }
 
 // The set of arguments for constructing a GarmRepository resource.
@@ -139,7 +143,7 @@ type GarmRepositoryArgs struct {
 	InstallWebhook pulumi.BoolPtrInput
 	// Leave the installed webhook in GitHub when the entity is deleted. Defaults to false.
 	KeepWebhookOnDelete pulumi.BoolPtrInput
-	// GitHub repository as owner/name. Changing it replaces the repository.
+	// GitHub repository as owner/name. Changing it replaces the repository; a change of case only updates in place (GARM keeps its spelling).
 	Name pulumi.StringInput
 	// How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
 	PoolBalancerType pulumi.StringPtrInput
@@ -147,6 +151,8 @@ type GarmRepositoryArgs struct {
 	WebhookSecret pulumi.StringPtrInput
 	// Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
 	WebhookSecretFromConfig pulumi.StringPtrInput
+	// The webhook URL of GARM's controller the installed webhook follows: pass a GarmController's webhookUrl output. When it changes, preview shows an update of this entity, and the update makes sure GitHub's hook points at GARM's new URL (the GarmController's update moves the hooks; this installs one still missing).
+	WebhookUrl pulumi.StringPtrInput
 }
 
 func (GarmRepositoryArgs) ElementType() reflect.Type {
@@ -231,7 +237,7 @@ func (o GarmRepositoryOutput) KeepWebhookOnDelete() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *GarmRepository) pulumi.BoolPtrOutput { return v.KeepWebhookOnDelete }).(pulumi.BoolPtrOutput)
 }
 
-// GitHub repository as owner/name. Changing it replaces the repository.
+// GitHub repository as owner/name. Changing it replaces the repository; a change of case only updates in place (GARM keeps its spelling).
 func (o GarmRepositoryOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmRepository) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -269,6 +275,11 @@ func (o GarmRepositoryOutput) WebhookSecretHash() pulumi.StringOutput {
 // Salt of webhookSecretHash; a secret output.
 func (o GarmRepositoryOutput) WebhookSecretSalt() pulumi.StringOutput {
 	return o.ApplyT(func(v *GarmRepository) pulumi.StringOutput { return v.WebhookSecretSalt }).(pulumi.StringOutput)
+}
+
+// The webhook URL of GARM's controller the installed webhook follows: pass a GarmController's webhookUrl output. When it changes, preview shows an update of this entity, and the update makes sure GitHub's hook points at GARM's new URL (the GarmController's update moves the hooks; this installs one still missing).
+func (o GarmRepositoryOutput) WebhookUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GarmRepository) pulumi.StringPtrOutput { return v.WebhookUrl }).(pulumi.StringPtrOutput)
 }
 
 func init() {

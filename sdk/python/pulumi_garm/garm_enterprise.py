@@ -30,7 +30,7 @@ class GarmEnterpriseArgs:
         The set of arguments for constructing a GarmEnterprise resource.
 
         :param pulumi.Input[_builtins.str] credentials: Name of the GARM credentials the entity uses (pass a GarmCredentials' name output so Pulumi orders them). Changing it updates in place when the new credentials are on the same endpoint, and replaces otherwise.
-        :param pulumi.Input[_builtins.str] name: GitHub enterprise slug. Changing it replaces the enterprise.
+        :param pulumi.Input[_builtins.str] name: GitHub enterprise slug. Changing it replaces the enterprise; a change of case only updates in place (GARM keeps its spelling).
         :param pulumi.Input[_builtins.bool] adopt_existing: Manage an entity of the same name that already exists in GARM instead of failing. Defaults to false.
         :param pulumi.Input[_builtins.bool] agent_mode: GARM's agent mode for the entity's runners. Defaults to false.
         :param pulumi.Input[_builtins.str] pool_balancer_type: How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
@@ -66,7 +66,7 @@ class GarmEnterpriseArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        GitHub enterprise slug. Changing it replaces the enterprise.
+        GitHub enterprise slug. Changing it replaces the enterprise; a change of case only updates in place (GARM keeps its spelling).
         """
         return pulumi.get(self, "name")
 
@@ -157,7 +157,7 @@ class GarmEnterprise(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] adopt_existing: Manage an entity of the same name that already exists in GARM instead of failing. Defaults to false.
         :param pulumi.Input[_builtins.bool] agent_mode: GARM's agent mode for the entity's runners. Defaults to false.
         :param pulumi.Input[_builtins.str] credentials: Name of the GARM credentials the entity uses (pass a GarmCredentials' name output so Pulumi orders them). Changing it updates in place when the new credentials are on the same endpoint, and replaces otherwise.
-        :param pulumi.Input[_builtins.str] name: GitHub enterprise slug. Changing it replaces the enterprise.
+        :param pulumi.Input[_builtins.str] name: GitHub enterprise slug. Changing it replaces the enterprise; a change of case only updates in place (GARM keeps its spelling).
         :param pulumi.Input[_builtins.str] pool_balancer_type: How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
         :param pulumi.Input[_builtins.str] webhook_secret: Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
         :param pulumi.Input[_builtins.str] webhook_secret_from_config: Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
@@ -322,7 +322,7 @@ class GarmEnterprise(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        GitHub enterprise slug. Changing it replaces the enterprise.
+        GitHub enterprise slug. Changing it replaces the enterprise; a change of case only updates in place (GARM keeps its spelling).
         """
         return pulumi.get(self, "name")
 

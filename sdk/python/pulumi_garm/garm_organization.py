@@ -27,12 +27,13 @@ class GarmOrganizationArgs:
                  keep_webhook_on_delete: pulumi.Input[Optional[_builtins.bool]] = None,
                  pool_balancer_type: pulumi.Input[Optional[_builtins.str]] = None,
                  webhook_secret: pulumi.Input[Optional[_builtins.str]] = None,
-                 webhook_secret_from_config: pulumi.Input[Optional[_builtins.str]] = None):
+                 webhook_secret_from_config: pulumi.Input[Optional[_builtins.str]] = None,
+                 webhook_url: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a GarmOrganization resource.
 
         :param pulumi.Input[_builtins.str] credentials: Name of the GARM credentials the entity uses (pass a GarmCredentials' name output so Pulumi orders them). Changing it updates in place when the new credentials are on the same endpoint, and replaces otherwise.
-        :param pulumi.Input[_builtins.str] name: GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization.
+        :param pulumi.Input[_builtins.str] name: GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization; a change of case only updates in place (GARM keeps its spelling).
         :param pulumi.Input[_builtins.bool] adopt_existing: Manage an entity of the same name that already exists in GARM instead of failing. Defaults to false.
         :param pulumi.Input[_builtins.bool] agent_mode: GARM's agent mode for the entity's runners. Defaults to false.
         :param pulumi.Input[_builtins.bool] install_webhook: Install GARM's webhook in GitHub through GARM (needs enable_webhook_management in GARM's config), and remove it on delete. Defaults to false.
@@ -40,6 +41,7 @@ class GarmOrganizationArgs:
         :param pulumi.Input[_builtins.str] pool_balancer_type: How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
         :param pulumi.Input[_builtins.str] webhook_secret: Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
         :param pulumi.Input[_builtins.str] webhook_secret_from_config: Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
+        :param pulumi.Input[_builtins.str] webhook_url: The webhook URL of GARM's controller the installed webhook follows: pass a GarmController's webhookUrl output. When it changes, preview shows an update of this entity, and the update makes sure GitHub's hook points at GARM's new URL (the GarmController's update moves the hooks; this installs one still missing).
         """
         pulumi.set(__self__, "credentials", credentials)
         pulumi.set(__self__, "name", name)
@@ -57,6 +59,8 @@ class GarmOrganizationArgs:
             pulumi.set(__self__, "webhook_secret", webhook_secret)
         if webhook_secret_from_config is not None:
             pulumi.set(__self__, "webhook_secret_from_config", webhook_secret_from_config)
+        if webhook_url is not None:
+            pulumi.set(__self__, "webhook_url", webhook_url)
 
     @_builtins.property
     @pulumi.getter
@@ -74,7 +78,7 @@ class GarmOrganizationArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization.
+        GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization; a change of case only updates in place (GARM keeps its spelling).
         """
         return pulumi.get(self, "name")
 
@@ -166,6 +170,18 @@ class GarmOrganizationArgs:
     def webhook_secret_from_config(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "webhook_secret_from_config", value)
 
+    @_builtins.property
+    @pulumi.getter(name="webhookUrl")
+    def webhook_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The webhook URL of GARM's controller the installed webhook follows: pass a GarmController's webhookUrl output. When it changes, preview shows an update of this entity, and the update makes sure GitHub's hook points at GARM's new URL (the GarmController's update moves the hooks; this installs one still missing).
+        """
+        return pulumi.get(self, "webhook_url")
+
+    @webhook_url.setter
+    def webhook_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "webhook_url", value)
+
 
 @pulumi.type_token("garm:index:GarmOrganization")
 class GarmOrganization(pulumi.CustomResource):
@@ -182,6 +198,7 @@ class GarmOrganization(pulumi.CustomResource):
                  pool_balancer_type: pulumi.Input[Optional[_builtins.str]] = None,
                  webhook_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  webhook_secret_from_config: pulumi.Input[Optional[_builtins.str]] = None,
+                 webhook_url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A GarmOrganization registers a GitHub or Gitea organization with GARM: the credentials GARM uses for it, the secret GitHub signs its webhook deliveries with, and how GARM spreads jobs over the organization's pools. Scale sets and pools belong to an organization, a repository or an enterprise, and the entity is never deleted while GARM still has any of them. On request, GARM also installs its webhook in the organization and removes it again on delete.
@@ -193,10 +210,11 @@ class GarmOrganization(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] credentials: Name of the GARM credentials the entity uses (pass a GarmCredentials' name output so Pulumi orders them). Changing it updates in place when the new credentials are on the same endpoint, and replaces otherwise.
         :param pulumi.Input[_builtins.bool] install_webhook: Install GARM's webhook in GitHub through GARM (needs enable_webhook_management in GARM's config), and remove it on delete. Defaults to false.
         :param pulumi.Input[_builtins.bool] keep_webhook_on_delete: Leave the installed webhook in GitHub when the entity is deleted. Defaults to false.
-        :param pulumi.Input[_builtins.str] name: GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization.
+        :param pulumi.Input[_builtins.str] name: GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization; a change of case only updates in place (GARM keeps its spelling).
         :param pulumi.Input[_builtins.str] pool_balancer_type: How GARM spreads jobs over the entity's pools: "roundrobin" or "pack". Defaults to "roundrobin".
         :param pulumi.Input[_builtins.str] webhook_secret: Secret GitHub signs webhook deliveries with; stored as a Pulumi secret. Changing it updates in place (and reinstalls a webhook this resource installed).
         :param pulumi.Input[_builtins.str] webhook_secret_from_config: Instead of webhookSecret: the stack config key holding it, in the garm: namespace (set with `pulumi config set --secret`). `pulumi import` writes this, since GARM never returns the secret.
+        :param pulumi.Input[_builtins.str] webhook_url: The webhook URL of GARM's controller the installed webhook follows: pass a GarmController's webhookUrl output. When it changes, preview shows an update of this entity, and the update makes sure GitHub's hook points at GARM's new URL (the GarmController's update moves the hooks; this installs one still missing).
         """
         ...
     @overload
@@ -231,6 +249,7 @@ class GarmOrganization(pulumi.CustomResource):
                  pool_balancer_type: pulumi.Input[Optional[_builtins.str]] = None,
                  webhook_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  webhook_secret_from_config: pulumi.Input[Optional[_builtins.str]] = None,
+                 webhook_url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -253,6 +272,7 @@ class GarmOrganization(pulumi.CustomResource):
             __props__.__dict__["pool_balancer_type"] = pool_balancer_type
             __props__.__dict__["webhook_secret"] = None if webhook_secret is None else pulumi.Output.secret(webhook_secret)
             __props__.__dict__["webhook_secret_from_config"] = webhook_secret_from_config
+            __props__.__dict__["webhook_url"] = webhook_url
             __props__.__dict__["endpoint_name"] = None
             __props__.__dict__["entity_id"] = None
             __props__.__dict__["entity_kind"] = None
@@ -302,6 +322,7 @@ class GarmOrganization(pulumi.CustomResource):
         __props__.__dict__["webhook_secret_from_config"] = None
         __props__.__dict__["webhook_secret_hash"] = None
         __props__.__dict__["webhook_secret_salt"] = None
+        __props__.__dict__["webhook_url"] = None
         return GarmOrganization(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -380,7 +401,7 @@ class GarmOrganization(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization.
+        GitHub organization name, as GARM and GitHub know it. Changing it replaces the organization; a change of case only updates in place (GARM keeps its spelling).
         """
         return pulumi.get(self, "name")
 
@@ -439,4 +460,12 @@ class GarmOrganization(pulumi.CustomResource):
         Salt of webhookSecretHash; a secret output.
         """
         return pulumi.get(self, "webhook_secret_salt")
+
+    @_builtins.property
+    @pulumi.getter(name="webhookUrl")
+    def webhook_url(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The webhook URL of GARM's controller the installed webhook follows: pass a GarmController's webhookUrl output. When it changes, preview shows an update of this entity, and the update makes sure GitHub's hook points at GARM's new URL (the GarmController's update moves the hooks; this installs one still missing).
+        """
+        return pulumi.get(self, "webhook_url")
 

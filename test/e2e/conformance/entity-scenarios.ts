@@ -112,6 +112,44 @@ const webhooks: Scenario = {
     },
 };
 
+/**
+ * A new controller webhook URL (issue 34): GARM touches no hook, then finds none (info 404), removes none (uninstall
+ * looks at the new URL only) and refuses to install one beside the old (its URL has the controller id); with the old URL
+ * back, the uninstall removes it, and with the new one the install makes a hook there. GarmController relies on this.
+ */
+const webhookUrlChange: Scenario = {
+    name: "entity webhooks across a controller webhook URL change",
+    async run(t, r) {
+        const creds = await seededCredentials(t);
+        r.n.alias(creds, "<creds>");
+        const before = (await t.api("GET", "/controller")).body as Json;
+        const oldBase = String(before.webhook_url);
+        const newBase = "http://garm-moved.example.net/hooks";
+        // GARM's pool managers learn the new URL through its watcher after the PUT answered (runner/pool/watcher.go L146-152).
+        const moveTo = async (url: string) => {
+            const res = await t.api("PUT", "/controller", { webhook_url: url });
+            await t.advance();
+            return res.status;
+        };
+        const made = await t.api("POST", "/organizations", { name: "conf-move-org", credentials_name: creds, webhook_secret: "conf-move-secret" });
+        const id = String((made.body as Json).id);
+        const url = (res: ApiResult) =>
+            res.status === 200
+                ? String((res.body as Json).url).replace(String(before.controller_id), "<cid>").replace(newBase, "<new>").replace(oldBase, "<old>")
+                : r.n.result(res);
+        r.obs("install at the old URL", url(await t.api("POST", `/organizations/${id}/webhook`, {})));
+        r.obs("move to the new URL", await moveTo(newBase));
+        r.res("GET webhook after the move", await t.api("GET", `/organizations/${id}/webhook`));
+        r.res("DELETE webhook after the move", await t.api("DELETE", `/organizations/${id}/webhook`));
+        r.res("POST webhook after the move", await t.api("POST", `/organizations/${id}/webhook`, {}));
+        r.obs("back to the old URL", await moveTo(oldBase));
+        r.res("DELETE webhook at the old URL", await t.api("DELETE", `/organizations/${id}/webhook`));
+        r.obs("move again", await moveTo(newBase));
+        r.obs("POST webhook at the new URL", url(await t.api("POST", `/organizations/${id}/webhook`, {})));
+        r.obs("cleanup", [await moveTo(oldBase), (await t.api("DELETE", `/organizations/${id}?keepWebhook=true`)).status]);
+    },
+};
+
 const controllerUpdate: Scenario = {
     name: "controller update",
     async run(t, r) {
@@ -214,4 +252,4 @@ const forgeType: Scenario = {
     },
 };
 
-export const ENTITY_SCENARIOS: Scenario[] = [entities, webhooks, controllerUpdate, forgeType];
+export const ENTITY_SCENARIOS: Scenario[] = [entities, webhooks, webhookUrlChange, controllerUpdate, forgeType];

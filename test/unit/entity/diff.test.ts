@@ -2,7 +2,7 @@
 // balancer and agent mode in place (UpdateEntityParams, params/requests.go L300-306), refuses credentials of another
 // endpoint (database/sql/util.go L1184-1186), and has no rename.
 import { strict as assert } from "node:assert";
-import { changedFields, diffEntity, updateBody, webhookChange } from "../../../provider/kinds/entity/diff";
+import { changedFields, diffEntity, updateBody, webhookChange, webhookFollows } from "../../../provider/kinds/entity/diff";
 import { withDefaults } from "../../../provider/kinds/entity/inputs";
 import type { EntityOutputs } from "../../../provider/kinds/entity/state";
 import { digestSecret } from "../../../provider/common/secret-digest";
@@ -33,11 +33,34 @@ describe("entity diff", () => {
     assert.equal((await diffEntity(olds, { ...inputs })).changes, false);
   });
 
-  it("replaces on a new name, deleting first only for a change of case (GARM compares names ignoring case)", async () => {
+  it("replaces on a new name, but updates in place for a change of case only (GARM and GitHub compare names ignoring case)", async () => {
     const renamed = (await diffEntity(olds, { ...inputs, name: "acme-2" }));
     assert.deepEqual(renamed.replaces, ["name"]);
     assert.equal(renamed.deleteBeforeReplace, false);
-    assert.equal((await diffEntity(olds, { ...inputs, name: "ACME" })).deleteBeforeReplace, true);
+    // A replacement would delete first (GARM refuses a second entity of the name) and GARM refuses that while pools exist.
+    const recased = await diffEntity(olds, { ...inputs, name: "ACME" });
+    assert.deepEqual(recased.replaces, []);
+    assert.equal(recased.deleteBeforeReplace, false);
+    assert.deepEqual(marks(recased), { name: "update" }, "the new spelling is recorded, GARM keeps its own");
+    const repo = { ...olds, entityKind: "repository" as const, name: "Octo/App" };
+    assert.deepEqual(marks(await diffEntity(repo, { ...inputs, name: "octo/app" })), { name: "update" });
+    assert.deepEqual((await diffEntity(olds, { ...inputs, name: "ACME-2" })).replaces, ["name"], "another name in any case replaces");
+  });
+
+  it("plans an update of an entity with a webhook when the controller's webhook URL it follows changes, and shows which URL", async () => {
+    const hooked = { ...olds, installWebhook: true, webhookInstalled: true, webhookUrl: "https://old.example.com/webhooks" };
+    const news = { ...inputs, installWebhook: true, webhookUrl: "https://new.example.com/webhooks" };
+    assert.deepEqual(marks(await diffEntity(hooked, news)), { webhookUrl: "update" });
+    assert.equal(webhookFollows(hooked, news), true);
+    assert.deepEqual(marks(await diffEntity(hooked, { ...news, webhookUrl: UNKNOWN })), { webhookUrl: "update" }, "unknown at preview: the controller changes");
+    assert.deepEqual(marks(await diffEntity(hooked, { ...news, webhookUrl: "https://old.example.com/webhooks" })), {});
+    // State written before webhookUrl was an input: taking it on checks the hook once.
+    const { webhookUrl: _u, ...older } = hooked;
+    assert.deepEqual(marks(await diffEntity(older as EntityOutputs, news)), { webhookUrl: "add" });
+    assert.deepEqual(marks(await diffEntity(older as EntityOutputs, { ...inputs, installWebhook: true })), {}, "not given, not held: no change");
+    // Without a webhook to move, the URL is no reason for an update.
+    assert.deepEqual(marks(await diffEntity(olds, { ...inputs, webhookUrl: "https://new.example.com/webhooks" })), {});
+    assert.equal(webhookFollows(olds, { ...inputs, webhookUrl: "https://new.example.com/webhooks" }), false);
   });
 
   it("updates credentials of the same endpoint in place and replaces for another endpoint", async () => {
