@@ -44,9 +44,29 @@ function inputsOf(props: Record<string, unknown>): CheckedInputs {
   return withoutProviderKey(props) as unknown as CheckedInputs;
 }
 
+/**
+ * The POST body. GARM's create refuses max_runners 0 (params/requests.go L638, §4.4) where its update accepts it
+ * (§4.1), so a scale set asked for at 0 is created disabled at 1, where GARM makes no runner (§7.6), and create then
+ * sets it to 0 (parkAfterCreate).
+ */
 function createBody(inputs: CheckedInputs, name: string): CreateScaleSetParams {
-  const { tags, ...shared } = runnerCreateFields(inputs);
+  const asCreated = inputs.maxRunners === 0 ? { ...inputs, maxRunners: 1, minIdleRunners: 0, enabled: false } : inputs;
+  const { tags, ...shared } = runnerCreateFields(asCreated);
   return { name, ...shared, labels: tags } as CreateScaleSetParams;
+}
+
+/** Said at preview for a create at maxRunners 0: how it is made, since GARM's create cannot take 0 itself. */
+export function parkedCreateLine(label: string): string {
+  return (
+    `${label}: GARM refuses max_runners 0 on create (it accepts it on update), so this create makes it disabled at ` +
+    "maxRunners 1, where GARM starts no runner, and then sets maxRunners 0 in the same step"
+  );
+}
+
+/** Brings a scale set created at 1 for a program that asks for 0 to 0 (createBody). */
+async function parkAfterCreate(client: GarmClient, inputs: CheckedInputs, id: number): Promise<void> {
+  if (inputs.maxRunners !== 0) return;
+  await client.updateScaleSet(id, { max_runners: 0, min_idle_runners: 0, enabled: inputs.enabled });
 }
 
 async function findByName(client: GarmClient, entity: ResolvedEntity, name: string): Promise<ScaleSetView | undefined> {
@@ -70,7 +90,12 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
 
   return {
     async check(olds, news) {
-      return withReferenceChecks(checkScaleSetInputs(news), olds, news, { client: deps.client, gate });
+      const checked = await withReferenceChecks(checkScaleSetInputs(news), olds, news, { client: deps.client, gate });
+      const creating = olds === undefined || Object.keys(withoutProviderKey(olds)).length === 0;
+      if (creating && checked.failures.length === 0 && checked.inputs.maxRunners === 0) {
+        deps.log.info(parkedCreateLine(`GarmScaleSet ${String(checked.inputs.name)}`));
+      }
+      return checked;
     },
 
     async diff(id, olds, news) {
@@ -80,10 +105,12 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
       const label = `GarmScaleSet ${stored.liveName} (id ${garmId ?? id})`;
       if (planned.replaces?.length) {
         logReplacements(deps.log, label, replaceReasons(stored, withoutProviderKey(news), planned.replaces));
+        if (news.maxRunners === 0) deps.log.info(parkedCreateLine(`${label}: its replacement`));
         return planned;
       }
       if (garmId === undefined) return planned;
-      // A delete that stopped part-way left GARM disabled at 0 runners while the state still holds the old values.
+      // A delete that stopped part-way left GARM disabled at 0 runners while the state still holds the old values; a
+      // state that records it disabled at 0 (parked, as import reads it) is no stopped delete.
       const live = await readLive(garmId);
       if (live.kind === "gone") {
         deps.log.warn(
@@ -91,9 +118,9 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
             "state, after which `pulumi up` creates it again",
         );
       }
-      const restore = live.kind === "found" ? fieldsToRestore(live.view, withoutProviderKey(news)) : [];
+      const restore = live.kind === "found" ? fieldsToRestore(live.view, withoutProviderKey(news), stored) : [];
       if (live.kind === "found" && restore.length > 0) {
-        deps.log.info(restoreLine(`GarmScaleSet ${live.view.name} (id ${garmId})`, restore));
+        deps.log.info(restoreLine(`GarmScaleSet ${live.view.name} (id ${garmId})`, restore, stored));
         return alsoUpdating(planned, stored, withoutProviderKey(news), restore);
       }
       // The dynamic provider cannot mark fields for the engine (pulumi-behaviour.md §1.2): name them, old → new, here.
@@ -144,6 +171,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
 
       const created = await postScaleSet(client, inputs, entity, name, props);
       try {
+        await parkAfterCreate(client, inputs, created.id);
         const outs = await readBack(client, inputs, created.id, entity);
         await awaitSuccessorReadiness(client, inputs, outs.liveName, outs.scaleSetId, entity);
         return { id: String(created.id), outs };
@@ -303,7 +331,8 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
         "drain is waiting for busy runners, or GARM could not remove it on GitHub). Pulumi retries that delete only after " +
         "this create, so this create cannot take the name: go back to the labels and provider the scale set has now for " +
         "one `pulumi up` (it retries that delete, which finishes once the jobs are done and GitHub answers), then make this " +
-        "change again",
+        "change again. GARM's values alone cannot tell such a delete from a scale set parked at maxRunners 0 on purpose: if " +
+        "it is one of those, choose another name, or set adoptExisting: true to manage it with this resource",
     );
   }
 
@@ -345,6 +374,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
     deps.log.info(`GarmScaleSet ${olds.liveName}: the earlier create never reached GARM; creating it now under ${where}`);
     const created = await postScaleSet(client, inputs, entity, olds.liveName, newProps);
     try {
+      await parkAfterCreate(client, inputs, created.id);
       return await readBack(client, inputs, created.id, entity);
     } catch (err) {
       throw partialCreate(`GarmScaleSet ${olds.liveName}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`, id, {
