@@ -3,6 +3,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
 import { configure, garmClient, processCancel } from "../../common/connection";
+import { GARM_IDENTITY_OUTPUT, garmIdentityOf } from "../../common/garm-identity";
 import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
 import { isCancelled } from "../../common/cancel";
@@ -16,7 +17,7 @@ import { notOurs } from "../../common/holder";
 import { adoptByName, adoptFound } from "../../common/adopt";
 import { briefly } from "../../runners/brief-error";
 import { checkScaleSetInputs } from "./check";
-import { UPDATABLE, type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
+import { UPDATABLE, type UpdatableField, changedFields, diffScaleSet, renameBack, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
 import { drainDepsOf } from "../../runners/drain/retire";
 import { drainOptionsFor } from "../../runners/drain/override";
@@ -125,7 +126,9 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
       }
       // The dynamic provider cannot mark fields for the engine (pulumi-behaviour.md §1.2): name them, old → new, here.
       const sent = (Object.keys(planned.fields) as UpdatableField[]).filter((f) => f in UPDATABLE);
-      const changes = updateChanges(stored, withoutProviderKey(news), sent);
+      const rename = renameBack(stored, withoutProviderKey(news));
+      const renaming = rename === undefined ? [] : [`name ${stored.liveName} → ${rename} (renamed in GARM outside Pulumi; renamed back)`];
+      const changes = [...renaming, ...updateChanges(stored, withoutProviderKey(news), sent)];
       if (changes.length > 0) deps.log.info(`${label}: will update ${changes.join(", ")}`);
       return planned;
     },
@@ -199,7 +202,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
       }
       try {
         const view = await client.getScaleSet(garmId);
-        if (!isSameScaleSet(olds, view)) {
+        if (!isSameScaleSet(olds, view, await inRecordedGarm(client, olds))) {
           deps.log.warn(notOurs.dropped(`GarmScaleSet ${olds.liveName} (id ${garmId})`, describeHolder(view)));
           return {};
         }
@@ -220,15 +223,19 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
       const news = inputsOf(newProps);
       const client = deps.client();
       const live = await client.getScaleSet(garmId);
+      const sameGarm = await inRecordedGarm(client, stored);
       // A delete that stopped part-way left GARM disabled at 0 runners; the state does not know (drained.ts).
-      const olds = isSameScaleSet(stored, live) ? withDrainedFields(stored, live) : stored;
+      const ours = isSameScaleSet(stored, live, sameGarm);
+      const olds = ours ? withDrainedFields(stored, live) : stored;
       const fields = changedFields(olds, news);
-      if (fields.length === 0) {
+      // Renamed in GARM behind Pulumi's back (read kept it, state.ts isRenamedBehindPulumi): the update names it back.
+      const rename = ours ? renameBack({ liveName: live.name }, news as unknown as Record<string, unknown>) : undefined;
+      if (fields.length === 0 && rename === undefined) {
         // Only provider-side options (drain, adoptExisting) changed: nothing to tell GARM.
         return { outs: { ...olds, drain: news.drain, adoptExisting: news.adoptExisting } };
       }
-      refuseIfNotOurs(olds, live);
-      await sendUpdate(client, live, news, fields);
+      refuseIfNotOurs(olds, live, sameGarm);
+      await sendUpdate(client, live, news, fields, rename);
       return { outs: await readBack(client, news, garmId, storedEntity(olds)) };
     },
 
@@ -245,7 +252,8 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
         }
         garmId = found.view.id;
       }
-      const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view) };
+      const sameGarm = await inRecordedGarm(client, olds);
+      const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view, sameGarm) };
       const waiter = waiterFor(client, target.id);
       const outcome = await retireScaleSet(target, drainOptionsFor(olds.drain), { client, ...drainDepsOf(deps, waiter) }).finally(() => waiter?.close());
       const label = `GarmScaleSet ${target.liveName} (id ${garmId})`;
@@ -409,16 +417,30 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
     return events && changeWaiter(events, scaleSetConcern(id), { ...deps.waiter, cancel: deps.cancel });
   }
 
-  /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType on the scale set's forge. */
-  async function sendUpdate(client: GarmClient, live: ScaleSetView, news: CheckedInputs, fields: UpdatableField[]): Promise<void> {
+  /**
+   * PUTs the changed fields, and the live name when it was renamed behind Pulumi's back (GARM sends a rename to GitHub,
+   * §4.1); an omitted templateId sends GARM's system template for osType on the scale set's forge.
+   */
+  async function sendUpdate(client: GarmClient, live: ScaleSetView, news: CheckedInputs, fields: UpdatableField[], rename?: string): Promise<void> {
     const omitted = fields.includes("templateId") && news.templateId === undefined;
     const systemTemplate = omitted ? await systemTemplateId(client, forgeOf(live.forgeType), news.osType) : undefined;
-    await client.updateScaleSet(live.id, updateBody(news, fields, systemTemplate));
+    const body = updateBody(news, fields, systemTemplate);
+    await client.updateScaleSet(live.id, rename === undefined ? body : { ...body, name: rename });
+  }
+
+  /**
+   * Whether `client` reaches the GARM the outputs record (garm-behaviour.md §1.8): only then is the id, with the same
+   * entity, provider and labels, this scale set under another name. False when either is not known.
+   */
+  async function inRecordedGarm(client: GarmClient, olds: ScaleSetOutputs): Promise<boolean> {
+    const recorded = (olds as unknown as Record<string, unknown>)[GARM_IDENTITY_OUTPUT];
+    if (typeof recorded !== "string" || recorded === "") return false;
+    return (await garmIdentityOf(client)) === recorded;
   }
 
   /** Throws, before anything is changed, when the id now names another scale set (a database restore reuses ids). */
-  function refuseIfNotOurs(olds: ScaleSetOutputs, view: ScaleSetView): void {
-    if (isSameScaleSet(olds, view)) return;
+  function refuseIfNotOurs(olds: ScaleSetOutputs, view: ScaleSetView, sameGarm: boolean): void {
+    if (isSameScaleSet(olds, view, sameGarm)) return;
     throw new Error(notOurs.refused(`GarmScaleSet ${olds.liveName} (id ${view.id})`, describeHolder(view)));
   }
 
