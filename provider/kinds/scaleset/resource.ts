@@ -31,6 +31,7 @@ import { type RunnerDeps, runnerDepsFor } from "../../runners/deps";
 import type { CheckedInputs } from "./inputs";
 import { canonicalLabels, isOtherGeneration, liveName } from "../../runners/naming";
 import { waitForRunners } from "./readiness";
+import { PlannedReplacements, refusedReplacement, replacementBlockers } from "./replacement";
 import { forgeOf, systemTemplateId } from "../../runners/templates";
 import { type ResolvedEntity, storedEntity } from "../../runners/state";
 import { type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, toOutputs } from "./state";
@@ -88,6 +89,8 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
   // One gate for every read planning makes of GARM (check's references, diff's drained fields): one warning at most.
   const gate = readGate({ log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000 });
   const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000, gate });
+  // Replacements diff planned in this process, for delete to check a delete-first one again (replacement.ts).
+  const replacements = new PlannedReplacements();
 
   return {
     async check(olds, news) {
@@ -107,6 +110,10 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
       if (planned.replaces?.length) {
         logReplacements(deps.log, label, replaceReasons(stored, withoutProviderKey(news), planned.replaces));
         if (news.maxRunners === 0) deps.log.info(parkedCreateLine(`${label}: its replacement`));
+        if (garmId !== undefined) {
+          replacements.record(garmId, news);
+          if (planned.deleteBeforeReplace) await refuseDoomedReplacement(label, garmId, stored, news);
+        }
         return planned;
       }
       if (garmId === undefined) return planned;
@@ -134,6 +141,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
     },
 
     async create(props) {
+      replacements.created(props);
       const inputs = inputsOf(props);
       const client = deps.client();
       // GARM does not check the provider exists and would create a scale set that can never run or drain (§4.4, §9.3).
@@ -251,6 +259,12 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
           return;
         }
         garmId = found.view.id;
+      }
+      // A delete-first replacement's create must be able to succeed before the old scale set is touched (replacement.ts).
+      const replacing = replacements.take(garmId);
+      if (replacing) {
+        const reasons = await replacementBlockers(client, replacing, { id: garmId, liveName: olds.liveName, forgeType: olds.forgeType });
+        if (reasons.length > 0) throw refusedReplacement(`GarmScaleSet ${olds.liveName} (id ${garmId})`, reasons, "delete");
       }
       const sameGarm = await inRecordedGarm(client, olds);
       const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view, sameGarm) };
@@ -409,6 +423,28 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
       sleep: deps.sleep,
       wait: waiter?.wait,
     }).finally(() => waiter?.close());
+  }
+
+  /**
+   * At preview and at `up`, before the engine deletes the old scale set of a delete-first replacement: throws when
+   * GARM would refuse the new one (replacement.ts). When GARM cannot be read now, says that delete checks again.
+   */
+  async function refuseDoomedReplacement(label: string, garmId: number, stored: ScaleSetOutputs, news: Record<string, unknown>): Promise<void> {
+    let client: GarmClient;
+    try {
+      client = deps.client();
+    } catch {
+      return; // Connection settings not known: `up` reports them before anything is deleted.
+    }
+    const read = await gate(() => replacementBlockers(client, news, { id: garmId, liveName: stored.liveName, forgeType: stored.forgeType }));
+    if (read.ok) {
+      if (read.value.length > 0) throw refusedReplacement(label, read.value, "preview");
+      return;
+    }
+    deps.log.warn(
+      `${label}: could not check what the replacement's create needs (${briefly(read.error ?? "GARM did not answer")}); ` +
+        "the delete checks it again and deletes nothing when the create would fail",
+    );
   }
 
   /** Listens for GARM's events about the scale set from now on, when the socket is in use. */
