@@ -10,6 +10,7 @@
 // Not checked, because only GitHub knows: the runner group exists, and GitHub accepts the scale set.
 import { isDeepStrictEqual } from "node:util";
 import type { GarmClient } from "../../garm/client";
+import type { Declarations } from "../../garm/lookups";
 import { isGarmError } from "../../garm/errors";
 import { containsUnknown, withoutProviderKey } from "../../common/unknown";
 import { liveName } from "../../runners/naming";
@@ -31,7 +32,16 @@ const ENTITY_KINDS = ["organization", "repository", "enterprise"] as const;
  * Why the replacement's create would fail, one reason per problem; empty when nothing known says so. A value not known
  * yet (preview) is not checked: the check in delete, at `up`, sees every value. Read errors are thrown.
  */
-export async function replacementBlockers(client: PreflightClient, props: Record<string, unknown>, old: Replaced): Promise<string[]> {
+export async function replacementBlockers(
+  client: PreflightClient,
+  props: Record<string, unknown>,
+  old: Replaced,
+  /**
+   * At preview: the provider and entity names resources of this run declare (../../garm/lookups.ts), which GARM has
+   * only once `up` made them. They are skipped then; delete, after those resources' steps, checks them in GARM.
+   */
+  declared?: Pick<Declarations, "isDeclaredProvider" | "isDeclaredEntity">,
+): Promise<string[]> {
   const news = withoutProviderKey(props) as unknown as CheckedInputs;
   const reasons: string[] = [];
   const known = (v: unknown) => v !== undefined && !containsUnknown(v);
@@ -43,7 +53,7 @@ export async function replacementBlockers(client: PreflightClient, props: Record
   } else {
     const kind = ENTITY_KINDS.find((k) => news[k] !== undefined);
     const name = kind && news[kind];
-    if (kind && known(name) && (news.endpoint === undefined || known(news.endpoint))) {
+    if (kind && known(name) && (news.endpoint === undefined || known(news.endpoint)) && !declared?.isDeclaredEntity(kind, name as string)) {
       const found = await client.findEntities(kind, name as string, news.endpoint);
       const where = news.endpoint ? ` under endpoint ${news.endpoint}` : "";
       if (found.length === 0) reasons.push(`${kind} ${name}${where} is not known to GARM`);
@@ -53,7 +63,7 @@ export async function replacementBlockers(client: PreflightClient, props: Record
     }
   }
 
-  if (known(news.providerName)) {
+  if (known(news.providerName) && !declared?.isDeclaredProvider(news.providerName)) {
     const providers = await client.listProviders();
     if (!providers.some((p) => p.name === news.providerName)) {
       reasons.push(`providerName ${JSON.stringify(news.providerName)} is not a provider GARM has loaded (it has: ${providers.map((p) => p.name).join(", ") || "none"})`);

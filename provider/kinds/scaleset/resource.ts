@@ -8,7 +8,7 @@ import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../../garm/
 import { isGarmError } from "../../garm/errors";
 import { isCancelled } from "../../common/cancel";
 import { type ChangeWaiter, changeWaiter, scaleSetConcern } from "../../common/events-wait";
-import { lookupsFor } from "../../garm/lookups";
+import { declarationsFor, lookupsFor } from "../../garm/lookups";
 import { logReplacements } from "../../common/replace-line";
 import { type KindMethods, alsoUpdating } from "../../common/planned-diff";
 import { withoutProviderKey } from "../../common/unknown";
@@ -60,8 +60,8 @@ function createBody(inputs: CheckedInputs, name: string): CreateScaleSetParams {
 /** Said at preview for a create at maxRunners 0: how it is made, since GARM's create cannot take 0 itself. */
 export function parkedCreateLine(label: string): string {
   return (
-    `${label}: GARM refuses max_runners 0 on create (it accepts it on update), so this create makes it disabled at ` +
-    "maxRunners 1, where GARM starts no runner, and then sets maxRunners 0 in the same step"
+    `${label}: maxRunners 0: GARM refuses max_runners 0 on create (it accepts it on update), so creating it makes it ` +
+    "disabled at maxRunners 1, where GARM starts no runner, and then sets maxRunners 0 in the same step (an import creates nothing)"
   );
 }
 
@@ -436,7 +436,8 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
     } catch {
       return; // Connection settings not known: `up` reports them before anything is deleted.
     }
-    const read = await gate(() => replacementBlockers(client, news, { id: garmId, liveName: stored.liveName, forgeType: stored.forgeType }));
+    const old = { id: garmId, liveName: stored.liveName, forgeType: stored.forgeType };
+    const read = await gate(() => replacementBlockers(client, news, old, declarationsFor(client)));
     if (read.ok) {
       if (read.value.length > 0) throw refusedReplacement(label, read.value, "preview");
       return;

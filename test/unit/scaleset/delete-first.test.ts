@@ -79,6 +79,12 @@ describe("GarmScaleSet delete-first replacement", () => {
       'providerName "fake" is not a provider GARM has loaded (it has: lxd)',
       "templateId 9 is a github windows template; this scale set needs a github linux one",
     ]);
+    const declared = { isDeclaredProvider: (n: string) => n === "fake", isDeclaredEntity: (k: string, n: string) => k === "organization" && n === "acme" };
+    assert.deepEqual(
+      await replacementBlockers(garm as never, news, { id: 7, liveName: "ci-exact", forgeType: "github" }, declared),
+      [],
+      "at preview, a provider or entity this run declares is left to the check in delete",
+    );
     const taken = fakeGarm();
     taken.scaleSets.push({ id: 8, name: "ci-exact" });
     assert.match((await replacementBlockers(taken as never, news, { id: 7, liveName: "ci-exact" })).join(), /GARM id 8, already holds the name ci-exact/);
