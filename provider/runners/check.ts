@@ -67,19 +67,29 @@ export const labelValuesRule: Rule = ({ labels }, known) => {
   return failures;
 };
 
-export const runnerCountsRule: Rule = ({ maxRunners, minIdleRunners }, known) => {
-  const failures: Failure[] = [];
-  if (known("maxRunners") && maxRunners !== undefined && maxRunners < 1) {
-    failures.push(fail("maxRunners", `maxRunners is ${maxRunners}; it must be at least 1`));
-  }
-  if (known("minIdleRunners") && minIdleRunners !== undefined && minIdleRunners < 0) {
-    failures.push(fail("minIdleRunners", `minIdleRunners is ${minIdleRunners}; it must not be negative`));
-  }
-  if (known("maxRunners") && known("minIdleRunners") && maxRunners !== undefined && (minIdleRunners ?? 0) > maxRunners) {
-    failures.push(fail("minIdleRunners", `minIdleRunners (${minIdleRunners}) must be at most maxRunners (${maxRunners})`));
-  }
-  return failures;
-};
+/**
+ * maxRunners at least `leastMax`, minIdleRunners not negative and at most maxRunners. GARM's create refuses
+ * max_runners 0 and its update accepts it (garm-behaviour.md §4.1), so a kind that can park at 0 passes `leastMax: 0`.
+ */
+export const runnerCountsRuleWith =
+  ({ leastMax }: { readonly leastMax: 0 | 1 }): Rule =>
+  ({ maxRunners, minIdleRunners }, known) => {
+    const failures: Failure[] = [];
+    if (known("maxRunners") && maxRunners !== undefined && maxRunners < leastMax) {
+      const why = leastMax === 0 ? "it must not be negative" : "it must be at least 1";
+      failures.push(fail("maxRunners", `maxRunners is ${maxRunners}; ${why}`));
+    }
+    if (known("minIdleRunners") && minIdleRunners !== undefined && minIdleRunners < 0) {
+      failures.push(fail("minIdleRunners", `minIdleRunners is ${minIdleRunners}; it must not be negative`));
+    }
+    if (known("maxRunners") && known("minIdleRunners") && maxRunners !== undefined && (minIdleRunners ?? 0) > maxRunners) {
+      failures.push(fail("minIdleRunners", `minIdleRunners (${minIdleRunners}) must be at most maxRunners (${maxRunners})`));
+    }
+    return failures;
+  };
+
+/** The counts rule for a kind whose maxRunners is at least 1 (a pool). */
+export const runnerCountsRule: Rule = runnerCountsRuleWith({ leastMax: 1 });
 
 export const positiveRule =
   (field: "runnerBootstrapTimeout" | "templateId"): Rule =>

@@ -19,9 +19,14 @@ export function isDrained(view: Counts): boolean {
   return !view.enabled && view.maxRunners === 0 && view.minIdleRunners === 0;
 }
 
-/** The drained fields the program wants otherwise; empty unless GARM holds the scale set drained. */
-export function fieldsToRestore(live: Counts, news: Record<string, unknown>): DrainedField[] {
+/**
+ * The drained fields the program wants otherwise; empty unless GARM holds the scale set drained. With `stored`, also
+ * empty when Pulumi's state records it drained: a scale set parked on purpose (disabled at 0, imported or written
+ * so) is not taken for a delete that stopped part-way, whose state keeps the values from before (Appendix B step 1).
+ */
+export function fieldsToRestore(live: Counts, news: Record<string, unknown>, stored?: Counts): DrainedField[] {
   if (!isDrained(live)) return [];
+  if (stored !== undefined && isDrained(stored)) return [];
   return DRAINED_FIELDS.filter((field) => news[field] !== undefined && (containsUnknown(news[field]) || news[field] !== live[field]));
 }
 
@@ -31,7 +36,16 @@ export function withDrainedFields<T extends Counts>(olds: T, live: Counts): T {
   return { ...olds, enabled: live.enabled, maxRunners: live.maxRunners, minIdleRunners: live.minIdleRunners };
 }
 
-export function restoreLine(label: string, fields: readonly string[]): string {
+export function restoreLine(label: string, fields: readonly string[], stored?: Counts): string {
+  if (stored !== undefined) {
+    // Told by the state, not by GARM's values alone: the state records it running, GARM holds it drained.
+    const recorded = `enabled ${stored.enabled}, maxRunners ${stored.maxRunners}, minIdleRunners ${stored.minIdleRunners}`;
+    return (
+      `${label}: GARM holds it disabled at 0 runners while Pulumi's state records ${recorded}, as a delete that stopped ` +
+      `part-way leaves it (or a change made outside Pulumi); this update sets ${fields.join(", ")} back to the program's ` +
+      "values (`pulumi destroy` would retry the delete instead)"
+    );
+  }
   return (
     `${label}: GARM holds it disabled at 0 runners, as a delete that stopped part-way leaves it; this update sets ` +
     `${fields.join(", ")} back to the program's values (\`pulumi destroy\` would retry the delete instead)`

@@ -108,7 +108,7 @@ export class ScaleSet extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly liveName: pulumi.Output<string>;
     /**
-     * Most runners at once; at least 1.
+     * Most runners at once; 0 parks the scale set (set enabled: false beside it). A create at 0 is made at 1, disabled, then set to 0.
      */
     declare public readonly maxRunners: pulumi.Output<number>;
     /**
@@ -319,7 +319,7 @@ export interface ScaleSetArgs {
      */
     labels: pulumi.Input<pulumi.Input<string>[]>;
     /**
-     * Most runners at once; at least 1.
+     * Most runners at once; 0 parks the scale set (set enabled: false beside it). A create at 0 is made at 1, disabled, then set to 0.
      */
     maxRunners: pulumi.Input<number>;
     /**

@@ -23,7 +23,7 @@ export interface RunnerSettingsArgs {
   readonly osType?: pulumi.Input<"linux" | "windows">;
   /** "amd64", "arm64", "arm" or "386". Defaults to "amd64". */
   readonly osArch?: pulumi.Input<"amd64" | "arm64" | "arm" | "386">;
-  /** Most runners at once; at least 1. */
+  /** Most runners at once; at least 1 for a GarmPool, while 0 parks a GarmScaleSet (created at 1, disabled, then set to 0). */
   readonly maxRunners: pulumi.Input<number>;
   /** Idle runners kept ready; at most maxRunners. Defaults to 0. */
   readonly minIdleRunners?: pulumi.Input<number>;

@@ -8,7 +8,7 @@ const properties = async (provider: { check?: (o: Record<string, unknown>, n: Re
 
 describe("check reports every failure at once", () => {
   it("GarmScaleSet: an invalid osType hides neither the name, the labels nor maxRunners", async () => {
-    const news = { name: "bad name", organization: "acme", providerName: "fake", image: "img", flavor: "f", osType: "macos", labels: ["ok", "a b"], maxRunners: 0 };
+    const news = { name: "bad name", organization: "acme", providerName: "fake", image: "img", flavor: "f", osType: "macos", labels: ["ok", "a b"], maxRunners: 1.5 };
     assert.deepEqual(await properties(front.scaleSet, news), ["labels[1]", "maxRunners", "name", "osType"]);
   });
 

@@ -21,6 +21,10 @@ describe("a scale set a stopped delete left disabled (Appendix B)", () => {
     assert.deepEqual(fieldsToRestore(drained, { enabled: false, maxRunners: 3, minIdleRunners: 0 }), ["maxRunners"]);
     assert.deepEqual(fieldsToRestore(drained, { enabled: true, maxRunners: UNKNOWN, minIdleRunners: 0 }), ["enabled", "maxRunners"]);
     assert.deepEqual(fieldsToRestore({ enabled: false, maxRunners: 2, minIdleRunners: 0 }, { enabled: true, maxRunners: 3 }), []);
+    // Told by the state (issue 34 item 1): a state recording it disabled at 0 is a parked scale set, not a stopped delete.
+    const parked = { enabled: false, maxRunners: 0, minIdleRunners: 0 };
+    assert.deepEqual(fieldsToRestore(drained, { enabled: true, maxRunners: 1, minIdleRunners: 0 }, parked), []);
+    assert.deepEqual(fieldsToRestore(drained, { enabled: true, maxRunners: 1 }, { enabled: true, maxRunners: 3, minIdleRunners: 0 }), ["enabled", "maxRunners"]);
   });
 
   it("update compares those fields against GARM, the rest against the state", () => {

@@ -11,7 +11,7 @@ import {
   labelValuesRule,
   positiveRule,
   requiredTextRule,
-  runnerCountsRule,
+  runnerCountsRuleWith,
   show,
 } from "../../runners/check";
 import { MAX_LIVE_NAME } from "../../runners/naming";
@@ -60,7 +60,8 @@ const RULES: Rule<ScaleSetInputs>[] = [
   requiredTextRule("runnerGroup"),
   requiredTextRule("endpoint"),
   labelsRule,
-  runnerCountsRule,
+  // 0 parks a scale set: GARM's update accepts it, and its create is made at 1 and then set to 0 (resource.ts, §4.1).
+  runnerCountsRuleWith({ leastMax: 0 }),
   positiveRule("runnerBootstrapTimeout"),
   positiveRule("templateId"),
   extraSpecsRule,

@@ -107,7 +107,21 @@ export function diffScaleSet(oldOutputs: ScaleSetOutputs, newInputs: Record<stri
   const updates = changedFields(oldOutputs, news);
   const optionChanges = PROVIDER_OPTIONS.filter((f) => !isDeepStrictEqual(news[f], oldOutputs[f]));
   const deleteBeforeReplace = replaces.length > 0 && replacementCollides(oldOutputs, news);
-  return plannedDiff({ olds: oldOutputs, news, replaces, updates: [...updates, ...optionChanges], deleteBeforeReplace });
+  const rename = replaces.length === 0 && renameBack(oldOutputs, news) !== undefined ? ["name"] : [];
+  return plannedDiff({ olds: oldOutputs, news, replaces, updates: [...rename, ...updates, ...optionChanges], deleteBeforeReplace });
+}
+
+/**
+ * The live name to rename the scale set back to when the outputs hold another one: a refresh read it renamed in GARM
+ * behind Pulumi's back (state.ts isRenamedBehindPulumi). Undefined when the name the inputs give is the one held, or
+ * not known yet.
+ */
+export function renameBack(olds: Pick<ScaleSetOutputs, "liveName">, news: Record<string, unknown>): string | undefined {
+  if (typeof olds.liveName !== "string" || olds.liveName === "") return undefined;
+  if ([news.name, news.labels, news.providerName, news.naming].some(containsUnknown)) return undefined;
+  if (typeof news.name !== "string" || !Array.isArray(news.labels) || typeof news.providerName !== "string") return undefined;
+  const wanted = liveName(news.name, news.labels as string[], news.providerName, news.naming === "exact" ? "exact" : "hashed");
+  return wanted !== olds.liveName ? wanted : undefined;
 }
 
 function replacementCollides(olds: ScaleSetOutputs, news: Record<string, unknown>): boolean {

@@ -15,6 +15,10 @@ export const scaleSetInputSchema = runnerSettingsSchema
     labels: z
       .array(z.string())
       .describe("Labels workflows target in runs-on; at least one unless naming is \"exact\". Changing them replaces the scale set."),
+    maxRunners: z
+      .number()
+      .int()
+      .describe("Most runners at once; 0 parks the scale set (set enabled: false beside it). A create at 0 is made at 1, disabled, then set to 0."),
     runnerGroup: z.string().optional().describe("GitHub runner group. Defaults to GARM's \"Default\"."),
     naming: z.enum(["hashed", "exact"]).optional().describe("\"hashed\" (default) appends the generation hash; \"exact\" uses name as is (replacements then delete first)."),
     adoptExisting: z.boolean().optional().describe("Manage a scale set with the same live name that already exists in GARM instead of failing. Defaults to false."),

@@ -3,11 +3,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
 import { configure, garmClient, processCancel } from "../../common/connection";
+import { GARM_IDENTITY_OUTPUT, garmIdentityOf } from "../../common/garm-identity";
 import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../../garm/client";
 import { isGarmError } from "../../garm/errors";
 import { isCancelled } from "../../common/cancel";
 import { type ChangeWaiter, changeWaiter, scaleSetConcern } from "../../common/events-wait";
-import { lookupsFor } from "../../garm/lookups";
+import { declarationsFor, lookupsFor } from "../../garm/lookups";
 import { logReplacements } from "../../common/replace-line";
 import { type KindMethods, alsoUpdating } from "../../common/planned-diff";
 import { withoutProviderKey } from "../../common/unknown";
@@ -16,7 +17,7 @@ import { notOurs } from "../../common/holder";
 import { adoptByName, adoptFound } from "../../common/adopt";
 import { briefly } from "../../runners/brief-error";
 import { checkScaleSetInputs } from "./check";
-import { UPDATABLE, type UpdatableField, changedFields, diffScaleSet, updateBody } from "./diff";
+import { UPDATABLE, type UpdatableField, changedFields, diffScaleSet, renameBack, updateBody } from "./diff";
 import { retireScaleSet } from "./drain";
 import { drainDepsOf } from "../../runners/drain/retire";
 import { drainOptionsFor } from "../../runners/drain/override";
@@ -30,6 +31,7 @@ import { type RunnerDeps, runnerDepsFor } from "../../runners/deps";
 import type { CheckedInputs } from "./inputs";
 import { canonicalLabels, isOtherGeneration, liveName } from "../../runners/naming";
 import { waitForRunners } from "./readiness";
+import { PlannedReplacements, refusedReplacement, replacementBlockers } from "./replacement";
 import { forgeOf, systemTemplateId } from "../../runners/templates";
 import { type ResolvedEntity, storedEntity } from "../../runners/state";
 import { type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, toOutputs } from "./state";
@@ -44,9 +46,29 @@ function inputsOf(props: Record<string, unknown>): CheckedInputs {
   return withoutProviderKey(props) as unknown as CheckedInputs;
 }
 
+/**
+ * The POST body. GARM's create refuses max_runners 0 (params/requests.go L638, §4.4) where its update accepts it
+ * (§4.1), so a scale set asked for at 0 is created disabled at 1, where GARM makes no runner (§7.6), and create then
+ * sets it to 0 (parkAfterCreate).
+ */
 function createBody(inputs: CheckedInputs, name: string): CreateScaleSetParams {
-  const { tags, ...shared } = runnerCreateFields(inputs);
+  const asCreated = inputs.maxRunners === 0 ? { ...inputs, maxRunners: 1, minIdleRunners: 0, enabled: false } : inputs;
+  const { tags, ...shared } = runnerCreateFields(asCreated);
   return { name, ...shared, labels: tags } as CreateScaleSetParams;
+}
+
+/** Said at preview for a create at maxRunners 0: how it is made, since GARM's create cannot take 0 itself. */
+export function parkedCreateLine(label: string): string {
+  return (
+    `${label}: maxRunners 0: GARM refuses max_runners 0 on create (it accepts it on update), so creating it makes it ` +
+    "disabled at maxRunners 1, where GARM starts no runner, and then sets maxRunners 0 in the same step (an import creates nothing)"
+  );
+}
+
+/** Brings a scale set created at 1 for a program that asks for 0 to 0 (createBody). */
+async function parkAfterCreate(client: GarmClient, inputs: CheckedInputs, id: number): Promise<void> {
+  if (inputs.maxRunners !== 0) return;
+  await client.updateScaleSet(id, { max_runners: 0, min_idle_runners: 0, enabled: inputs.enabled });
 }
 
 async function findByName(client: GarmClient, entity: ResolvedEntity, name: string): Promise<ScaleSetView | undefined> {
@@ -67,10 +89,17 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
   // One gate for every read planning makes of GARM (check's references, diff's drained fields): one warning at most.
   const gate = readGate({ log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000 });
   const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000, gate });
+  // Replacements diff planned in this process, for delete to check a delete-first one again (replacement.ts).
+  const replacements = new PlannedReplacements();
 
   return {
     async check(olds, news) {
-      return withReferenceChecks(checkScaleSetInputs(news), olds, news, { client: deps.client, gate });
+      const checked = await withReferenceChecks(checkScaleSetInputs(news), olds, news, { client: deps.client, gate });
+      const creating = olds === undefined || Object.keys(withoutProviderKey(olds)).length === 0;
+      if (creating && checked.failures.length === 0 && checked.inputs.maxRunners === 0) {
+        deps.log.info(parkedCreateLine(`GarmScaleSet ${String(checked.inputs.name)}`));
+      }
+      return checked;
     },
 
     async diff(id, olds, news) {
@@ -80,10 +109,16 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
       const label = `GarmScaleSet ${stored.liveName} (id ${garmId ?? id})`;
       if (planned.replaces?.length) {
         logReplacements(deps.log, label, replaceReasons(stored, withoutProviderKey(news), planned.replaces));
+        if (news.maxRunners === 0) deps.log.info(parkedCreateLine(`${label}: its replacement`));
+        if (garmId !== undefined) {
+          replacements.record(garmId, news);
+          if (planned.deleteBeforeReplace) await refuseDoomedReplacement(label, garmId, stored, news);
+        }
         return planned;
       }
       if (garmId === undefined) return planned;
-      // A delete that stopped part-way left GARM disabled at 0 runners while the state still holds the old values.
+      // A delete that stopped part-way left GARM disabled at 0 runners while the state still holds the old values; a
+      // state that records it disabled at 0 (parked, as import reads it) is no stopped delete.
       const live = await readLive(garmId);
       if (live.kind === "gone") {
         deps.log.warn(
@@ -91,19 +126,22 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
             "state, after which `pulumi up` creates it again",
         );
       }
-      const restore = live.kind === "found" ? fieldsToRestore(live.view, withoutProviderKey(news)) : [];
+      const restore = live.kind === "found" ? fieldsToRestore(live.view, withoutProviderKey(news), stored) : [];
       if (live.kind === "found" && restore.length > 0) {
-        deps.log.info(restoreLine(`GarmScaleSet ${live.view.name} (id ${garmId})`, restore));
+        deps.log.info(restoreLine(`GarmScaleSet ${live.view.name} (id ${garmId})`, restore, stored));
         return alsoUpdating(planned, stored, withoutProviderKey(news), restore);
       }
       // The dynamic provider cannot mark fields for the engine (pulumi-behaviour.md §1.2): name them, old → new, here.
       const sent = (Object.keys(planned.fields) as UpdatableField[]).filter((f) => f in UPDATABLE);
-      const changes = updateChanges(stored, withoutProviderKey(news), sent);
+      const rename = renameBack(stored, withoutProviderKey(news));
+      const renaming = rename === undefined ? [] : [`name ${stored.liveName} → ${rename} (renamed in GARM outside Pulumi; renamed back)`];
+      const changes = [...renaming, ...updateChanges(stored, withoutProviderKey(news), sent)];
       if (changes.length > 0) deps.log.info(`${label}: will update ${changes.join(", ")}`);
       return planned;
     },
 
     async create(props) {
+      replacements.created(props);
       const inputs = inputsOf(props);
       const client = deps.client();
       // GARM does not check the provider exists and would create a scale set that can never run or drain (§4.4, §9.3).
@@ -144,6 +182,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
 
       const created = await postScaleSet(client, inputs, entity, name, props);
       try {
+        await parkAfterCreate(client, inputs, created.id);
         const outs = await readBack(client, inputs, created.id, entity);
         await awaitSuccessorReadiness(client, inputs, outs.liveName, outs.scaleSetId, entity);
         return { id: String(created.id), outs };
@@ -171,7 +210,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
       }
       try {
         const view = await client.getScaleSet(garmId);
-        if (!isSameScaleSet(olds, view)) {
+        if (!isSameScaleSet(olds, view, await inRecordedGarm(client, olds))) {
           deps.log.warn(notOurs.dropped(`GarmScaleSet ${olds.liveName} (id ${garmId})`, describeHolder(view)));
           return {};
         }
@@ -192,15 +231,19 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
       const news = inputsOf(newProps);
       const client = deps.client();
       const live = await client.getScaleSet(garmId);
+      const sameGarm = await inRecordedGarm(client, stored);
       // A delete that stopped part-way left GARM disabled at 0 runners; the state does not know (drained.ts).
-      const olds = isSameScaleSet(stored, live) ? withDrainedFields(stored, live) : stored;
+      const ours = isSameScaleSet(stored, live, sameGarm);
+      const olds = ours ? withDrainedFields(stored, live) : stored;
       const fields = changedFields(olds, news);
-      if (fields.length === 0) {
+      // Renamed in GARM behind Pulumi's back (read kept it, state.ts isRenamedBehindPulumi): the update names it back.
+      const rename = ours ? renameBack({ liveName: live.name }, news as unknown as Record<string, unknown>) : undefined;
+      if (fields.length === 0 && rename === undefined) {
         // Only provider-side options (drain, adoptExisting) changed: nothing to tell GARM.
         return { outs: { ...olds, drain: news.drain, adoptExisting: news.adoptExisting } };
       }
-      refuseIfNotOurs(olds, live);
-      await sendUpdate(client, live, news, fields);
+      refuseIfNotOurs(olds, live, sameGarm);
+      await sendUpdate(client, live, news, fields, rename);
       return { outs: await readBack(client, news, garmId, storedEntity(olds)) };
     },
 
@@ -217,7 +260,14 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
         }
         garmId = found.view.id;
       }
-      const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view) };
+      // A delete-first replacement's create must be able to succeed before the old scale set is touched (replacement.ts).
+      const replacing = replacements.take(garmId);
+      if (replacing) {
+        const reasons = await replacementBlockers(client, replacing, { id: garmId, liveName: olds.liveName, forgeType: olds.forgeType });
+        if (reasons.length > 0) throw refusedReplacement(`GarmScaleSet ${olds.liveName} (id ${garmId})`, reasons, "delete");
+      }
+      const sameGarm = await inRecordedGarm(client, olds);
+      const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view, sameGarm) };
       const waiter = waiterFor(client, target.id);
       const outcome = await retireScaleSet(target, drainOptionsFor(olds.drain), { client, ...drainDepsOf(deps, waiter) }).finally(() => waiter?.close());
       const label = `GarmScaleSet ${target.liveName} (id ${garmId})`;
@@ -303,7 +353,8 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
         "drain is waiting for busy runners, or GARM could not remove it on GitHub). Pulumi retries that delete only after " +
         "this create, so this create cannot take the name: go back to the labels and provider the scale set has now for " +
         "one `pulumi up` (it retries that delete, which finishes once the jobs are done and GitHub answers), then make this " +
-        "change again",
+        "change again. GARM's values alone cannot tell such a delete from a scale set parked at maxRunners 0 on purpose: if " +
+        "it is one of those, choose another name, or set adoptExisting: true to manage it with this resource",
     );
   }
 
@@ -345,6 +396,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
     deps.log.info(`GarmScaleSet ${olds.liveName}: the earlier create never reached GARM; creating it now under ${where}`);
     const created = await postScaleSet(client, inputs, entity, olds.liveName, newProps);
     try {
+      await parkAfterCreate(client, inputs, created.id);
       return await readBack(client, inputs, created.id, entity);
     } catch (err) {
       throw partialCreate(`GarmScaleSet ${olds.liveName}: created as GARM id ${created.id} but reading it back failed: ${(err as Error).message}`, id, {
@@ -373,22 +425,59 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
     }).finally(() => waiter?.close());
   }
 
+  /**
+   * At preview and at `up`, before the engine deletes the old scale set of a delete-first replacement: throws when
+   * GARM would refuse the new one (replacement.ts). When GARM cannot be read now, says that delete checks again.
+   */
+  async function refuseDoomedReplacement(label: string, garmId: number, stored: ScaleSetOutputs, news: Record<string, unknown>): Promise<void> {
+    let client: GarmClient;
+    try {
+      client = deps.client();
+    } catch {
+      return; // Connection settings not known: `up` reports them before anything is deleted.
+    }
+    const old = { id: garmId, liveName: stored.liveName, forgeType: stored.forgeType };
+    const read = await gate(() => replacementBlockers(client, news, old, declarationsFor(client)));
+    if (read.ok) {
+      if (read.value.length > 0) throw refusedReplacement(label, read.value, "preview");
+      return;
+    }
+    deps.log.warn(
+      `${label}: could not check what the replacement's create needs (${briefly(read.error ?? "GARM did not answer")}); ` +
+        "the delete checks it again and deletes nothing when the create would fail",
+    );
+  }
+
   /** Listens for GARM's events about the scale set from now on, when the socket is in use. */
   function waiterFor(client: GarmClient, id: number): ChangeWaiter | undefined {
     const events = deps.events?.(client);
     return events && changeWaiter(events, scaleSetConcern(id), { ...deps.waiter, cancel: deps.cancel });
   }
 
-  /** PUTs the changed fields; an omitted templateId sends GARM's system template for osType on the scale set's forge. */
-  async function sendUpdate(client: GarmClient, live: ScaleSetView, news: CheckedInputs, fields: UpdatableField[]): Promise<void> {
+  /**
+   * PUTs the changed fields, and the live name when it was renamed behind Pulumi's back (GARM sends a rename to GitHub,
+   * §4.1); an omitted templateId sends GARM's system template for osType on the scale set's forge.
+   */
+  async function sendUpdate(client: GarmClient, live: ScaleSetView, news: CheckedInputs, fields: UpdatableField[], rename?: string): Promise<void> {
     const omitted = fields.includes("templateId") && news.templateId === undefined;
     const systemTemplate = omitted ? await systemTemplateId(client, forgeOf(live.forgeType), news.osType) : undefined;
-    await client.updateScaleSet(live.id, updateBody(news, fields, systemTemplate));
+    const body = updateBody(news, fields, systemTemplate);
+    await client.updateScaleSet(live.id, rename === undefined ? body : { ...body, name: rename });
+  }
+
+  /**
+   * Whether `client` reaches the GARM the outputs record (garm-behaviour.md §1.8): only then is the id, with the same
+   * entity, provider and labels, this scale set under another name. False when either is not known.
+   */
+  async function inRecordedGarm(client: GarmClient, olds: ScaleSetOutputs): Promise<boolean> {
+    const recorded = (olds as unknown as Record<string, unknown>)[GARM_IDENTITY_OUTPUT];
+    if (typeof recorded !== "string" || recorded === "") return false;
+    return (await garmIdentityOf(client)) === recorded;
   }
 
   /** Throws, before anything is changed, when the id now names another scale set (a database restore reuses ids). */
-  function refuseIfNotOurs(olds: ScaleSetOutputs, view: ScaleSetView): void {
-    if (isSameScaleSet(olds, view)) return;
+  function refuseIfNotOurs(olds: ScaleSetOutputs, view: ScaleSetView, sameGarm: boolean): void {
+    if (isSameScaleSet(olds, view, sameGarm)) return;
     throw new Error(notOurs.refused(`GarmScaleSet ${olds.liveName} (id ${view.id})`, describeHolder(view)));
   }
 

@@ -1,5 +1,6 @@
 // What a GarmScaleSet keeps in Pulumi state, and how older state shapes are read. The implementation reads every
 // shape it ever wrote, since Pulumi calls it with stored outputs for refresh, pending deletes and destroy.
+import { isDeepStrictEqual } from "node:util";
 import type { EntityKind, ScaleSetView } from "../../garm/client";
 import { type StateStamp, stateStamp } from "../../common/state-version";
 import { type Identity, isOurHolder } from "../../common/holder";
@@ -57,9 +58,22 @@ export function readOutputs(props: Record<string, unknown>): ScaleSetOutputs {
  * Whether GARM's scale set is the one these outputs describe: the same live name, entity and provider, which no update
  * changes. A database restore can give a deleted scale set's id to another one.
  */
-export function isSameScaleSet(outputs: ScaleSetOutputs, view: ScaleSetView): boolean {
+export function isSameScaleSet(outputs: ScaleSetOutputs, view: ScaleSetView, sameGarm = false): boolean {
   // Every state version wrote liveName; without it nothing says which name to expect (`name` lacks the hash).
-  return isOurHolder(scaleSetIdentity(outputs), scaleSetIdentity({ liveName: view.name, entityId: view.entity?.id, providerName: view.providerName }));
+  if (isOurHolder(scaleSetIdentity(outputs), scaleSetIdentity({ liveName: view.name, entityId: view.entity?.id, providerName: view.providerName }))) return true;
+  return sameGarm && isRenamedBehindPulumi(outputs, view);
+}
+
+/**
+ * Whether `view` is this scale set renamed in GARM behind Pulumi's back (issue 34 item 8): GARM's update renames (§4.1)
+ * but never changes the entity, the provider or the labels (§3.6, §4.2). Asked only when the caller knows the id is
+ * read from the GARM the outputs record (`garmControllerId`, garm-behaviour.md §1.8); a restored database file keeps
+ * that id too, so the labels must match as well.
+ */
+export function isRenamedBehindPulumi(outputs: ScaleSetOutputs, view: ScaleSetView): boolean {
+  if (!outputs.entityId || !view.entity?.id || outputs.entityId.toLowerCase() !== view.entity.id.toLowerCase()) return false;
+  if (!outputs.providerName || outputs.providerName !== view.providerName) return false;
+  return Array.isArray(outputs.labels) && isDeepStrictEqual(canonicalLabels(outputs.labels), canonicalLabels(view.labels ?? []));
 }
 
 function scaleSetIdentity(o: { liveName?: string; entityId?: string; providerName?: string }): Identity {

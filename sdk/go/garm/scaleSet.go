@@ -52,7 +52,7 @@ type ScaleSet struct {
 	Labels pulumi.StringArrayOutput `pulumi:"labels"`
 	// The name GARM and GitHub see, e.g. ci-small-42e04976.
 	LiveName pulumi.StringOutput `pulumi:"liveName"`
-	// Most runners at once; at least 1.
+	// Most runners at once; 0 parks the scale set (set enabled: false beside it). A create at 0 is made at 1, disabled, then set to 0.
 	MaxRunners pulumi.IntOutput `pulumi:"maxRunners"`
 	// Idle runners kept ready; at most maxRunners. Defaults to 0.
 	MinIdleRunners pulumi.IntPtrOutput `pulumi:"minIdleRunners"`
@@ -164,7 +164,7 @@ type scaleSetArgs struct {
 	Image string `pulumi:"image"`
 	// Labels workflows target in runs-on; at least one unless naming is "exact". Changing them replaces the scale set.
 	Labels []string `pulumi:"labels"`
-	// Most runners at once; at least 1.
+	// Most runners at once; 0 parks the scale set (set enabled: false beside it). A create at 0 is made at 1, disabled, then set to 0.
 	MaxRunners int `pulumi:"maxRunners"`
 	// Idle runners kept ready; at most maxRunners. Defaults to 0.
 	MinIdleRunners *int `pulumi:"minIdleRunners"`
@@ -216,7 +216,7 @@ type ScaleSetArgs struct {
 	Image pulumi.StringInput
 	// Labels workflows target in runs-on; at least one unless naming is "exact". Changing them replaces the scale set.
 	Labels pulumi.StringArrayInput
-	// Most runners at once; at least 1.
+	// Most runners at once; 0 parks the scale set (set enabled: false beside it). A create at 0 is made at 1, disabled, then set to 0.
 	MaxRunners pulumi.IntInput
 	// Idle runners kept ready; at most maxRunners. Defaults to 0.
 	MinIdleRunners pulumi.IntPtrInput
@@ -366,7 +366,7 @@ func (o ScaleSetOutput) LiveName() pulumi.StringOutput {
 	return o.ApplyT(func(v *ScaleSet) pulumi.StringOutput { return v.LiveName }).(pulumi.StringOutput)
 }
 
-// Most runners at once; at least 1.
+// Most runners at once; 0 parks the scale set (set enabled: false beside it). A create at 0 is made at 1, disabled, then set to 0.
 func (o ScaleSetOutput) MaxRunners() pulumi.IntOutput {
 	return o.ApplyT(func(v *ScaleSet) pulumi.IntOutput { return v.MaxRunners }).(pulumi.IntOutput)
 }

@@ -51,7 +51,7 @@ class ScaleSetArgs:
         :param pulumi.Input[_builtins.str] flavor: Provider flavor (size) for the runners.
         :param pulumi.Input[_builtins.str] image: Provider image for the runners.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] labels: Labels workflows target in runs-on; at least one unless naming is "exact". Changing them replaces the scale set.
-        :param pulumi.Input[_builtins.int] max_runners: Most runners at once; at least 1.
+        :param pulumi.Input[_builtins.int] max_runners: Most runners at once; 0 parks the scale set (set enabled: false beside it). A create at 0 is made at 1, disabled, then set to 0.
         :param pulumi.Input[_builtins.str] name: Scale-set name; the live name adds a hash of labels and provider unless naming is "exact".
         :param pulumi.Input[_builtins.str] provider_name: GARM provider that creates the runners; pass a GarmProvider's name output so deletes are ordered.
         :param pulumi.Input[_builtins.bool] adopt_existing: Manage a scale set with the same live name that already exists in GARM instead of failing. Defaults to false.
@@ -156,7 +156,7 @@ class ScaleSetArgs:
     @pulumi.getter(name="maxRunners")
     def max_runners(self) -> pulumi.Input[_builtins.int]:
         """
-        Most runners at once; at least 1.
+        Most runners at once; 0 parks the scale set (set enabled: false beside it). A create at 0 is made at 1, disabled, then set to 0.
         """
         return pulumi.get(self, "max_runners")
 
@@ -457,7 +457,7 @@ class ScaleSet(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] flavor: Provider flavor (size) for the runners.
         :param pulumi.Input[_builtins.str] image: Provider image for the runners.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] labels: Labels workflows target in runs-on; at least one unless naming is "exact". Changing them replaces the scale set.
-        :param pulumi.Input[_builtins.int] max_runners: Most runners at once; at least 1.
+        :param pulumi.Input[_builtins.int] max_runners: Most runners at once; 0 parks the scale set (set enabled: false beside it). A create at 0 is made at 1, disabled, then set to 0.
         :param pulumi.Input[_builtins.int] min_idle_runners: Idle runners kept ready; at most maxRunners. Defaults to 0.
         :param pulumi.Input[_builtins.str] name: Scale-set name; the live name adds a hash of labels and provider unless naming is "exact".
         :param pulumi.Input[_builtins.str] naming: "hashed" (default) appends the generation hash; "exact" uses name as is (replacements then delete first).
@@ -769,7 +769,7 @@ class ScaleSet(pulumi.CustomResource):
     @pulumi.getter(name="maxRunners")
     def max_runners(self) -> pulumi.Output[_builtins.int]:
         """
-        Most runners at once; at least 1.
+        Most runners at once; 0 parks the scale set (set enabled: false beside it). A create at 0 is made at 1, disabled, then set to 0.
         """
         return pulumi.get(self, "max_runners")
 

@@ -81,7 +81,7 @@ describe("pulumi-resource-garm protocol (plugin process against the GARM simulat
     const checked = await p.check(SCALE_SET, "small", inputs);
     assert.deepEqual(checked.failures, []);
     assert.equal(checked.inputs.minIdleRunners, 0, "check fills the defaults, as for the dynamic provider");
-    const bad = await p.check(SCALE_SET, "small", { ...inputs, maxRunners: 0 });
+    const bad = await p.check(SCALE_SET, "small", { ...inputs, maxRunners: -1 });
     assert.match(bad.failures.join("\n"), /maxRunners/);
 
     const created = await p.create(SCALE_SET, "small", checked.inputs);

@@ -36,7 +36,8 @@ describe("GarmScaleSet check", () => {
     ["two entities", { repository: "acme/app" }, "repository", /organization and repository are all set/],
     ["a repository without owner", { organization: undefined, repository: "app" }, "repository", /"owner\/name"/],
     ["an entityId that is no UUID", { organization: undefined, entityId: "12" }, "entityId", /UUID/],
-    ["maxRunners 0", { maxRunners: 0, minIdleRunners: 0 }, "maxRunners", /maxRunners is 0; it must be at least 1/],
+    ["a negative maxRunners", { maxRunners: -1, minIdleRunners: 0 }, "maxRunners", /maxRunners is -1; it must not be negative/],
+    ["minIdleRunners above a parked maxRunners 0", { maxRunners: 0, minIdleRunners: 1 }, "minIdleRunners", /minIdleRunners \(1\) must be at most maxRunners \(0\)/],
     ["minIdleRunners above maxRunners", { minIdleRunners: 5 }, "minIdleRunners", /minIdleRunners \(5\) must be at most maxRunners \(4\)/],
     ["a negative minIdleRunners", { minIdleRunners: -1 }, "minIdleRunners", /must not be negative/],
     ["a fractional maxRunners", { maxRunners: 1.5 }, "maxRunners", /maxRunners is 1\.5; it must be a whole number/],
@@ -65,8 +66,14 @@ describe("GarmScaleSet check", () => {
     });
   }
 
+  it("accepts a scale set parked at maxRunners 0, as GARM's update holds it (issue 34 item 1)", () => {
+    const { failures, inputs } = checkScaleSetInputs({ ...valid, maxRunners: 0, minIdleRunners: 0, enabled: false });
+    assert.deepEqual(failures, []);
+    assert.equal(inputs.maxRunners, 0);
+  });
+
   it("returns the inputs unchanged when it fails, so nothing the user wrote is lost", () => {
-    const news = { ...valid, maxRunners: 0 };
+    const news = { ...valid, maxRunners: -2 };
     assert.equal(checkScaleSetInputs(news).inputs, news);
   });
 

@@ -61,6 +61,13 @@ describe("GarmScaleSet diff", () => {
     });
   }
 
+  it("renames back in place a scale set a refresh read renamed in GARM, marking name as an update (issue 34 item 8)", () => {
+    const d = diffScaleSet({ ...olds, liveName: "renamed-by-hand" }, news());
+    assert.deepEqual(d.replaces, []);
+    assert.equal(d.changes, true);
+    assert.deepEqual(marks(d), { name: "update" });
+  });
+
   it("replaces on a different entity and keeps the same one named by id or in other case", () => {
     assert.ok(diffScaleSet(olds, news({ organization: "other" })).replaces?.includes("organization"));
     assert.deepEqual(diffScaleSet(olds, news({ organization: "ACME" })).replaces, []);
