@@ -3,64 +3,9 @@
 // A proxy in front of the simulator stands in for a connection that drops: it can drop a create before GARM sees it
 // (the answer is lost and nothing landed), or hold it back until another create has been answered.
 import { strict as assert } from "node:assert";
-import * as http from "node:http";
-import * as net from "node:net";
-import type { AddressInfo } from "node:net";
 import { engineForGarm } from "../../../harness/engine-for-garm";
 import { type Fixture, poolDecl as pool, startFixture } from "../scaleset/fixture";
-
-interface Post {
-  readonly body: Record<string, unknown>;
-}
-
-/** Decides what the proxy does with a create: forward it, or drop its connection without forwarding. */
-type OnCreate = (post: Post) => Promise<"forward" | "drop">;
-
-interface Proxy {
-  readonly url: string;
-  close(): Promise<void>;
-}
-
-async function startProxy(target: string, onCreate: OnCreate): Promise<Proxy> {
-  const to = new URL(target);
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const forward = () => {
-        const out = http.request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
-        out.on("error", () => req.socket.destroy());
-        out.end(body);
-      };
-      if (req.method !== "POST" || !/\/pools$/.test(req.url ?? "")) return forward();
-      void onCreate({ body: JSON.parse(body.toString("utf8")) as Record<string, unknown> }).then((what) => (what === "drop" ? req.socket.destroy() : forward()));
-    });
-  });
-  // The events socket (a WebSocket upgrade) passes through as bytes.
-  server.on("upgrade", (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
-    const upstream = net.connect(Number(to.port), to.hostname, () => {
-      const lines = [`${req.method} ${req.url} HTTP/1.1`, ...Object.entries(req.headers).map(([k, v]) => `${k}: ${String(v)}`), "", ""];
-      upstream.write(lines.join("\r\n"));
-      upstream.write(head);
-      upstream.pipe(socket).pipe(upstream);
-    });
-    upstream.on("error", () => socket.destroy());
-    socket.on("error", () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { type OnCreate, type Proxy, startProxy } from "../../support/dropping-proxy";
 
 /** Resolves once `n` of the proxy's creates have been forwarded and answered. */
 function counter() {
@@ -89,7 +34,7 @@ describe("GarmPool creates whose answers are lost beside other creates", functio
   });
 
   const viaProxy = async (onCreate: OnCreate, stack = "dev") => {
-    proxy = await startProxy(fx.sim.url, onCreate);
+    proxy = await startProxy(fx.sim.url, /\/pools$/, onCreate);
     return engineForGarm({ url: proxy.url, username: fx.sim.username, password: fx.sim.password }, "scaleset-it", stack);
   };
   const poolIdOf = (engine: ReturnType<typeof engineForGarm>, name: string) => engine.state().resources.find((r) => r.name === name)?.outputs.poolId;
