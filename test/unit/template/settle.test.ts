@@ -5,7 +5,7 @@ import type { TemplateDetailView } from "../../../provider/garm/client";
 import { differsFromSent } from "../../../provider/kinds/template/resource";
 
 const sent = { name: "ci-linux", description: "", osType: "linux", forgeType: "github", body: "#!/bin/bash\n" } as const;
-const view = (over: Partial<TemplateDetailView> = {}): TemplateDetailView => ({ id: 3, owner: "admin", ...sent, ...over });
+const view = (over: Partial<TemplateDetailView> = {}): TemplateDetailView => ({ id: 3, owner: "admin", createdAt: undefined, ...sent, ...over });
 
 describe("the settle rule of a lost template create answer", () => {
   const rows: [string, Partial<TemplateDetailView>, string[]][] = [
