@@ -3,6 +3,8 @@ import { strict as assert } from "node:assert";
 import { numericImportId, uuidImportId } from "../../provider/common/import-id";
 import { importTemplate } from "../../provider/kinds/template/import";
 import { importPool } from "../../provider/kinds/pool/import";
+import { importScaleSet } from "../../provider/kinds/scaleset/import";
+import { parseCredentialsId } from "../../provider/kinds/credentials/identity";
 
 const UUID = "0b5a6f0e-2d7e-4a0e-8f5c-3c1d2a9b7e61";
 
@@ -45,4 +47,15 @@ describe("import ids", () => {
       assert.deepEqual(asked, []);
     });
   }
+  for (const id of [" 3", "3.0", "0x3", "+3", "03"]) {
+    it(`GarmScaleSet import refuses ${JSON.stringify(id)} without asking GARM`, async () => {
+      const { client, asked } = unasked();
+      await assert.rejects(importScaleSet(client, id), /scale set id .* is not a GARM id/);
+      assert.deepEqual(asked, []);
+    });
+    it(`GarmCredentials import refuses github/${id}`, () => {
+      assert.throws(() => parseCredentialsId(`github/${id}`), /GarmCredentials id github\/… .* is not a GARM id: give the number as garm-cli github credentials list shows it/);
+    });
+  }
+  it("GarmCredentials import takes github/3", () => assert.deepEqual(parseCredentialsId("github/3"), { forge: "github", credentialsId: 3 }));
 });
