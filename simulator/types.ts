@@ -97,6 +97,8 @@ export interface TemplateRecord {
   data?: string;
   /** The owning user's name; absent for GARM's system templates (user_id NULL, database/sql/util.go L1126-1129). */
   owner?: string;
+  /** When it was made (params/params.go L1485); absent for the system templates, made at the database's first start. */
+  createdAt?: string;
 }
 
 export interface ScaleSetRecord {

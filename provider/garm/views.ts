@@ -171,9 +171,12 @@ export const templateDetailSchema = z
     forge_type: text,
     owner_id: text,
     data: z.string().nullish(),
+    /** When GARM made it (params/params.go L1485): an id a database restore handed on has another. */
+    created_at: z.string().optional(),
   })
   .transform((t) => ({
     id: t.id,
+    createdAt: t.created_at && !t.created_at.startsWith("0001-01-01") ? t.created_at : undefined,
     name: t.name,
     description: t.description,
     osType: t.os_type,

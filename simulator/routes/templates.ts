@@ -12,7 +12,7 @@ const SYSTEM = "system";
 function templateView(t: TemplateRecord, withData: boolean) {
   return {
     id: t.id,
-    created_at: "2025-01-01T00:00:00Z",
+    created_at: t.createdAt ?? "2025-01-01T00:00:00Z",
     updated_at: "2025-01-01T00:00:00Z",
     name: t.name,
     description: t.description ?? "",
@@ -89,7 +89,7 @@ export function registerTemplateRoutes(router: Router): void {
     if (nameTaken(ctx.store, name, owner)) {
       throw conflict("failed to create template: a template name already exists with the specified name");
     }
-    const t: TemplateRecord = { id: ctx.store.newTemplateId(), name, osType, forgeType, description: optString(b, "description") ?? "", data, owner };
+    const t: TemplateRecord = { id: ctx.store.newTemplateId(), name, osType, forgeType, description: optString(b, "description") ?? "", data, owner, createdAt: ctx.store.now() };
     ctx.store.templates.push(t);
     return { status: 200, body: templateView(t, true) };
   });

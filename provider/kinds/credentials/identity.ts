@@ -7,6 +7,7 @@ import type { CredentialsView, Forge } from "../../garm/client";
 import { isOurHolder } from "../../common/holder";
 import { foldAscii } from "../../garm/names";
 import type { CredentialsOutputs } from "./inputs";
+import { numericImportId } from "../../common/import-id";
 
 const FORGES: readonly Forge[] = ["github", "gitea"];
 
@@ -27,9 +28,9 @@ export function describeCredentialsHolder(forge: Forge, view: CredentialsView): 
  * may have credentials of that id.
  */
 export function parseCredentialsId(id: string): { forge: Forge; credentialsId: number } {
-  const match = /^(\w+)\/(\d+)$/.exec(id);
+  const match = /^(\w+)\/(.*)$/s.exec(id);
   const forge = match?.[1] as Forge | undefined;
-  if (match && forge !== undefined && FORGES.includes(forge) && Number(match[2]) > 0) return { forge, credentialsId: Number(match[2]) };
+  if (match && forge !== undefined && FORGES.includes(forge)) return { forge, credentialsId: numericImportId(match[2]!, `GarmCredentials id ${forge}/…`, `garm-cli ${forge} credentials list`) };
   throw new Error(
     `GarmCredentials id ${JSON.stringify(id)} does not say which forge: GARM numbers GitHub and Gitea credentials separately, ` +
       "so give the forge and the id, e.g. github/3 or gitea/3 (garm-cli github credentials list or gitea credentials list shows the id)",

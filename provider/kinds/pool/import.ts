@@ -6,6 +6,7 @@ import { resolveEntity } from "../../runners/entity";
 import { OMITTED_MEANS } from "./diff";
 import { type PoolInputs, poolDefaults } from "./inputs";
 import { toPoolOutputs } from "./state";
+import { uuidImportId } from "../../common/import-id";
 
 type Props = Record<string, unknown>;
 
@@ -20,7 +21,7 @@ export function importedPoolInputs(view: PoolView): PoolInputs {
 
 /** Reads pool `id` for import: its outputs as create would have stored them, and the inputs behind them. */
 export async function importPool(client: GarmClient, id: string): Promise<{ id: string; props: Props; inputs: Props }> {
-  const view = await client.getPool(id);
+  const view = await client.getPool(uuidImportId(id, "pool id", "garm-cli pool list"));
   const inputs = importedPoolInputs(view);
   // The pool's answer names its entity but not the entity's endpoint, which the outputs keep.
   const entity = await resolveEntity(client, { entityId: view.entity!.id });

@@ -27,7 +27,7 @@ import { type PoolUpdatableField, changedPoolFields, diffPool, poolUpdateBody } 
 import { poolToRetire } from "./drain";
 import type { CheckedPoolInputs } from "./inputs";
 import { type PoolOutputs, describePoolHolder, isSamePool, poolLabel, readPoolOutputs, toPoolOutputs, unconfirmedPoolOutputs } from "./state";
-import { type UnconfirmedPool, ambiguityLine, poolIdOf, poolIdsUnder, settlePool } from "./unconfirmed";
+import { PoolCreates, type PoolSettled, type SentPool, type UnconfirmedPool, ambiguityLine, poolIdOf, poolIdsUnder, settlePool } from "./unconfirmed";
 
 /** An unconfirmed create's id names no GARM object; one stack's pools are told apart by their Pulumi names. */
 const POOL_KEY = "pool";
@@ -53,8 +53,19 @@ export function poolProviderWith(deps: PoolDeps): pulumi.dynamic.ResourceProvide
   return { configure, ...poolMethodsWith(deps) };
 }
 
+/** A lost create answer's look-up found several pools it may have made: none is taken. */
+class AmbiguousPools extends Error {
+  constructor(readonly views: readonly PoolView[]) {
+    super(ambiguityLine(views));
+  }
+}
+
 export function poolMethodsWith(deps: PoolDeps): KindMethods {
   const gate = readGate({ log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000 });
+  // This process's creates and settles (unconfirmed.ts): a settle never takes a pool another of them made or took.
+  const creates = new PoolCreates();
+  const settle = (client: GarmClient, entity: ResolvedEntity, sent: SentPool, before: readonly string[]): Promise<PoolSettled> =>
+    creates.settle(entity, (held) => settlePool(client, entity, sent, before, held));
 
   return {
     async check(olds, news) {
@@ -114,7 +125,7 @@ export function poolMethodsWith(deps: PoolDeps): KindMethods {
       let poolId = poolIdOf(id, olds);
       if (poolId === undefined) {
         // An unconfirmed create (unconfirmed.ts) stays in state only if GARM has the pool it made.
-        const found = await settlePool(client, storedEntity(olds), olds, unconfirmedOf(olds).poolsBeforeCreate);
+        const found = await settle(client, storedEntity(olds), olds, unconfirmedOf(olds).poolsBeforeCreate);
         if (found.kind === "absent") return {};
         if (found.kind === "ambiguous") {
           deps.log.warn(`${poolLabel(olds)}: its create was never confirmed and ${ambiguityLine(found.views)}; keeping it as it is until \`pulumi up\` with adoptPoolId settles it`);
@@ -158,7 +169,7 @@ export function poolMethodsWith(deps: PoolDeps): KindMethods {
       const client = deps.client();
       let poolId = poolIdOf(id, olds);
       if (poolId === undefined) {
-        const found = await settlePool(client, storedEntity(olds), olds, unconfirmedOf(olds).poolsBeforeCreate);
+        const found = await settle(client, storedEntity(olds), olds, unconfirmedOf(olds).poolsBeforeCreate);
         if (found.kind === "absent") {
           deps.log.info(`${poolLabel(olds)}: its create was never confirmed and GARM has no pool it made; nothing to delete`);
           return;
@@ -208,21 +219,31 @@ export function poolMethodsWith(deps: PoolDeps): KindMethods {
     const outcome = await createSettlingLostAnswer(
       {
         label,
-        post: () => client.createPool(entity, createBody(inputs)),
+        post: () => creates.post(entity, () => client.createPool(entity, createBody(inputs))),
         async landed() {
-          const found = await settlePool(client, entity, inputs, before);
-          if (found.kind === "ambiguous") throw new Error(ambiguityLine(found.views));
+          const found = await settle(client, entity, inputs, before);
+          if (found.kind === "ambiguous") throw new AmbiguousPools(found.views);
+          if (found.kind === "absent") deps.log.warn(`${label}: GARM's answer to the create was lost and GARM has no pool it made: the create did not land, so it is sent once more`);
           return found.kind === "ours" ? found.view : undefined;
         },
         describe: (found) => `id ${found.id}`,
         resend: true,
         unsettled(failure, confirming) {
+          const unconfirmed: UnconfirmedPool = { poolsBeforeCreate: before };
+          const recorded = { ...props, ...unconfirmedPoolOutputs(inputs, entity), ...unconfirmed };
+          if (failure.lookup instanceof AmbiguousPools) {
+            const message =
+              `${label}: the connection to GARM broke after the create request was sent, and ${failure.lookup.message}: ` +
+              "another create (of this stack or another) sent the same fields, and which pool is this one's cannot be told. " +
+              `Pulumi records it as ${unconfirmedId(POOL_KEY)}, so no \`pulumi up\` creates it again: set adoptPoolId to the one this ` +
+              "resource should manage (no two resources the same one) and run `pulumi up`, or delete the extra pool in GARM";
+            return partialCreate(message, unconfirmedId(POOL_KEY), recorded);
+          }
           const message =
             `${label}: the connection to GARM broke after the create request was sent, so GARM may or may not have created the pool, ` +
             `and ${confirming} (${briefly(failure.lookup ?? failure.create)}). Pulumi records it as ${unconfirmedId(POOL_KEY)}: the next ` +
             "`pulumi up` looks for the pool this create made and uses it, or creates it if it is absent; `pulumi destroy` deletes it if this create made it";
-          const unconfirmed: UnconfirmedPool = { poolsBeforeCreate: before };
-          return partialCreate(message, unconfirmedId(POOL_KEY), { ...props, ...unconfirmedPoolOutputs(inputs, entity), ...unconfirmed });
+          return partialCreate(message, unconfirmedId(POOL_KEY), recorded);
         },
       },
       deps.log,
@@ -240,7 +261,7 @@ export function poolMethodsWith(deps: PoolDeps): KindMethods {
     const client = deps.client();
     const entity = storedEntity(olds);
     if (inputs.adoptPoolId) return adopt(client, inputs, inputs.adoptPoolId, entity);
-    const found = await settlePool(client, entity, olds, unconfirmedOf(olds).poolsBeforeCreate);
+    const found = await settle(client, entity, olds, unconfirmedOf(olds).poolsBeforeCreate);
     if (found.kind === "ambiguous") {
       throw new Error(
         `${poolLabel(olds)}: nothing was changed: its create was never confirmed and ${ambiguityLine(found.views)}; set adoptPoolId to ` +
@@ -268,6 +289,7 @@ export function poolMethodsWith(deps: PoolDeps): KindMethods {
       if (isGarmError(err, "not-found")) throw new Error(`adoptPoolId ${poolId}: GARM has no pool of that id; remove adoptPoolId to create a new pool`);
       throw err;
     }
+    creates.hold(view.id);
     const flow = {
       refusal: (found: PoolView) =>
         found.entity?.id.toLowerCase() !== entity.id.toLowerCase() || found.providerName !== inputs.providerName

@@ -7,6 +7,7 @@ import { toOutputs } from "./state";
 import type { ResolvedEntity } from "../../runners/state";
 import { importedRunnerSettings } from "../../runners/import";
 import { OMITTED_MEANS } from "./diff";
+import { numericImportId } from "../../common/import-id";
 
 type Props = Record<string, unknown>;
 
@@ -26,10 +27,7 @@ export function importedInputs(view: ScaleSetView): ScaleSetInputs {
 
 /** Reads scale set `id` for import: its outputs as create would have stored them, and the inputs behind them. */
 export async function importScaleSet(client: GarmClient, id: string): Promise<{ id: string; props: Props; inputs: Props }> {
-  const numeric = Number(id);
-  if (!Number.isInteger(numeric) || numeric <= 0) {
-    throw new Error(`scale set id "${id}" is not a GARM scale set id: give the number garm-cli scaleset list shows`);
-  }
+  const numeric = numericImportId(id, "scale set id", "garm-cli scaleset list");
   const view = await client.getScaleSet(numeric);
   const inputs = importedInputs(view);
   const entity: ResolvedEntity = { kind: view.entity!.kind, id: view.entity!.id, name: view.entity!.name, endpoint: view.endpoint };

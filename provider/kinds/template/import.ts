@@ -3,6 +3,7 @@
 import type { GarmClient, TemplateDetailView } from "../../garm/client";
 import { type TemplateInputs, templateDefaults } from "./inputs";
 import { SYSTEM_OWNER, toTemplateOutputs } from "./state";
+import { numericImportId } from "../../common/import-id";
 
 type Props = Record<string, unknown>;
 
@@ -19,10 +20,7 @@ export function importedTemplateInputs(view: TemplateDetailView): TemplateInputs
 
 /** Reads template `id` for import: its outputs as create would have stored them, and the inputs behind them. */
 export async function importTemplate(client: GarmClient, id: string): Promise<{ id: string; props: Props; inputs: Props }> {
-  const numeric = Number(id);
-  if (!Number.isInteger(numeric) || numeric <= 0) {
-    throw new Error(`template id "${id}" is not a GARM template id: give the number garm-cli template list shows`);
-  }
+  const numeric = numericImportId(id, "template id", "garm-cli template list");
   const view = await client.getTemplate(numeric);
   if (view.owner === SYSTEM_OWNER) {
     throw new Error(

@@ -88,7 +88,7 @@ export function templateMethodsWith(deps: TemplateDeps): KindMethods {
       let templateId = templateIdOf(id, olds);
       if (templateId === undefined) {
         // An unconfirmed create stays in state only if GARM has the template it made.
-        const found = await ownByName(client, olds.name);
+        const found = await madeBy(client, olds);
         if (!found) return {};
         templateId = found.id;
       }
@@ -136,8 +136,8 @@ export function templateMethodsWith(deps: TemplateDeps): KindMethods {
       const client = deps.client();
       let templateId = templateIdOf(id, olds);
       if (templateId === undefined) {
-        const found = await ownByName(client, olds.name);
-        if (!found) return deps.log.info(`${label(olds.name)}: its create was never confirmed and GARM has no template of that name; nothing to delete`);
+        const found = await madeBy(client, olds);
+        if (!found) return deps.log.info(`${label(olds.name)}: its create was never confirmed and GARM has no template it made; nothing to delete`);
         templateId = found.id;
       }
       const name = label(olds.name, templateId);
@@ -179,7 +179,18 @@ export function templateMethodsWith(deps: TemplateDeps): KindMethods {
             forge_type: inputs.forgeType,
             data: base64(inputs.body),
           }),
-        landed: () => ownByName(client, inputs.name),
+        async landed() {
+          const found = await ownByName(client, inputs.name);
+          if (!found) {
+            deps.log.warn(`${label(inputs.name)}: GARM's answer to the create was lost and GARM has no template of that name: the create did not land, so it is sent once more`);
+            return undefined;
+          }
+          const differing = differsFromSent(found, inputs);
+          // The name is unique per user: a template holding it that is not what this create sent is another's, made
+          // between the look-up before the create and the create, whose POST GARM then refused or never saw.
+          if (differing.length > 0) throw notThisCreates(inputs.name, found, differing);
+          return found;
+        },
         describe: (found) => `id ${found.id}`,
         resend: true,
         async refused(err) {
@@ -188,6 +199,7 @@ export function templateMethodsWith(deps: TemplateDeps): KindMethods {
           return nameTaken(inputs.name, (await ownByName(client, inputs.name).catch(() => undefined))?.id);
         },
         unsettled(failure, confirming) {
+          if (failure.lookup instanceof NotThisCreates) return failure.lookup;
           const message =
             `${label(inputs.name)}: the connection to GARM broke after the create request was sent, so GARM may or may not have created it, ` +
             `and ${confirming} (${briefly(failure.lookup ?? failure.create)}). Pulumi records it as ${unconfirmedId(inputs.name)}: the next ` +
@@ -202,8 +214,9 @@ export function templateMethodsWith(deps: TemplateDeps): KindMethods {
 
   /** Settles an unconfirmed create on the next `up`: binds the template it made, or creates it when it is absent. */
   async function settleCreate(client: GarmClient, olds: TemplateOutputs, news: CheckedTemplateInputs, newProps: Record<string, unknown>): Promise<TemplateOutputs> {
-    // The name was free when the create was sent (unconfirmedTemplateOutputs), so the template of that name is its.
-    const found = await ownByName(client, olds.name);
+    // The name was free when the create was sent (unconfirmedTemplateOutputs): the template of that name is its
+    // when it holds what the create sent; another template holding the name makes the create below refused by name.
+    const found = await madeBy(client, olds);
     if (found) return (await adoptFound({ ...adoptFlow(client, news), announce: () => ({ line: `${label(olds.name, found.id)}: GARM has the template the earlier create made; this resource manages it from now on` }) }, found, deps.log)).outs;
     deps.log.info(`${label(olds.name)}: the earlier create never reached GARM; creating it now`);
     return toTemplateOutputs(news, await postTemplate(client, news, newProps));
@@ -226,6 +239,33 @@ export function templateMethodsWith(deps: TemplateDeps): KindMethods {
       },
     };
   }
+}
+
+/** The fields in which GARM's template differs from what a create of `sent` makes, as GARM echoes them. */
+export function differsFromSent(view: TemplateDetailView, sent: Pick<CheckedTemplateInputs, "name" | "description" | "osType" | "forgeType" | "body">): string[] {
+  const held = { name: view.name, description: view.description, osType: view.osType, forgeType: view.forgeType, body: view.body };
+  const differing: string[] = [];
+  if (view.owner === SYSTEM_OWNER) differing.push("owner");
+  if (!sameTemplateName(held.name, sent.name)) differing.push("name");
+  for (const field of ["description", "osType", "forgeType", "body"] as const) if (held[field] !== sent[field]) differing.push(field);
+  return differing;
+}
+
+/** A lost create's look-up found the name held by a template this create did not make. */
+class NotThisCreates extends Error {}
+
+function notThisCreates(name: string, found: TemplateDetailView, differing: readonly string[]): Error {
+  return new NotThisCreates(
+    `${label(name)}: GARM's answer to the create was lost, and the template now named ${JSON.stringify(found.name)} (id ${found.id}) is not ` +
+      `what this create sent (its ${differing.join(", ")} differ): another stack or user made it, so it is left alone and nothing was created. ` +
+      "Choose another name, or set adoptExisting: true to manage that template from this stack",
+  );
+}
+
+/** The template an unconfirmed create made: the own template of its name holding every field it sent. */
+async function madeBy(client: GarmClient, sent: Pick<CheckedTemplateInputs, "name" | "description" | "osType" | "forgeType" | "body">): Promise<TemplateDetailView | undefined> {
+  const found = await ownByName(client, sent.name);
+  return found && differsFromSent(found, sent).length === 0 ? found : undefined;
 }
 
 function nameTaken(name: string, id: number | undefined): Error {

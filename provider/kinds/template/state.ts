@@ -15,6 +15,11 @@ export interface TemplateOutputs extends CheckedTemplateInputs, StateStamp {
   templateId: number;
   /** The GARM user who owns it, e.g. admin. */
   owner: string;
+  /**
+   * GARM's created_at of the template (state only, no SDK output): with the id it names the template whatever its
+   * name, since an id a database restore hands on comes with another. Absent in state written before it was kept.
+   */
+  garmCreatedAt?: string;
 }
 
 export function toTemplateOutputs(inputs: CheckedTemplateInputs, view: TemplateDetailView): TemplateOutputs {
@@ -28,6 +33,7 @@ export function toTemplateOutputs(inputs: CheckedTemplateInputs, view: TemplateD
     forgeType: view.forgeType as CheckedTemplateInputs["forgeType"],
     body: view.body,
     owner: view.owner,
+    ...(view.createdAt ? { garmCreatedAt: view.createdAt } : {}),
   };
 }
 
@@ -37,16 +43,19 @@ export function readTemplateOutputs(props: Record<string, unknown>): TemplateOut
 }
 
 /**
- * Whether GARM's template is the one these outputs describe: its name (which this resource's updates keep in state),
- * its owner, forge and OS type. A template renamed outside this stack is therefore no longer recognised as this one:
- * refresh drops it and `up` creates the name again, leaving the renamed one alone. A system template is never ours.
+ * Whether GARM's template is the one these outputs describe. The id is read in the GARM the outputs record
+ * (garmControllerId, ../../common/garm-identity.ts), so it names this template unless a database restore handed it on:
+ * then GARM's created_at differs. With created_at recorded, the template is ours whatever its name, so one renamed
+ * behind Pulumi's back stays ours (refresh shows the name as drift, `up` renames it back). State written before
+ * created_at was kept falls back to the name. Owner, forge and OS type must match either way (no update changes them);
+ * a system template is never ours.
  */
 export function isSameTemplate(outputs: Partial<TemplateOutputs>, view: TemplateDetailView): boolean {
   if (view.owner === SYSTEM_OWNER) return false;
-  return isOurHolder(
-    { name: outputs.name, owner: outputs.owner, forge: outputs.forgeType, os: outputs.osType },
-    { name: view.name, owner: view.owner, forge: view.forgeType, os: view.osType },
-  );
+  const byCreation = outputs.garmCreatedAt !== undefined && view.createdAt !== undefined;
+  const made = byCreation ? { createdAt: outputs.garmCreatedAt } : { name: outputs.name };
+  const held = byCreation ? { createdAt: view.createdAt } : { name: view.name };
+  return isOurHolder({ ...made, owner: outputs.owner, forge: outputs.forgeType, os: outputs.osType }, { ...held, owner: view.owner, forge: view.forgeType, os: view.osType });
 }
 
 /** "GARM id 5 now holds template other of user bob": how messages name the template that took an id. */

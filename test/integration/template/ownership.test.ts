@@ -50,6 +50,26 @@ describe("GarmTemplate and its GARM id", function () {
     });
   });
 
+  describe("renamed in GARM behind Pulumi's back (issue 34 item 8)", () => {
+    it("stays this stack's: refresh shows the name as drift and up renames it back, with no second template", async () => {
+      fx = await startFixture();
+      assert.ok((await fx.engine.up([template("tpl")])).ok);
+      const ours = own()[0]!;
+      await fx.garm().updateTemplate(ours.id, { name: "renamed-by-hand" });
+      const refresh = await fx.engine.refresh();
+      assert.ok(refresh.ok, JSON.stringify(refresh.errors));
+      const kept = fx.engine.state().resources.find((r) => r.name === "tpl");
+      assert.equal(kept?.id, String(ours.id), "still in the stack");
+      assert.equal(kept?.outputs.name, "renamed-by-hand", "the name GARM holds, which the program's differs from");
+      const up = await fx.engine.up([template("tpl")]);
+      assert.ok(up.ok, JSON.stringify(up.errors));
+      assert.deepEqual(up.updated, ["tpl"]);
+      assert.deepEqual(own().map((t) => [t.id, t.name]), [[ours.id, "ci-linux"]], "renamed back, and no second template");
+      const again = await fx.engine.up([template("tpl")]);
+      assert.deepEqual(again.same, ["tpl"]);
+    });
+  });
+
   describe("an id a database restore gave to another template", () => {
     /** This stack's template is made after a backup; the restore forgets it, and the next template made gets its id. */
     async function reusedBySomeoneElse() {
