@@ -14,35 +14,14 @@ import { importSecretsConfig, populateGarm } from "../../../harness/populated-ga
 import { REPO_ROOT, installTarball, packOnce, run } from "../../../harness/pulumi-cli/project";
 import { startSimulatedHost } from "../../../scripts/demo/host";
 import { fencedBlock } from "./doc-blocks";
-import { GarmClient } from "../../../provider/garm/client";
-import { assertDeletedInOrder, changeLabels, dependencyEdges, destroyLeavesGarmsOwn, unprotect, withIdleRunner } from "./imported-lifecycle";
+import { assertDeletedInOrder, changeLabels, populateClashes, dependencyEdges, destroyLeavesGarmsOwn, unprotect, withIdleRunner } from "./imported-lifecycle";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { writes } from "./quickstart-scenario";
 
 
-/**
- * What issue 34 found the plan and Pulumi's codegen getting wrong, added to the populated GARM: organization acme on a
- * second GitHub endpoint (ghes) with a scale set, so two endpoints hold the name; a pool there whose extra specs hold a
- * null; and GitHub and Gitea credentials numbered alike (each forge counts its own: acme-pat and gitea-token are 1).
- */
-async function populateClashes(login: { url: string; username: string; password: string }): Promise<{ acmeOnGhes: string; scaleSet: number; nullPool: string }> {
-  const rest = new GarmClient(login);
-  try {
-    const [github, gitea] = await Promise.all([rest.listCredentials("github"), rest.listCredentials("gitea")]);
-    assert.ok(github.some((c) => gitea.some((g) => g.id === c.id)), `GitHub and Gitea credentials share an id: ${JSON.stringify([github, gitea])}`);
-    const acmeOnGhes = (await rest.createEntity("organization", { name: "acme", credentials_name: "ghes-pat", webhook_secret: "s3cret", pool_balancer_type: "roundrobin" } as never)).id;
-    const runner = { provider_name: "fake", image: "ubuntu-24.04", flavor: "small", os_type: "linux", os_arch: "amd64", enabled: false, min_idle_runners: 0 };
-    const scaleSet = (await rest.createScaleSet({ kind: "organization", id: acmeOnGhes }, { ...runner, name: "ghes-ci", labels: ["linux", "on-ghes"], max_runners: 2 } as never)).id;
-    const nullPool = (await rest.createPool({ kind: "organization", id: acmeOnGhes }, { ...runner, flavor: "null-specs", tags: ["linux", "nulls"], max_runners: 1, extra_specs: { disk_gb: 10, zone: null } } as never)).id;
-    return { acmeOnGhes, scaleSet, nullPool };
-  } finally {
-    await rest.close();
-  }
-}
-
 /** The program holds the endpoint of each acme scale set and pool, and the null of the pool's extra specs. */
 function assertClashesImported(code: string, file: ImportFile, clashes: { scaleSet: number; nullPool: string }): void {
-  const entry = (id: string) => file.resources.find((r) => r.id === id)!;
+  const entry = (type: string, id: string) => file.resources.find((r) => r.type === `garm:index:${type}` && r.id === id)!;
   const block = (name: string) => {
     const start = code.indexOf(`\n  ${name}:\n`);
     assert.ok(start >= 0, `the program declares ${name}`);
@@ -50,13 +29,13 @@ function assertClashesImported(code: string, file: ImportFile, clashes: { scaleS
     const next = code.slice(body).search(/^  \S/m);
     return code.slice(start, next < 0 ? undefined : body + next);
   };
-  const ghesSet = block(entry(String(clashes.scaleSet)).name);
+  const ghesSet = block(entry("GarmScaleSet", String(clashes.scaleSet)).name);
   assert.match(ghesSet, /^ {6}organization: acme\n(?:.*\n)*? {6}endpoint: ghes$|^ {6}endpoint: ghes\n(?:.*\n)*? {6}organization: acme$/m, `the scale set of acme on ghes names its endpoint:\n${ghesSet}`);
   // Each object the plan gives a parent (what it uses) has it in the program, which Pulumi orders destroy by.
   const withParent = file.resources.filter((r) => r.parent !== undefined);
   assert.ok(withParent.some((r) => r.type === "garm:index:GarmCredentials") && withParent.some((r) => r.type === "garm:index:GarmScaleSet"), JSON.stringify(file.resources));
   for (const r of withParent) assert.match(block(r.name), new RegExp(`^ {6}parent: \\$\\{\\["${r.parent}"\\]\\}$`, "m"), `${r.name} has its parent ${r.parent}`);
-  const nullPool = block(entry(clashes.nullPool).name);
+  const nullPool = block(entry("GarmPool", clashes.nullPool).name);
   assert.match(nullPool, /extraSpecs: .*"zone":null/, `the null of the pool's extra specs is in the program:\n${nullPool}`);
   for (const r of file.resources.filter((r) => r.type === "garm:index:GarmCredentials")) assert.match(r.id, /^(github|gitea)\/\d+$/, "credentials' ids name their forge");
 }
