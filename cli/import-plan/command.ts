@@ -123,7 +123,7 @@ export async function importPlan(argv: readonly string[], io: CommandIo): Promis
       io.stderr(`note: ${tokenFor(kind)} cannot be imported with this version of pulumi-garm, so the ${leaves} those objects${instead}`);
     }
     const restartCommand = values["garm-restart-command"];
-    const sources = { client, templates: inventory.templates, ...(restartCommand !== undefined ? { restartCommand } : {}) };
+    const sources = { client, templates: inventory.templates, entities: inventory.entities, ...(restartCommand !== undefined ? { restartCommand } : {}) };
     const text = writer ? writer.write(plan, await inputsFor(plan.entries, sources), checked.settings.url) : planFileText(plan);
     if (values.out) {
       writeFileSync(values.out, text);

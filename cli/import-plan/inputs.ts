@@ -4,7 +4,8 @@
 // A scale set's list answer lacks its template's name, taken from the template list instead. Credentials and entities
 // name the stack config keys of the secrets GARM never returns, read when the program runs. An importable kind with no
 // mapping here is read through its importer.
-import type { GarmClient, TemplateView } from "../../provider/garm/client";
+import type { EntityKind, EntityView, GarmClient, TemplateView } from "../../provider/garm/client";
+import { sameEntityName } from "../../provider/garm/names";
 import { importedControllerInputs } from "../../provider/kinds/controller/import";
 import { credentialsConfigKeys, importedCredentialsInputs } from "../../provider/kinds/credentials/import";
 import { importedEntityInputs } from "../../provider/kinds/entity/import";
@@ -25,6 +26,8 @@ interface Sources {
   readonly client: GarmClient;
   /** Every template GARM listed, system ones included. */
   readonly templates: readonly TemplateView[];
+  /** Every entity GARM listed: where two endpoints hold one name, a scale set's or pool's inputs name the endpoint. */
+  readonly entities: readonly { readonly kind: EntityKind; readonly view: EntityView }[];
   /** GARM's restart command (`--garm-restart-command`), which provider entries' inputs hold and GARM's file does not. */
   readonly restartCommand?: string;
 }
@@ -37,6 +40,14 @@ function appIdsFromConfig(view: Parameters<typeof credentialsConfigKeys>[0]): { 
   return keys.appId && keys.installationId ? { appId: new ConfigValue(keys.appId, "number"), installationId: new ConfigValue(keys.installationId, "number") } : undefined;
 }
 
+/** The endpoint of the entity `id`, where another endpoint holds an entity of its kind and name; else undefined. */
+function endpointIfAmbiguous(entities: Sources["entities"], id: string | undefined): string | undefined {
+  const entity = entities.find((e) => e.view.id === id);
+  if (!entity) return undefined;
+  const namesakes = entities.filter((e) => e.kind === entity.kind && sameEntityName(e.view.name, entity.view.name));
+  return namesakes.length > 1 ? entity.view.endpoint : undefined;
+}
+
 const FROM_LIST: { readonly [K in ListedKind]?: FromList<K> } = {
   endpoint: (o) => importedEndpointInputs(o.view) as Props,
   credentials: (o) => importedCredentialsInputs(o.view, appIdsFromConfig(o.view)),
@@ -45,8 +56,9 @@ const FROM_LIST: { readonly [K in ListedKind]?: FromList<K> } = {
   enterprise: (o) => importedEntityInputs("enterprise", o.view),
   controller: (o) => importedControllerInputs(o.view) as Props,
   template: async (o, { client }) => importedTemplateInputs(await client.getTemplate(o.view.id)) as Props,
-  pool: async (o, { client }) => importedPoolInputs(await client.getPool(o.view.id)) as Props,
-  scaleSet: (o, { templates }) => importedInputs({ ...o.view, templateName: o.view.templateName ?? templates.find((t) => t.id === o.view.templateId)?.name }) as Props,
+  pool: async (o, { client, entities }) => importedPoolInputs(await client.getPool(o.view.id), endpointIfAmbiguous(entities, o.view.entity?.id)) as Props,
+  scaleSet: (o, { templates, entities }) =>
+    importedInputs({ ...o.view, templateName: o.view.templateName ?? templates.find((t) => t.id === o.view.templateId)?.name }, endpointIfAmbiguous(entities, o.view.entity?.id)) as Props,
 };
 
 /**

@@ -13,6 +13,8 @@ export interface ImportSpec {
   readonly type: string;
   readonly name: string;
   readonly id: string;
+  /** The logical name of the entry this one uses (its `parent`), so a destroy deletes this one first. */
+  readonly parent?: string;
 }
 
 export interface ImportFile {
@@ -89,9 +91,45 @@ export function selectObjects(inv: Inventory, selection: Selection = {}, garmCon
 export function buildPlan(inv: Inventory, selection: Selection = {}, garmConfigPath?: string): Plan {
   const { objects, referenced } = selectObjects(inv, selection, garmConfigPath);
   const names = logicalNames(objects);
-  const entries = objects.map((object, i) => ({ object, spec: { type: tokenFor(object.kind), name: names[i], id: importIdOf(object) } }));
+  const parents = parentsOf(objects);
+  const entries = objects.map((object, i) => {
+    const parent = parents[i];
+    return { object, spec: { type: tokenFor(object.kind), name: names[i], id: importIdOf(object), ...(parent !== undefined && planned(objects[parent]) ? { parent: names[parent] } : {}) } };
+  });
   const waiting = [...new Set(objects.filter((o) => !planned(o)).map((o) => o.kind))];
   return { file: { resources: entries.filter((e) => planned(e.object)).map((e) => e.spec) }, entries, waiting, referenced };
+}
+
+/**
+ * The object each one uses, by index, as its parent in the import file: credentials their endpoint, an entity its
+ * credentials, a pool or scale set its entity. Pulumi's `import --file` codegen writes references only while no two
+ * imported objects share a name (two organizations acme under two endpoints, GitHub and Gitea credentials of one name):
+ * each one's `name` would refer to the other's, and on that circular reference it writes the whole program with no
+ * reference at all (pkg/importer/language.go GenerateLanguageDefinitions, pulumi-behaviour.md §2.6). A parent is kept
+ * either way, and Pulumi deletes children before their parent, so one `pulumi destroy` goes in GARM's order.
+ */
+function parentsOf(objects: readonly Listed[]): (number | undefined)[] {
+  const find = (match: (o: Listed) => boolean) => {
+    const found = objects.findIndex(match);
+    return found < 0 ? undefined : found;
+  };
+  return objects.map((o) => {
+    switch (o.kind) {
+      case "credentials":
+        return find((e) => e.kind === "endpoint" && e.view.forge === o.view.forge && sameEndpointName(e.view.name, o.view.endpoint));
+      case "organization":
+      case "repository":
+      case "enterprise":
+        return find((c) => c.kind === "credentials" && c.view.name === o.view.credentials && sameEndpointName(c.view.endpoint, o.view.endpoint));
+      case "pool":
+      case "scaleSet": {
+        const entityId = o.view.entity?.id;
+        return entityId === undefined ? undefined : find((e) => (e.kind === "organization" || e.kind === "repository" || e.kind === "enterprise") && e.view.id === entityId);
+      }
+      default:
+        return undefined;
+    }
+  });
 }
 
 const FLAG: Record<EntityKind, string> = { organization: "--org", repository: "--repo", enterprise: "--enterprise" };

@@ -32,13 +32,26 @@ export type ProgramItem =
   | { readonly kind: "declare"; readonly sdkClass: string; readonly name: string; readonly id: string; readonly variable: string; readonly inputs: Props }
   | { readonly kind: "comment"; readonly sdkClass: string; readonly name: string; readonly id: string; readonly why: string };
 
-/** Which inputs name another object: the kind it names, the output that holds the name, and whether `value` names `target`. */
-const REFERRING: Record<string, { readonly kinds: readonly ListedKind[]; readonly output: string; readonly names: (target: Listed, value: unknown) => boolean }> = {
-  organization: { kinds: ["organization"], output: "name", names: (t, v) => typeof v === "string" && "name" in t.view && sameEntityName(t.view.name, v) },
-  repository: { kinds: ["repository"], output: "name", names: (t, v) => typeof v === "string" && "name" in t.view && sameEntityName(t.view.name, v) },
-  enterprise: { kinds: ["enterprise"], output: "name", names: (t, v) => typeof v === "string" && "name" in t.view && sameEntityName(t.view.name, v) },
+/**
+ * Which inputs name another object: the kind it names, the output that holds the name, and whether `value` names
+ * `target` in the inputs `inputs` of `user`. An entity named under an endpoint (`endpoint` beside it, where two endpoints
+ * hold the name) is the one on that endpoint; credentials an entity names are those on the entity's endpoint, as two
+ * forges may hold one name.
+ */
+type Names = (target: Listed, value: unknown, inputs: Props, user: Listed) => boolean;
+const onNamedEndpoint = (t: Listed, inputs: Props) => typeof inputs.endpoint !== "string" || ("endpoint" in t.view && typeof t.view.endpoint === "string" && sameEndpointName(t.view.endpoint, inputs.endpoint));
+const entityNamed: Names = (t, v, inputs) => typeof v === "string" && "name" in t.view && sameEntityName(t.view.name, v) && onNamedEndpoint(t, inputs);
+const REFERRING: Record<string, { readonly kinds: readonly ListedKind[]; readonly output: string; readonly names: Names }> = {
+  organization: { kinds: ["organization"], output: "name", names: entityNamed },
+  repository: { kinds: ["repository"], output: "name", names: entityNamed },
+  enterprise: { kinds: ["enterprise"], output: "name", names: entityNamed },
   providerName: { kinds: ["garmProvider"], output: "name", names: (t, v) => "name" in t.view && t.view.name === v },
-  credentials: { kinds: ["credentials"], output: "name", names: (t, v) => "name" in t.view && t.view.name === v },
+  credentials: {
+    kinds: ["credentials"],
+    output: "name",
+    names: (t, v, _inputs, user) =>
+      "name" in t.view && t.view.name === v && !(t.kind === "credentials" && "endpoint" in user.view && typeof user.view.endpoint === "string" && !sameEndpointName(t.view.endpoint, user.view.endpoint)),
+  },
   endpoint: { kinds: ["endpoint"], output: "name", names: (t, v) => typeof v === "string" && "name" in t.view && sameEndpointName(t.view.name, v) },
   templateId: { kinds: ["template"], output: "templateId", names: (t, v) => "id" in t.view && t.view.id === v },
 };
@@ -49,12 +62,12 @@ interface Declared {
 }
 
 /** The inputs with each value naming exactly one declared object replaced by a reference to it; two candidates stay a literal. */
-function withReferences(inputs: Props, declared: readonly Declared[]): Props {
+function withReferences(inputs: Props, user: Listed, declared: readonly Declared[]): Props {
   return Object.fromEntries(
     Object.entries(inputs).map(([key, value]) => {
       const rule = REFERRING[key];
       if (!rule) return [key, value];
-      const targets = declared.filter((d) => rule.kinds.includes(d.object.kind) && rule.names(d.object, value));
+      const targets = declared.filter((d) => rule.kinds.includes(d.object.kind) && rule.names(d.object, value, inputs, user));
       return [key, targets.length === 1 ? new Reference(targets[0].variable, rule.output) : value];
     }),
   );
@@ -83,7 +96,7 @@ export function programItems(plan: Plan, inputs: readonly (Props | string | unde
     }
     if (typeof given === "string") return { kind: "comment", ...about, why: `not written: ${given.replace(/\n/g, " ")}` };
     const variable = variableName(spec.name, taken);
-    const item: ProgramItem = { kind: "declare", ...about, variable, inputs: withReferences(given, declared) };
+    const item: ProgramItem = { kind: "declare", ...about, variable, inputs: withReferences(given, object, declared) };
     declared.push({ object, variable });
     return item;
   });

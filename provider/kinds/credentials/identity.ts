@@ -24,6 +24,24 @@ export function describeCredentialsHolder(forge: Forge, view: CredentialsView): 
 }
 
 /**
+ * The Pulumi id of credentials, for created, adopted and imported ones alike: `<forge>/<GARM id>`, as each forge numbers
+ * its own. A bare number would be shared by GitHub and Gitea credentials 1, and Pulumi's `import --file` codegen drops a
+ * value two resources share (pulumi-behaviour.md §2.6). State written before this keeps its bare-number id, which read
+ * still takes (the outputs name the forge and the GARM id; update and delete use only those).
+ */
+export function credentialsPulumiId(forge: Forge, credentialsId: number): string {
+  return `${forge}/${credentialsId}`;
+}
+
+/** The GARM id a Pulumi id holds: `<forge>/<n>` or, in older state, a bare `<n>`; undefined for anything else. */
+export function garmIdOfPulumiId(id: string): number | undefined {
+  const match = /^(?:(\w+)\/)?(\d+)$/.exec(id);
+  if (!match || (match[1] !== undefined && !FORGES.includes(match[1] as Forge))) return undefined;
+  const n = Number(match[2]);
+  return n > 0 ? n : undefined;
+}
+
+/**
  * The forge and GARM id an import id names: `github/3` or `gitea/3`. A bare number is refused, since both forges
  * may have credentials of that id.
  */

@@ -4,15 +4,15 @@
 // The keys must be set before the import, so the state's digest is of the secret the program will send.
 import type { CredentialsView, ForgeCalls } from "../../garm/client";
 import { type ConfigLookup, missingConfigMessage, secretConfigKey } from "../../common/secrets-from-config";
-import { parseCredentialsId } from "./identity";
+import { credentialsPulumiId, parseCredentialsId } from "./identity";
 import { type CheckedCredentialsInputs, withDefaults } from "./inputs";
 import { toOutputs } from "./resource";
 
 type Props = Record<string, unknown>;
 
-/** The import id of credentials GARM lists: `<forge>/<id>`, since each forge numbers its own. */
+/** The import id of credentials GARM lists, which is also the Pulumi id the import gives them: `<forge>/<id>`, since each forge numbers its own. */
 export function credentialsImportId(view: Pick<CredentialsView, "forge" | "id">): string {
-  return `${view.forge}/${view.id}`;
+  return credentialsPulumiId(view.forge, view.id);
 }
 
 /** The config keys an import of these credentials reads: the secret, and for an app its two ids. */
@@ -55,7 +55,7 @@ export async function importCredentials(client: Pick<ForgeCalls, "getCredentials
   const secret = view.authType === "app" ? { privateKey: config(keys.secret) } : { token: config(keys.secret) };
   const checked: CheckedCredentialsInputs = withDefaults({ ...(inputs as Parameters<typeof withDefaults>[0]), ...secret });
   // The outputs hold the secret's digest only, as after a create.
-  return { id: String(view.id), props: (await toOutputs(view.id, checked)) as unknown as Props, inputs };
+  return { id: credentialsPulumiId(forge, view.id), props: (await toOutputs(view.id, checked)) as unknown as Props, inputs };
 }
 
 function wholeNumber(text: string, key: string, label: string): number {

@@ -13,7 +13,7 @@ import { stateStamp } from "../../common/state-version";
 import { withoutProviderKey } from "../../common/unknown";
 import { adoptByName } from "../../common/adopt";
 import { notOurs } from "../../common/holder";
-import { describeCredentialsHolder, isSameCredentials, parseCredentialsId } from "./identity";
+import { credentialsPulumiId, describeCredentialsHolder, garmIdOfPulumiId, isSameCredentials, parseCredentialsId } from "./identity";
 import { checkCredentialsInputs } from "./check";
 import { REPLACE_REASONS, type UpdatableCredentialsField, changedCredentialsFields, diffCredentials } from "./diff";
 import { type CheckedCredentialsInputs, type CredentialsOutputs, STATE_VERSION, readCredentialsOutputs, secretMaterial } from "./inputs";
@@ -105,7 +105,7 @@ export function credentialsProviderWith(deps: CredentialsDeps): KindProvider {
           },
           deps.log,
         );
-        if (adopted) return { id: String(adopted.found.id), outs: adopted.outs };
+        if (adopted) return { id: credentialsPulumiId(inputs.forge, adopted.found.id), outs: adopted.outs };
       }
       let created: CredentialsView;
       try {
@@ -131,14 +131,14 @@ export function credentialsProviderWith(deps: CredentialsDeps): KindProvider {
         }
         throw err;
       }
-      return { id: String(created.id), outs: await toOutputs(created.id, inputs) };
+      return { id: credentialsPulumiId(inputs.forge, created.id), outs: await toOutputs(created.id, inputs) };
     },
 
     async read(id, props) {
       const olds = readCredentialsOutputs(props ?? {});
       // GitHub and Gitea credentials are numbered separately, so an id means something only with its forge.
       const imported = props === undefined;
-      const { forge, credentialsId } = imported ? parseCredentialsId(id) : { forge: olds.forge, credentialsId: olds.credentialsId || Number(id) };
+      const { forge, credentialsId } = imported ? parseCredentialsId(id) : { forge: olds.forge, credentialsId: olds.credentialsId || (garmIdOfPulumiId(id) ?? Number(id)) };
       let view: CredentialsView;
       try {
         view = await deps.client().getCredentials(forge, credentialsId);
@@ -161,7 +161,8 @@ export function credentialsProviderWith(deps: CredentialsDeps): KindProvider {
         endpoint: view.endpoint,
         authType: view.authType === "app" ? "app" : "pat",
       };
-      return { id: String(view.id), props: { ...outs, __provider: props?.__provider } };
+      // The id read was given stays: state written before ids carried the forge keeps its bare number.
+      return { id: imported ? credentialsPulumiId(forge, view.id) : id, props: { ...outs, __provider: props?.__provider } };
     },
 
     async update(_id, oldProps, newProps) {

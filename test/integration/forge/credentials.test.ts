@@ -38,7 +38,7 @@ describe("GarmCredentials through the engine against the GARM simulator", functi
     assert.equal(made.endpoint, "ghe");
     assert.equal(up.outputs.creds?.credentialsId, made.id);
     assert.equal(up.outputs.creds?.authType, "pat");
-    assert.equal(fx.engine.state().resources.find((r) => r.name === "creds")?.id, String(made.id));
+    assert.equal(fx.engine.state().resources.find((r) => r.name === "creds")?.id, `github/${made.id}`, "the id names the forge: Gitea numbers its own");
 
     fx.sim.clearRequests();
     const same = await fx.engine.preview(program());
@@ -118,6 +118,21 @@ describe("GarmCredentials through the engine against the GARM simulator", functi
     );
   });
 
+  it("reads state whose id is the bare GARM number (before ids named the forge) and keeps that id; an import's read gets <forge>/<id>", async () => {
+    await fx.engine.up(program());
+    const stored = fx.engine.state().resources.find((r) => r.name === "creds")!;
+    const garmId = simCreds("ghe-pat")!.id;
+    const methods = credentialsProviderWith({ client: () => fx.garm(), log: { info() {}, warn() {} } });
+    const old = await methods.read!(String(garmId), stored.outputs);
+    assert.equal(old.id, String(garmId));
+    assert.equal((old.props as { name?: string }).name, "ghe-pat");
+    // Outputs without the GARM id (the id alone says it): both forms.
+    const { credentialsId: _dropped, ...noId } = stored.outputs as Record<string, unknown>;
+    assert.equal((await methods.read!(String(garmId), noId)).props?.name, "ghe-pat");
+    assert.equal((await methods.read!(`github/${garmId}`, noId)).props?.name, "ghe-pat");
+    assert.equal((await methods.read!(`github/${garmId}`)).id, `github/${garmId}`);
+  });
+
   it("refresh picks up drift and an out-of-band delete; the next up restores them", async () => {
     await fx.engine.up(program());
     const id = simCreds("ghe-pat")!.id;
@@ -145,7 +160,7 @@ describe("GarmCredentials through the engine against the GARM simulator", functi
     assert.match(String(refused.errors.creds), /GARM already has credentials named ghe-pat; .*adoptExisting: true/);
     const adopted = await fx.engine.up([credentialsDecl("creds", { adoptExisting: true })]);
     assert.ok(adopted.ok, JSON.stringify(adopted.errors));
-    assert.equal(fx.engine.state().resources.find((r) => r.name === "creds")?.id, String(hand.body.id));
+    assert.equal(fx.engine.state().resources.find((r) => r.name === "creds")?.id, `github/${hand.body.id}`);
     assert.notEqual(simCreds("ghe-pat")?.secretDigest, before, "the program's token replaced the hand-made one");
   });
 

@@ -15,6 +15,7 @@ import { PulumiProject, REPO_ROOT, packOnce, run } from "../../../harness/pulumi
 import { type Simulator, startSimulator } from "../../../simulator";
 import { mutatingCalls } from "../../support/fixtures";
 import { fencedBlock } from "../plugin/doc-blocks";
+import { destroyLeavesGarmsOwn, populateClashes } from "../plugin/imported-lifecycle";
 
 describe("import-plan --language typescript: the written index.ts, run with the real CLI (package from its tarball, simulator)", function () {
   this.timeout(600_000);
@@ -33,6 +34,8 @@ describe("import-plan --language typescript: the written index.ts, run with the 
     }
     sim = await startSimulator({ tickMs: 0 });
     made = await populateGarm(sim);
+    // Organization acme under a second endpoint, a pool with a null in its extra specs (issue 34).
+    await populateClashes(sim);
     source = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-import-ts-src-"));
   });
   after(async () => {
@@ -66,7 +69,11 @@ describe("import-plan --language typescript: the written index.ts, run with the 
     assert.match(code, /^ {2}credentials: credentialsAcmePat\.name,$/m);
     assert.doesNotMatch(code, /FromConfig/, "the dynamic provider cannot resolve a config key itself");
     // The lists, the controller and the login (13), and one read per user template (1) and per pool (3).
-    assert.equal(outcome!.garmCalls, 13 + 1 + made.poolIds.length);
+    assert.equal(outcome!.garmCalls, 13 + 1 + made.poolIds.length + 1);
+    // Two organizations acme: each scale set names its endpoint and refers to the acme on it.
+    assert.match(code, /^ {2}organization: orgAcme\w+\.name,\n {2}endpoint: endpointGhes\.name,$/m);
+    assert.match(code, /^ {2}organization: orgAcme\w+\.name,\n {2}endpoint: "github\.com",$/m);
+    assert.match(code, /^ {2}extraSpecs: "\{\\"disk_gb\\":10,\\"zone\\":null\}",$/m, "the null of the pool's extra specs, as its JSON string");
     assert.deepEqual(mutatingCalls(sim), []);
   });
 
@@ -91,5 +98,8 @@ describe("import-plan --language typescript: the written index.ts, run with the 
     const preview = await project.preview();
     assert.deepEqual(preview.changeSummary, { same: declared + 1 }, "every declared object and the stack, unchanged");
     assert.deepEqual(mutatingCalls(sim), [], "a preview writes nothing to GARM");
+    // One destroy, once unprotected, removes everything imported in dependency order (destroy runs no program).
+    await project.cli(["state", "unprotect", "--all", "--yes"]);
+    await destroyLeavesGarmsOwn(project, { url: sim.url, username: sim.username, password: sim.password });
   });
 });

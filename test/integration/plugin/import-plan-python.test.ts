@@ -14,6 +14,7 @@ import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
 import { startSimulatedHost } from "../../../scripts/demo/host";
 import { PLUGIN_VERSION, PluginProject, PYTHON_HOST_DIR, PYTHON_VENV_BIN, buildPluginOnce, buildPythonWheel, installPythonWheel } from "./plugin-project";
 import { writes } from "./quickstart-scenario";
+import { destroyLeavesGarmsOwn, populateClashes } from "./imported-lifecycle";
 
 describe("import-plan --language python: the written __main__.py, run with the real CLI (garm plugin, Python host, simulator)", function () {
   this.timeout(600_000);
@@ -36,6 +37,8 @@ describe("import-plan --language python: the written __main__.py, run with the r
     fs.appendFileSync(host.garmConfigPath, `\n[[provider]]\nname = "fake"\nprovider_type = "external"\n[provider.external]\nprovider_executable = "${host.providerExecutable}"\nconfig_file = ""\n`);
     await host.sim.restart();
     await populateGarm(host.sim);
+    // Organization acme under a second endpoint, a pool with a null in its extra specs (issue 34).
+    await populateClashes(host.sim);
 
     const p = new PluginProject(path.join(REPO_ROOT, "examples", "quickstart-python"), path.join(scratch, "home"), [PYTHON_VENV_BIN, PYTHON_HOST_DIR]);
     cleanup.push(() => p.close());
@@ -59,7 +62,10 @@ describe("import-plan --language python: the written __main__.py, run with the r
     }
     // What names another declared object refers to it, so Pulumi orders them: the template, entities, credentials, endpoints.
     assert.equal(code.match(/^ {4}template_id=template_custom_linux\.template_id,$/gm)?.length, 2, "templateId refers to the imported template");
-    assert.match(code, /^ {4}organization=org_acme\.name,$/m);
+    // Two organizations acme: each scale set names its endpoint and refers to the acme on it.
+    assert.match(code, /^ {4}organization=org_acme_\w+\.name,\n {4}endpoint=endpoint_ghes\.name,$/m);
+    assert.match(code, /^ {4}organization=org_acme_\w+\.name,\n {4}endpoint="github\.com",$/m);
+    assert.match(code, /^ {4}extra_specs="\{\\"disk_gb\\":10,\\"zone\\":null\}",$/m, "the null of the pool's extra specs, as its JSON string");
     assert.match(code, /^ {4}credentials=credentials_acme_pat\.name,$/m);
     assert.match(code, /^ {4}endpoint=endpoint_ghes\.name,$/m);
     assert.match(code, /^ {4}token_from_config="garm:credentials-acme-pat-token",$/m, "the secret is named by the config key the importer reads");
@@ -72,6 +78,9 @@ describe("import-plan --language python: the written __main__.py, run with the r
     const preview = await p.preview();
     assert.deepEqual(preview.changeSummary, { same: declared.length + 1 }, "every declared object and the stack, unchanged");
     assert.deepEqual(writes(host.sim), [], "a preview writes nothing to GARM");
+    // One destroy, once unprotected, removes everything imported in dependency order (destroy runs no program).
+    await p.cli(["state", "unprotect", "--all", "--yes"]);
+    await destroyLeavesGarmsOwn(p, { url: host.sim.url, username: host.sim.username, password: host.sim.password });
     console.log(`      plugin ${PLUGIN_VERSION}; ${declared.length} objects; ${p.timings()}`);
   });
 });

@@ -177,3 +177,23 @@ export async function withIdleRunner(login: Login, poolId: string, timeoutMs = 1
     await rest.close();
   }
 }
+
+/**
+ * What issue 34 found the plan and Pulumi's codegen getting wrong, added to the populated GARM: organization acme on a
+ * second GitHub endpoint (ghes) with a scale set, so two endpoints hold the name; a pool there whose extra specs hold a
+ * null; and GitHub and Gitea credentials numbered alike (each forge counts its own: acme-pat and gitea-token are 1).
+ */
+export async function populateClashes(login: { url: string; username: string; password: string }): Promise<{ acmeOnGhes: string; scaleSet: number; nullPool: string }> {
+  const rest = new GarmClient(login);
+  try {
+    const [github, gitea] = await Promise.all([rest.listCredentials("github"), rest.listCredentials("gitea")]);
+    assert.ok(github.some((c) => gitea.some((g) => g.id === c.id)), `GitHub and Gitea credentials share an id: ${JSON.stringify([github, gitea])}`);
+    const acmeOnGhes = (await rest.createEntity("organization", { name: "acme", credentials_name: "ghes-pat", webhook_secret: "s3cret", pool_balancer_type: "roundrobin" } as never)).id;
+    const runner = { provider_name: "fake", image: "ubuntu-24.04", flavor: "small", os_type: "linux", os_arch: "amd64", enabled: false, min_idle_runners: 0 };
+    const scaleSet = (await rest.createScaleSet({ kind: "organization", id: acmeOnGhes }, { ...runner, name: "ghes-ci", labels: ["linux", "on-ghes"], max_runners: 2 } as never)).id;
+    const nullPool = (await rest.createPool({ kind: "organization", id: acmeOnGhes }, { ...runner, flavor: "null-specs", tags: ["linux", "nulls"], max_runners: 1, extra_specs: { disk_gb: 10, zone: null } } as never)).id;
+    return { acmeOnGhes, scaleSet, nullPool };
+  } finally {
+    await rest.close();
+  }
+}

@@ -54,7 +54,7 @@ export async function hostilePlan(garmConfigPath?: string): Promise<{ plan: Plan
   const inv = hostileInventory();
   const plan = buildPlan(inv, {}, garmConfigPath);
   const client = { getTemplate: async (id: number) => ({ ...inv.templates.find((t) => t.id === id)!, description: HOSTILE[id % HOSTILE.length], body: HOSTILE.join("\n") }) };
-  const inputs = await inputsFor(plan.entries, { client: client as never, templates: inv.templates });
+  const inputs = await inputsFor(plan.entries, { client: client as never, templates: inv.templates, entities: inv.entities });
   const extra = JSON.parse('{"__proto__": "proto key"}') as Record<string, unknown>;
   for (const h of HOSTILE) extra[h] = h;
   plan.entries.forEach((e, i) => {
