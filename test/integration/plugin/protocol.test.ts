@@ -135,7 +135,7 @@ describe("pulumi-resource-garm protocol (plugin process against the GARM simulat
     assert.deepEqual(checked.failures, []);
     const diff = await p.diff(SCALE_SET, "legacy", imported.id, imported.props, checked.inputs, imported.inputs);
     assert.equal(diff.getChanges(), proto.DiffResponse.DiffChanges.DIFF_NONE, JSON.stringify(diff.getDiffsList()));
-    await assert.rejects(p.read(SCALE_SET, "nope", "abc"), /not a GARM scale set id/);
+    await assert.rejects(p.read(SCALE_SET, "nope", "abc"), /scale set id "abc" is not a GARM id: give the number as garm-cli scaleset list shows it/);
   });
 
   it("two provider instances reach two GARMs (one connection per instance)", async () => {
