@@ -4,33 +4,23 @@
 // file over SSH; the GarmProviders of one operation share one SSH connection.
 import { strict as assert } from "node:assert";
 import { promises as fs } from "node:fs";
-import { ensureOpenSshServer, startSshServer, type SshServer, connectionTo } from "../../../harness/sshd";
+import {connectionTo } from "../../../harness/sshd";
 import { blocksIn, type Fixture, HAND_WRITTEN, startFixture } from "./engine-fixture";
+import { useSshServer } from "../../support/ssh-server";
 
 describe("GarmProvider over SSH through the engine against the GARM simulator", function () {
   this.timeout(120_000);
-  let server: SshServer;
   let fx: Fixture | undefined;
 
-  before(async function () {
-    const why = ensureOpenSshServer();
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      this.skip();
-    }
-    server = await startSshServer();
-  });
-  after(async () => {
-    await server?.stop();
-  });
+  const ssh = useSshServer();
   afterEach(async () => {
     await fx?.close();
     fx = undefined;
   });
 
-  const connection = () => connectionTo(server, { dialErrorLimit: 2, perDialTimeout: 10 });
+  const connection = () => connectionTo(ssh.server, { dialErrorLimit: 2, perDialTimeout: 10 });
   /** SSH logins sshd accepted since `mark` (an offset in its log). */
-  const loginsSince = (mark: number) => (server.logs().slice(mark).match(/Accepted publickey for /g) ?? []).length;
+  const loginsSince = (mark: number) => (ssh.server.logs().slice(mark).match(/Accepted publickey for /g) ?? []).length;
 
   it("creates, updates, refreshes and destroys over SSH, one connection per operation, the rest of the file untouched", async () => {
     fx = await startFixture();
@@ -41,19 +31,19 @@ describe("GarmProvider over SSH through the engine against the GARM simulator", 
       fx!.provider("prov-b", "beta", { connection: connection(), restartCommand: fx!.serviceRestart }),
     ];
 
-    let mark = server.logs().length;
+    let mark = ssh.server.logs().length;
     const up = await engine.up(program("alpha runners"));
     assert.ok(up.ok, `${JSON.stringify(up.errors)}\n${up.logs.join("\n")}`);
     assert.deepEqual([...up.created].sort(), ["prov-a", "prov-b"]);
     assert.deepEqual(blocksIn(await fs.readFile(fx.file, "utf8")).sort(), ["alpha", "beta"]);
     assert.ok((await fs.readFile(fx.file, "utf8")).startsWith(HAND_WRITTEN), "text outside the managed blocks is kept");
     assert.deepEqual(sim.providers().map((p) => p.name).sort(), ["alpha", "beta"]);
-    assert.equal(loginsSince(mark), 1, `two GarmProviders, one SSH connection:\n${server.logs().slice(mark)}`);
+    assert.equal(loginsSince(mark), 1, `two GarmProviders, one SSH connection:\n${ssh.server.logs().slice(mark)}`);
     // Both changes share one restart when the second write lands within the coordinator's quiet window (750 ms); on a
     // loaded machine two SFTP writes with their fsyncs may not, and the second change then gets a restart of its own.
     assert.ok(fx.restarts.length >= 1 && fx.restarts.length <= 2, `restarts run over SSH:\n${up.logs.join("\n")}`);
 
-    mark = server.logs().length;
+    mark = ssh.server.logs().length;
     const changed = await engine.up(program("alpha runners, renamed"));
     assert.ok(changed.ok, JSON.stringify(changed.errors));
     assert.deepEqual(changed.updated, ["prov-a"]);

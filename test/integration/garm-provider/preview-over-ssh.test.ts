@@ -8,40 +8,22 @@ import { spawnSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { UNKNOWN } from "../../../harness/engine";
-import { ensureOpenSshServer, startSshServer, type SshServer } from "../../../harness/sshd";
+
 import { type Fixture, HAND_WRITTEN, startFixture } from "./engine-fixture";
+import { useSshServer } from "../../support/ssh-server";
+import { connectionTo } from "../../../harness/sshd";
 
 describe("GarmProvider preview over SSH through the engine", function () {
   this.timeout(120_000);
-  let server: SshServer;
   let fx: Fixture | undefined;
 
-  before(async function () {
-    const why = ensureOpenSshServer();
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      this.skip();
-    }
-    server = await startSshServer();
-  });
-  after(async () => {
-    await server?.stop();
-  });
+  const ssh = useSshServer();
   afterEach(async () => {
     await fx?.close();
     fx = undefined;
   });
 
-  const connection = () => ({
-    host: server.host,
-    port: server.port,
-    user: server.user,
-    privateKey: server.clientKey,
-    hostKey: server.hostKey,
-    agentSocketPath: "",
-    dialErrorLimit: 2,
-    perDialTimeout: 10,
-  });
+  const connection = () => connectionTo(ssh.server, { dialErrorLimit: 2, perDialTimeout: 10 });
   /** Names in the fixture's directory that pulumi-garm writes (its lock, notes, temp files). */
   const leftovers = async () => (await fs.readdir(fx!.dir)).filter((n) => /\.lock|pulumi-garm/.test(n));
   const failureOf = (r: { checkFailures?: Record<string, { property: string; reason: string }[]>; errors: Record<string, unknown> }, name: string) =>
@@ -55,7 +37,7 @@ describe("GarmProvider preview over SSH through the engine", function () {
     assert.equal(preview.ok, false, "the preview does not come out clean");
     const failure = preview.checkFailures["prov-a"]?.[0];
     assert.equal(failure?.property, "garmConfigPath", failureOf(preview, "prov-a"));
-    assert.match(failure!.reason, new RegExp(`GARM config file ${missing.replace(/[/.]/g, "\\$&")} does not exist on ${server.user}@127\\.0\\.0\\.1:${server.port}; check garmConfigPath`));
+    assert.match(failure!.reason, new RegExp(`GARM config file ${missing.replace(/[/.]/g, "\\$&")} does not exist on ${ssh.server.user}@127\\.0\\.0\\.1:${ssh.server.port}; check garmConfigPath`));
     assert.ok(!failure!.reason.includes("\n"));
     const up = await fx.engine.up(program);
     assert.equal(up.ok, false);
@@ -72,11 +54,11 @@ describe("GarmProvider preview over SSH through the engine", function () {
     assert.notEqual(written, HAND_WRITTEN);
 
     // The host is reinstalled: a new host key, the same address. sshd re-reads its keys on SIGHUP.
-    const keyFile = path.join(server.dir, "host_ed25519");
+    const keyFile = path.join(ssh.server.dir, "host_ed25519");
     await fs.rm(keyFile);
     await fs.rm(`${keyFile}.pub`);
     assert.equal(spawnSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", keyFile]).status, 0);
-    process.kill(server.pid, "SIGHUP");
+    process.kill(ssh.server.pid, "SIGHUP");
     await new Promise((r) => setTimeout(r, 1000));
 
     const preview = await fx.engine.preview(program());
@@ -89,7 +71,7 @@ describe("GarmProvider preview over SSH through the engine", function () {
     assert.deepEqual(await leftovers(), []);
     // Pinned again, the rotated key previews clean (and the next test connects with it).
     const pub = (await fs.readFile(`${keyFile}.pub`, "utf8")).trim().split(/\s+/);
-    server.hostKey = `${pub[0]} ${pub[1]}`;
+    ssh.server.hostKey = `${pub[0]} ${pub[1]}`;
     const pinned = await fx.engine.preview(program());
     assert.ok(pinned.ok, JSON.stringify(pinned.errors));
   });

@@ -11,7 +11,8 @@ import { RestartCoordinator, type RestartHost } from "../../../provider/kinds/ga
 import { announceRestart, announcementPath, readAnnouncement } from "../../../provider/kinds/garm-provider/restart-announcement";
 import { SshHost } from "../../../provider/machine/ssh-host";
 import type { SshConnection } from "../../../provider/machine/ssh-connection";
-import { ensureOpenSshServer, startSshServer, type SshServer } from "../../../harness/sshd";
+import { useSshServer } from "../../support/ssh-server";
+
 
 /** The processes below `pid` (its children, theirs, ...), with their command names. */
 function descendants(pid: number): { pid: number; comm: string }[] {
@@ -47,25 +48,14 @@ const MARGIN_MS = 2500;
 
 describe("a GARM restart over SSH whose connection is lost after the announcement", function () {
   this.timeout(120_000);
-  let server: SshServer;
   const hosts: SshHost[] = [];
   /** Processes this test stopped: the test's own sshd's session processes and its listener. */
   let frozen: number[] = [];
   let listenerStopped = false;
 
-  before(async function () {
-    const why = ensureOpenSshServer();
-    if (why) {
-      console.log(`      skipped: ${why}`);
-      this.skip();
-    }
-    server = await startSshServer();
-  });
-  after(async () => {
-    await server?.stop();
-  });
+  const ssh = useSshServer();
   afterEach(async () => {
-    if (listenerStopped) process.kill(server.pid, "SIGCONT");
+    if (listenerStopped) process.kill(ssh.server.pid, "SIGCONT");
     listenerStopped = false;
     signal(frozen, "SIGKILL");
     frozen = [];
@@ -73,12 +63,12 @@ describe("a GARM restart over SSH whose connection is lost after the announcemen
   });
 
   const hostFor = (over: Partial<SshConnection> = {}) => {
-    const h = new SshHost({ host: server.host, port: server.port, user: server.user, privateKey: server.clientKey, hostKey: server.hostKey, agentSocketPath: "", dialErrorLimit: 1, perDialTimeout: 5, ...over }, () => undefined);
+    const h = new SshHost({ host: ssh.server.host, port: ssh.server.port, user: ssh.server.user, privateKey: ssh.server.clientKey, hostKey: ssh.server.hostKey, agentSocketPath: "", dialErrorLimit: 1, perDialTimeout: 5, ...over }, () => undefined);
     hosts.push(h);
     return h;
   };
   const configFile = async () => {
-    const file = path.join(server.dir, `config-${Math.random().toString(16).slice(2)}.toml`);
+    const file = path.join(ssh.server.dir, `config-${Math.random().toString(16).slice(2)}.toml`);
     await fs.writeFile(file, "[default]\n", { mode: 0o600 });
     return file;
   };
@@ -103,7 +93,7 @@ describe("a GARM restart over SSH whose connection is lost after the announcemen
     const host = hostFor();
     const file = await configFile();
     const r = await restartAnnounced(host, file, "echo restarted", () => {
-      frozen = descendants(server.pid).map((p) => p.pid);
+      frozen = descendants(ssh.server.pid).map((p) => p.pid);
       assert.ok(frozen.length > 0, "the session's sshd processes");
       signal(frozen, "SIGSTOP");
     });
@@ -118,7 +108,7 @@ describe("a GARM restart over SSH whose connection is lost after the announcemen
   it("a connection cut while the command runs: the run ends at once, saying the connection was lost and the outcome is unknown", async () => {
     const host = hostFor();
     const file = await configFile();
-    const marker = path.join(server.dir, `ran-${Math.random().toString(16).slice(2)}`);
+    const marker = path.join(ssh.server.dir, `ran-${Math.random().toString(16).slice(2)}`);
     let cutAt = 0;
     const r = await restartAnnounced(host, file, `echo $$ >${marker}.new; mv ${marker}.new ${marker}; exec sleep 20`, () => {
       // Once the command runs, the session's sshd processes die (the command itself is left, as a lost network leaves it).
@@ -126,7 +116,7 @@ describe("a GARM restart over SSH whose connection is lost after the announcemen
         if (!spawnSync("sh", ["-c", `test -e ${marker}`]).status) {
           clearInterval(cut);
           cutAt = Date.now();
-          signal(descendants(server.pid).filter((p) => p.comm === "sshd" || p.comm.startsWith("sshd")).map((p) => p.pid), "SIGKILL");
+          signal(descendants(ssh.server.pid).filter((p) => p.comm === "sshd" || p.comm.startsWith("sshd")).map((p) => p.pid), "SIGKILL");
         }
       }, 50);
     });
@@ -144,8 +134,8 @@ describe("a GARM restart over SSH whose connection is lost after the announcemen
     const host = hostFor({ dialErrorLimit: 3, perDialTimeout: 2 });
     const file = await configFile();
     const r = await restartAnnounced(host, file, "echo restarted", () => {
-      signal(descendants(server.pid).map((p) => p.pid), "SIGKILL");
-      process.kill(server.pid, "SIGSTOP");
+      signal(descendants(ssh.server.pid).map((p) => p.pid), "SIGKILL");
+      process.kill(ssh.server.pid, "SIGSTOP");
       listenerStopped = true;
     });
     assert.ok(r.ranMs <= TIMEOUT_MS + MARGIN_MS, `the run took ${r.ranMs} ms`);
@@ -153,7 +143,7 @@ describe("a GARM restart over SSH whose connection is lost after the announcemen
     assert.match(r.error.message, /^the restart command `echo …` did not start on \S+ within 3s: still connecting; nothing was run there/);
     assert.ok(r.withdrawMs <= 6000, `the withdrawal took ${r.withdrawMs} ms`);
     // Left behind, the announcement only ever covers its own window: GARM is never taken as down for longer.
-    process.kill(server.pid, "SIGCONT");
+    process.kill(ssh.server.pid, "SIGCONT");
     listenerStopped = false;
     const left = await readAnnouncement(hostFor(), file);
     assert.ok(left === undefined || left.remainingMs <= 10_000 + 2 * TIMEOUT_MS, JSON.stringify(left));
