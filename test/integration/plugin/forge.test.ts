@@ -35,7 +35,8 @@ describe("pulumi-resource-garm: GarmEndpoint and GarmCredentials", function () {
     assert.ok(!p.output.join("\n").includes("plugin-token"), "no token in the plugin's output");
 
     // GARM never returns the token: the import takes it from stack config, and names the key while it is not set.
-    await assert.rejects(p.read(CREDENTIALS, "creds", `github/${made.id}`), /GarmCredentials ghe-pat: .*`pulumi config set --secret garm:credentials-ghe-pat-token <token>`/);
+    assert.match(made.id, /^github\/\d+$/, "credentials' id is <forge>/<GARM id>");
+    await assert.rejects(p.read(CREDENTIALS, "creds", made.id), /GarmCredentials ghe-pat: .*`pulumi config set --secret garm:credentials-ghe-pat-token <token>`/);
 
     await p.delete(CREDENTIALS, "creds", made.id, updated);
     await p.delete(ENDPOINT, "ep", epMade.id, epMade.outs);
