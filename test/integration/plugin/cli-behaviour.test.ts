@@ -46,9 +46,13 @@ function diagnosticsOf(stdout: string, resource: string): string {
   return lines.join("\n");
 }
 
+/**
+ * Waits until GARM has `count` runners up and idle: a job started on a runner still booting would be overwritten by
+ * its boot finishing (idle), which on a loaded machine happened after the job began.
+ */
 async function waitForRunners(sim: Simulator, count: number): Promise<void> {
   const deadline = Date.now() + 30_000;
-  while (sim.instances().length < count) {
+  while (sim.instances().filter((i) => i.status === "running" && i.runnerStatus === "idle").length < count) {
     if (Date.now() > deadline) throw new Error(`GARM never had ${count} runner(s)`);
     await new Promise((r) => setTimeout(r, 100));
   }
