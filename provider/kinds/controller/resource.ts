@@ -54,8 +54,11 @@ export function controllerMethodsWith(deps: ControllerDeps): KindMethods {
     if (fields.length === 0) return held;
     const body: UpdateControllerParams = Object.fromEntries(fields.map((f) => [REQUEST_KEY[f], inputs[f]]));
     const update = () => deps.client().updateController(body);
-    // GARM leaves every hook at the old URL, and could not remove one there after the change: they move with it.
-    const info = fields.includes("webhookUrl")
+    // GARM leaves every hook at the old URL, and could not remove one there after the change: they move with it. A
+    // GARM without a webhook URL, or not yet initialised with its URLs (it then answers entity lists 409
+    // urls_required), has installed no hook to move.
+    const hooksMayExist = held.webhookUrl !== "" && held.metadataUrl !== "" && held.callbackUrl !== "";
+    const info = fields.includes("webhookUrl") && hooksMayExist
       ? await movingHooks(deps.client(), await hookedEntities(deps.client(), held.controllerWebhookUrl, deps.log), deps.log, update, (i) => i.controllerWebhookUrl)
       : await update();
     deps.log.info(`GarmController ${info.controllerId}: set ${fields.join(", ")}`);

@@ -34,7 +34,7 @@ function fakeGarm(opts: { hooks: Record<string, string>; failInstall?: string; f
       hooks.set(id, url);
       return { id: 8, url, active: true };
     },
-    getController: async () => ({ controllerId: "c-1", metadataUrl: "", callbackUrl: "", webhookUrl: url.replace(/\/c-1$/, ""), controllerWebhookUrl: url, minimumJobAgeBackoff: 0, version: "v0.2.1" }),
+    getController: async () => ({ controllerId: "c-1", metadataUrl: "https://garm.example.com/api/v1/metadata", callbackUrl: "https://garm.example.com/api/v1/callbacks", webhookUrl: url.replace(/\/c-1$/, ""), controllerWebhookUrl: url, minimumJobAgeBackoff: 0, version: "v0.2.1" }),
     updateController: async (body: { webhook_url?: string } = { webhook_url: "https://new.example.com/webhooks" }) => {
       calls.push("put");
       if (body.webhook_url !== undefined) url = `${body.webhook_url}/c-1`;
