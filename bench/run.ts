@@ -14,6 +14,7 @@ import { startE2eEnvironment } from "../harness/real-garm/environment";
 import { type Simulator, startSimulator } from "../simulator";
 import { wholeCliRun } from "./cli";
 import { sshProviderChange } from "./ssh-provider";
+import { providerMemory } from "./provider-memory";
 import { importPlanAtScale } from "./import-plan";
 import { previewReferenceCost } from "./preview";
 import { drainLatency as eventsDrainLatency, drainsTornDownMidPass, forcedDeletesForStuckRunner, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
@@ -234,6 +235,7 @@ const PARTS: Record<string, { run: () => Promise<Result[]>; prefix: string | rea
   "torn-down-mid-pass": { run: drainsTornDownMidPass, prefix: "100 drains on a live events socket" },
   "import-plan": { run: importPlanAtScale, prefix: "import-plan of" },
   "ssh-provider": { run: sshProviderChange, prefix: ["GarmProvider change over SSH", "SSH connections one"] },
+  "provider-memory": { run: providerMemory, prefix: ["dynamic provider peak RSS", "garm plugin peak RSS"] },
 };
 
 async function only(name: string): Promise<void> {
@@ -268,6 +270,7 @@ async function main(): Promise<void> {
     ...(await wholeCliRun()),
     ...(await importPlanAtScale()),
     ...(await sshProviderChange()),
+    ...(await providerMemory()),
   ];
   for (const r of results) console.log(`${r.met ? "met   " : "MISSED"} ${r.target}: ${r.measured}`);
   const file = join(REPO_ROOT, "bench", "results.json");
