@@ -13,6 +13,7 @@ import { locateGarm } from "../harness/real-garm";
 import { startE2eEnvironment } from "../harness/real-garm/environment";
 import { type Simulator, startSimulator } from "../simulator";
 import { wholeCliRun } from "./cli";
+import { labelChangeAcrossFleet } from "./label-change";
 import { sshProviderChange } from "./ssh-provider";
 import { importPlanAtScale } from "./import-plan";
 import { previewReferenceCost } from "./preview";
@@ -234,6 +235,7 @@ const PARTS: Record<string, { run: () => Promise<Result[]>; prefix: string | rea
   "torn-down-mid-pass": { run: drainsTornDownMidPass, prefix: "100 drains on a live events socket" },
   "import-plan": { run: importPlanAtScale, prefix: "import-plan of" },
   "ssh-provider": { run: sshProviderChange, prefix: ["GarmProvider change over SSH", "SSH connections one"] },
+  "label-change": { run: labelChangeAcrossFleet, prefix: "label change across" },
 };
 
 async function only(name: string): Promise<void> {
@@ -266,6 +268,7 @@ async function main(): Promise<void> {
     ...(await hundredScaleSetDestroy()),
     await hundred(),
     ...(await wholeCliRun()),
+    ...(await labelChangeAcrossFleet()),
     ...(await importPlanAtScale()),
     ...(await sshProviderChange()),
   ];
