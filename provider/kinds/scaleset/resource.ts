@@ -432,10 +432,12 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
 
   /**
    * Before a delete no create of this process started: when another generation of this scale set is enabled (a label
-   * or provider change whose run stopped before its delete), waits for its idle runners, while it stays enabled.
+   * or provider change whose run stopped before its delete), waits for its idle runners, while it stays enabled. Only
+   * for a scale set that keeps idle runners: retiring one that keeps none takes no warm capacity away (and a destroy of
+   * such a scale set makes no extra call).
    */
   async function awaitSuccessorOf(client: GarmClient, olds: ScaleSetOutputs, garmId: number): Promise<void> {
-    if (!olds.liveName || !olds.entityId) return;
+    if (!olds.liveName || !olds.entityId || !olds.enabled || !olds.minIdleRunners) return;
     // The successor of a pending delete existed when this run started; only its state is read fresh.
     const candidates = await lookupsFor(client).scaleSetsAtStart(storedEntity(olds));
     const successor = await successorOf(client, candidates, olds.liveName, garmId);
