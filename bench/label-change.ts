@@ -11,6 +11,7 @@ import { PulumiProject, packOnce } from "../harness/pulumi-cli/project";
 import { liveName } from "../provider/runners/naming";
 import { type Simulator, startSimulator } from "../simulator";
 import type { Result } from "./events";
+import { TSCONFIG, benchPackageJson } from "./cli";
 
 const SIZES = (process.env.BENCH_LABEL_SIZES ?? "1,10,100").split(",").map(Number);
 const ROUNDS = Number(process.env.BENCH_LABEL_ROUNDS ?? 1);
@@ -22,22 +23,6 @@ const LABELS = [
 /** Seconds the goal allows beyond runner boot and drain. */
 const SLACK_MS = 10_000;
 
-const PACKAGE_JSON = JSON.stringify(
-  {
-    name: "bench-label-change",
-    private: true,
-    main: "index.ts",
-    dependencies: { "@pulumi/pulumi": "3.248.0", "pulumi-garm": "^0.1.0" },
-    devDependencies: { "@types/node": "^20.19.0", typescript: "~5.9.3" },
-  },
-  null,
-  2,
-);
-const TSCONFIG = JSON.stringify(
-  { compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", esModuleInterop: true, skipLibCheck: true, types: ["node"] }, files: ["index.ts"] },
-  null,
-  2,
-);
 // The count and the labels come from the environment, so one stack goes from one label set to the other.
 const PROGRAM = `import * as garm from "pulumi-garm";
 
@@ -133,7 +118,7 @@ export async function labelChangeAcrossFleet(): Promise<Result[]> {
   }
   const source = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-bench-labels-src-"));
   fs.writeFileSync(path.join(source, "Pulumi.yaml"), "name: bench-labels\nruntime: nodejs\n");
-  fs.writeFileSync(path.join(source, "package.json"), PACKAGE_JSON);
+  fs.writeFileSync(path.join(source, "package.json"), benchPackageJson("bench-label-change"));
   fs.writeFileSync(path.join(source, "tsconfig.json"), TSCONFIG);
   fs.writeFileSync(path.join(source, "index.ts"), PROGRAM);
   const sim = await startSimulator({ tickMs: 200 });
