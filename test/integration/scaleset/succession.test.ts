@@ -108,6 +108,14 @@ describe("GarmScaleSet label change: the old generation retires after its succes
     assert.ok(enabledWhileBooting, "while the new runners could not boot, every old generation stayed enabled");
     assertSuccessorsFirst(watched, names);
     assert.deepEqual(fx.sim.scaleSets().map((s) => s.name).sort(), [...news.values()].sort());
+    // In GARM's request log too: for every scale set, its successor was read after the create, before the old one's disable.
+    const calls = fx.sim.requests().map((r) => `${r.method} ${r.path}`);
+    for (const name of names) {
+      const next = fx.sim.scaleSets().find((s) => s.name === news.get(name))!;
+      const disabled = calls.indexOf(`PUT /api/v1/scalesets/${olds.get(name)}`);
+      const lastRead = calls.findLastIndex((c, i) => i < disabled && c.startsWith(`GET /api/v1/scalesets/${next.id}`));
+      assert.ok(disabled > 0 && lastRead >= 0, `${name}: successor ${next.id} read (at ${lastRead}) before the old one's disable (at ${disabled})`);
+    }
   });
 
   it("a run that stops after the replacement's create leaves the old generation serving; the next up waits for the successor before it deletes the old one", async () => {
