@@ -13,6 +13,7 @@ import { locateGarm } from "../harness/real-garm";
 import { startE2eEnvironment } from "../harness/real-garm/environment";
 import { type Simulator, startSimulator } from "../simulator";
 import { wholeCliRun } from "./cli";
+import { labelChangeAcrossFleet } from "./label-change";
 import { sshProviderChange } from "./ssh-provider";
 import { providerMemory } from "./provider-memory";
 import { importPlanAtScale } from "./import-plan";
@@ -236,6 +237,7 @@ const PARTS: Record<string, { run: () => Promise<Result[]>; prefix: string | rea
   "import-plan": { run: importPlanAtScale, prefix: "import-plan of" },
   "ssh-provider": { run: sshProviderChange, prefix: ["GarmProvider change over SSH", "SSH connections one"] },
   "provider-memory": { run: providerMemory, prefix: ["dynamic provider peak RSS", "garm plugin peak RSS"] },
+  "label-change": { run: labelChangeAcrossFleet, prefix: "label change across" },
 };
 
 async function only(name: string): Promise<void> {
@@ -268,6 +270,7 @@ async function main(): Promise<void> {
     ...(await hundredScaleSetDestroy()),
     await hundred(),
     ...(await wholeCliRun()),
+    ...(await labelChangeAcrossFleet()),
     ...(await importPlanAtScale()),
     ...(await sshProviderChange()),
     ...(await providerMemory()),
