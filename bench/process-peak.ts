@@ -2,16 +2,7 @@
 // goes, since a provider process is gone by the time the CLI returns. VmHWM is the kernel's own high-water mark, so
 // a sample taken late still holds every peak before it; only growth in the last interval can be missed.
 import * as fs from "node:fs";
-
-/** Parent pid of `pid`, or undefined once it is gone. */
-function parentOf(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  } catch {
-    return undefined;
-  }
-}
+import { parentOf } from "../harness/proc";
 
 function isDescendant(pid: number, root: number): boolean {
   for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parentOf(p), hops++) {
