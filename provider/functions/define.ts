@@ -2,26 +2,37 @@
 // and the SDK types) and how it reads them from GARM, with the one GARM client its front door hands it.
 import { z } from "zod";
 import type { GarmClient } from "../garm/client";
+import { SharedAnswers, perClient } from "../garm/per-client";
+
+/** The GARM calls functions may make: reads only, so a function cannot write to GARM. */
+export const GARM_READS = [
+  "getController",
+  "listProviders",
+  "listEndpoints",
+  "listCredentials",
+  "listEntities",
+  "listTemplates",
+  "listScaleSets",
+  "getScaleSet",
+  "listPools",
+  "getPool",
+  "listScaleSetInstances",
+  "listPoolInstances",
+] as const satisfies readonly (keyof GarmClient)[];
+
+/** What a function reads GARM through. Each function makes one of these calls per call (plus the client's login). */
+export type GarmReads = Pick<GarmClient, (typeof GARM_READS)[number]>;
 
 /**
- * The GARM calls functions may make: reads only, so a function cannot write to GARM. Each function makes one of them
- * per call (plus the client's login).
+ * The reads of one client, each distinct request asked once however many calls of a run ask it (concurrent ones share
+ * the request; a failure is asked again): a program reading the same scale set from a hundred places costs one request.
  */
-export type GarmReads = Pick<
-  GarmClient,
-  | "getController"
-  | "listProviders"
-  | "listEndpoints"
-  | "listCredentials"
-  | "listEntities"
-  | "listTemplates"
-  | "listScaleSets"
-  | "getScaleSet"
-  | "listPools"
-  | "getPool"
-  | "listScaleSetInstances"
-  | "listPoolInstances"
->;
+export const sharedReads: (client: GarmReads) => GarmReads = perClient((client: GarmReads) => {
+  const answers = new SharedAnswers<unknown>();
+  const shared = (method: (typeof GARM_READS)[number]) =>
+    (...args: unknown[]) => answers.get(`${method}\n${JSON.stringify(args)}`, () => (client[method] as (...a: unknown[]) => Promise<unknown>)(...args));
+  return Object.fromEntries(GARM_READS.map((method) => [method, shared(method)])) as unknown as GarmReads;
+});
 
 export interface GarmFunction<A extends z.ZodObject = z.ZodObject, R extends z.ZodObject = z.ZodObject> {
   /** The SDK name (`getController`); the plugin's token is `garm:index:<name>`. */

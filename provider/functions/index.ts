@@ -2,7 +2,7 @@
 // a call's arguments, reads GARM through the client the front door gives it and checks the answer's shape.
 import type { z } from "zod";
 import { getController, getProviders } from "./controller";
-import type { GarmFunction, GarmReads } from "./define";
+import { type GarmFunction, type GarmReads, sharedReads } from "./define";
 import { getEnterprise, getOrganization, getRepository } from "./entities";
 import { getCredentials, getEndpoint } from "./forge";
 import { getPool, getRunners, getScaleSet } from "./runners";
@@ -61,13 +61,13 @@ export function checkFunctionArgs(fn: GarmFunction, args: unknown): Record<strin
 }
 
 /**
- * Runs one function against the GARM `garm` reaches. Fails with the function's name first: a FunctionArgsError, a
+ * Runs one function against the GARM `garm` reaches; calls on one client share its answers (sharedReads). Fails with the function's name first: a FunctionArgsError, a
  * look-up that names nothing or several things, or GARM's own failure (unreachable, refused login).
  */
 export async function invokeFunction(fn: GarmFunction, garm: () => GarmReads, args: unknown): Promise<Record<string, unknown>> {
   const checked = checkFunctionArgs(fn, args);
   try {
-    return fn.result.parse(await fn.read(garm(), checked));
+    return fn.result.parse(await fn.read(sharedReads(garm()), checked));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw Object.assign(new Error(`${fn.name}: ${message}`), { cause: err });
