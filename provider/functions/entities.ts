@@ -19,7 +19,7 @@ function entityFunction(kind: EntityKind, name: string, example: string) {
   return defineFunction({
     name,
     description:
-      `Reads a ${kind} GARM holds, by name (compared ignoring case, as GARM does) and, where two endpoints hold that name, endpoint: ` +
+      `Reads ${kind === "repository" ? "a" : "an"} ${kind} GARM holds, by name (compared ignoring case, as GARM does) and, where two endpoints hold that name, endpoint: ` +
       `its id, which scale sets and pools take as entityId, and its settings. Refer to a ${kind} another stack manages.`,
     args: z.object({
       name: z.string().min(1).describe(`The ${kind}'s name, e.g. ${example}.`),
