@@ -1,6 +1,8 @@
 // The functions (data sources) both front doors serve, over one implementation: the table, and `invoke`, which checks
 // a call's arguments, reads GARM through the client the front door gives it and checks the answer's shape.
 import type { z } from "zod";
+import type { ConfigSource } from "../common/config";
+import { Connection } from "../common/connection";
 import { getController, getProviders } from "./controller";
 import { type GarmFunction, type GarmReads, sharedReads } from "./define";
 import { getEnterprise, getOrganization, getRepository } from "./entities";
@@ -71,5 +73,30 @@ export async function invokeFunction(fn: GarmFunction, garm: () => GarmReads, ar
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw Object.assign(new Error(`${fn.name}: ${message}`), { cause: err });
+  }
+}
+
+/**
+ * The functions as a program runs them (the TypeScript package has no Invoke to reach a provider process): one GARM
+ * connection from the stack config given, made at the first call and shared by every call of the program.
+ */
+export class ProgramFunctions {
+  private connection: Connection | undefined;
+
+  constructor(
+    private readonly config: ConfigSource,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  invoke<N extends FunctionName>(name: N, args: FunctionArgs<N> | undefined): Promise<FunctionResult<N>> {
+    return invokeFunction(functionNamed(name)!, () => this.client(), args ?? {}) as Promise<FunctionResult<N>>;
+  }
+
+  private client(): GarmReads {
+    if (!this.connection) {
+      this.connection = new Connection();
+      this.connection.configure(this.config, this.env);
+    }
+    return this.connection.client();
   }
 }

@@ -2,37 +2,38 @@
 // Output, Pulumi's convention. Dynamic providers have no Invoke, so they run in the program itself, against the GARM the
 // stack's `garm:*` config names (GARM_* environment variables as fallbacks), with one client per program.
 import * as pulumi from "@pulumi/pulumi";
-import type { Connection } from "../../provider/common/connection";
-import type { FunctionArgs, FunctionName, FunctionResult } from "../../provider/functions";
 
-let programConnection: Connection | undefined;
+/** The implementation, as the package installed at run time exports it (the way the resources' shim reaches theirs). */
+type Implementation = typeof import("../../provider/functions");
+type FunctionName = import("../../provider/functions").FunctionName;
+type FunctionArgs<N extends FunctionName> = import("../../provider/functions").FunctionArgs<N>;
+type FunctionResult<N extends FunctionName> = import("../../provider/functions").FunctionResult<N>;
+
+let program: InstanceType<Implementation["ProgramFunctions"]> | undefined;
 
 /**
- * The program's connection, made at the first call: the implementation is loaded only by programs that call a function,
- * so a program that declares resources alone starts as fast as before.
+ * The program's functions, made at the first call: the implementation is loaded only by programs that call one, so a
+ * program that declares resources alone starts as fast as before. The stack config is read by full key (`garm:url`);
+ * runtime.getConfig does not warn on secrets, which only ever reach the GARM client.
  */
-function connection(): Connection {
-  if (!programConnection) {
-    const { Connection } = require("../../provider/common/connection") as typeof import("../../provider/common/connection");
-    programConnection = new Connection();
-    // The stack config as the program sees it, read by full key (`garm:url`); getConfig does not warn on secrets,
-    // which only ever reach the client.
-    programConnection.configure({ get: (key) => pulumi.runtime.getConfig(key) });
+function functions(): InstanceType<Implementation["ProgramFunctions"]> {
+  if (!program) {
+    const { ProgramFunctions } = require("pulumi-garm/functions") as Implementation;
+    program = new ProgramFunctions({ get: (key) => pulumi.runtime.getConfig(key) });
   }
-  return programConnection;
+  return program;
 }
 
 /** For tests: forget the program's connection, so the next call reads the config again. */
 export function resetFunctionConnection(): void {
-  programConnection = undefined;
+  program = undefined;
 }
 
 /** Pulumi's options for a function call; accepted for the shape of Pulumi's own functions. */
 export type GarmInvokeOptions = pulumi.InvokeOptions;
 
 function invoke<N extends FunctionName>(name: N, args: FunctionArgs<N> | undefined): Promise<FunctionResult<N>> {
-  const functions = require("../../provider/functions") as typeof import("../../provider/functions");
-  return functions.invokeFunction(functions.functionNamed(name)!, () => connection().client(), args ?? {}) as Promise<FunctionResult<N>>;
+  return functions().invoke(name, args);
 }
 
 /** Each argument may be an Input. */
