@@ -32,78 +32,81 @@ export function resetFunctionConnection(): void {
 /** Pulumi's options for a function call; accepted for the shape of Pulumi's own functions. */
 export type GarmInvokeOptions = pulumi.InvokeOptions;
 
-function invoke<N extends FunctionName>(name: N, args: FunctionArgs<N> | undefined): Promise<FunctionResult<N>> {
-  return functions().invoke(name, args);
-}
-
 /** Each argument may be an Input. */
 type InputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
+/** The parameters of `getX`: the arguments are optional where the function needs none. */
+type Params<N extends FunctionName, A> = {} extends FunctionArgs<N> ? [args?: A, opts?: GarmInvokeOptions] : [args: A, opts?: GarmInvokeOptions];
 
-function invokeOutput<N extends FunctionName>(name: N, args: InputArgs<FunctionArgs<N>> | undefined): pulumi.Output<FunctionResult<N>> {
-  return pulumi.output(args ?? {}).apply((plain) => invoke(name, plain as FunctionArgs<N>)) as pulumi.Output<FunctionResult<N>>;
+/** `getX(args)`: the answer as a Promise. */
+function promiseOf<N extends FunctionName>(name: N): (...params: Params<N, FunctionArgs<N>>) => Promise<FunctionResult<N>> {
+  return (...[args]) => functions().invoke(name, args);
+}
+
+/** `getXOutput(args)`: the arguments as Inputs, the answer as an Output. */
+function outputOf<N extends FunctionName>(name: N): (...params: Params<N, InputArgs<FunctionArgs<N>>>) => pulumi.Output<FunctionResult<N>> {
+  return (...[args]) => pulumi.output(args ?? {}).apply((plain) => functions().invoke(name, plain as FunctionArgs<N>)) as pulumi.Output<FunctionResult<N>>;
 }
 
 export type GetControllerResult = FunctionResult<"getController">;
 /** GARM's controller: its id, webhook, metadata and callback URLs, and version. */
-export const getController = (_opts?: GarmInvokeOptions): Promise<GetControllerResult> => invoke("getController", {});
-export const getControllerOutput = (_opts?: GarmInvokeOptions): pulumi.Output<GetControllerResult> => invokeOutput("getController", {});
+export const getController = promiseOf("getController");
+export const getControllerOutput = outputOf("getController");
 
 export type GetProvidersResult = FunctionResult<"getProviders">;
 /** The external providers GARM has loaded (name, type, description), sorted by name. */
-export const getProviders = (_opts?: GarmInvokeOptions): Promise<GetProvidersResult> => invoke("getProviders", {});
-export const getProvidersOutput = (_opts?: GarmInvokeOptions): pulumi.Output<GetProvidersResult> => invokeOutput("getProviders", {});
+export const getProviders = promiseOf("getProviders");
+export const getProvidersOutput = outputOf("getProviders");
 
 export type GetEndpointArgs = FunctionArgs<"getEndpoint">;
 export type GetEndpointResult = FunctionResult<"getEndpoint">;
 /** A forge endpoint by name (ignoring case) and forge (default github). */
-export const getEndpoint = (args: GetEndpointArgs, _opts?: GarmInvokeOptions): Promise<GetEndpointResult> => invoke("getEndpoint", args);
-export const getEndpointOutput = (args: InputArgs<GetEndpointArgs>, _opts?: GarmInvokeOptions): pulumi.Output<GetEndpointResult> => invokeOutput("getEndpoint", args);
+export const getEndpoint = promiseOf("getEndpoint");
+export const getEndpointOutput = outputOf("getEndpoint");
 
 export type GetCredentialsArgs = FunctionArgs<"getCredentials">;
 export type GetCredentialsResult = FunctionResult<"getCredentials">;
 /** Forge credentials by name (ignoring case), forge and optionally endpoint; never a secret. */
-export const getCredentials = (args: GetCredentialsArgs, _opts?: GarmInvokeOptions): Promise<GetCredentialsResult> => invoke("getCredentials", args);
-export const getCredentialsOutput = (args: InputArgs<GetCredentialsArgs>, _opts?: GarmInvokeOptions): pulumi.Output<GetCredentialsResult> =>
-  invokeOutput("getCredentials", args);
+export const getCredentials = promiseOf("getCredentials");
+export const getCredentialsOutput = outputOf("getCredentials");
 
 export type GetEntityArgs = FunctionArgs<"getOrganization">;
 export type GetEntityResult = FunctionResult<"getOrganization">;
 /** An organization by name (ignoring case) and, when two endpoints hold it, endpoint: its id (a scale set's entityId). */
-export const getOrganization = (args: GetEntityArgs, _opts?: GarmInvokeOptions): Promise<GetEntityResult> => invoke("getOrganization", args);
-export const getOrganizationOutput = (args: InputArgs<GetEntityArgs>, _opts?: GarmInvokeOptions): pulumi.Output<GetEntityResult> => invokeOutput("getOrganization", args);
+export const getOrganization = promiseOf("getOrganization");
+export const getOrganizationOutput = outputOf("getOrganization");
 /** A repository by owner/name (ignoring case) and, when two endpoints hold it, endpoint. */
-export const getRepository = (args: GetEntityArgs, _opts?: GarmInvokeOptions): Promise<GetEntityResult> => invoke("getRepository", args);
-export const getRepositoryOutput = (args: InputArgs<GetEntityArgs>, _opts?: GarmInvokeOptions): pulumi.Output<GetEntityResult> => invokeOutput("getRepository", args);
+export const getRepository = promiseOf("getRepository");
+export const getRepositoryOutput = outputOf("getRepository");
 /** An enterprise by name (ignoring case) and, when two endpoints hold it, endpoint. */
-export const getEnterprise = (args: GetEntityArgs, _opts?: GarmInvokeOptions): Promise<GetEntityResult> => invoke("getEnterprise", args);
-export const getEnterpriseOutput = (args: InputArgs<GetEntityArgs>, _opts?: GarmInvokeOptions): pulumi.Output<GetEntityResult> => invokeOutput("getEnterprise", args);
+export const getEnterprise = promiseOf("getEnterprise");
+export const getEnterpriseOutput = outputOf("getEnterprise");
 
 export type GetTemplateArgs = FunctionArgs<"getTemplate">;
 export type GetTemplateResult = FunctionResult<"getTemplate">;
 /** A runner install template by id, by name, or GARM's system template for a forge and osType. */
-export const getTemplate = (args: GetTemplateArgs, _opts?: GarmInvokeOptions): Promise<GetTemplateResult> => invoke("getTemplate", args);
-export const getTemplateOutput = (args: InputArgs<GetTemplateArgs>, _opts?: GarmInvokeOptions): pulumi.Output<GetTemplateResult> => invokeOutput("getTemplate", args);
+export const getTemplate = promiseOf("getTemplate");
+export const getTemplateOutput = outputOf("getTemplate");
 
 export type GetTemplatesArgs = FunctionArgs<"getTemplates">;
 export type GetTemplatesResult = FunctionResult<"getTemplates">;
 /** The runner install templates, optionally of one forge and osType. */
-export const getTemplates = (args?: GetTemplatesArgs, _opts?: GarmInvokeOptions): Promise<GetTemplatesResult> => invoke("getTemplates", args);
-export const getTemplatesOutput = (args?: InputArgs<GetTemplatesArgs>, _opts?: GarmInvokeOptions): pulumi.Output<GetTemplatesResult> => invokeOutput("getTemplates", args);
+export const getTemplates = promiseOf("getTemplates");
+export const getTemplatesOutput = outputOf("getTemplates");
 
 export type GetScaleSetArgs = FunctionArgs<"getScaleSet">;
 export type GetScaleSetResult = FunctionResult<"getScaleSet">;
 /** A scale set by GARM id, or by name (its live name or its GarmScaleSet's name) narrowed by entity and endpoint. */
-export const getScaleSet = (args: GetScaleSetArgs, _opts?: GarmInvokeOptions): Promise<GetScaleSetResult> => invoke("getScaleSet", args);
-export const getScaleSetOutput = (args: InputArgs<GetScaleSetArgs>, _opts?: GarmInvokeOptions): pulumi.Output<GetScaleSetResult> => invokeOutput("getScaleSet", args);
+export const getScaleSet = promiseOf("getScaleSet");
+export const getScaleSetOutput = outputOf("getScaleSet");
 
 export type GetPoolArgs = FunctionArgs<"getPool">;
 export type GetPoolResult = FunctionResult<"getPool">;
 /** A pool by GARM id: its settings and runner count. */
-export const getPool = (args: GetPoolArgs, _opts?: GarmInvokeOptions): Promise<GetPoolResult> => invoke("getPool", args);
-export const getPoolOutput = (args: InputArgs<GetPoolArgs>, _opts?: GarmInvokeOptions): pulumi.Output<GetPoolResult> => invokeOutput("getPool", args);
+export const getPool = promiseOf("getPool");
+export const getPoolOutput = outputOf("getPool");
 
 export type GetRunnersArgs = FunctionArgs<"getRunners">;
 export type GetRunnersResult = FunctionResult<"getRunners">;
 /** The runners of a scale set (scaleSetId) or a pool (poolId). */
-export const getRunners = (args: GetRunnersArgs, _opts?: GarmInvokeOptions): Promise<GetRunnersResult> => invoke("getRunners", args);
-export const getRunnersOutput = (args: InputArgs<GetRunnersArgs>, _opts?: GarmInvokeOptions): pulumi.Output<GetRunnersResult> => invokeOutput("getRunners", args);
+export const getRunners = promiseOf("getRunners");
+export const getRunnersOutput = outputOf("getRunners");
