@@ -7,6 +7,7 @@ import { strict as assert } from "node:assert";
 import { locateLanguageHost, locatePulumi } from "../../../harness/pulumi-cli";
 import { PulumiProject, packOnce } from "../../../harness/pulumi-cli/project";
 import { type Simulator, startSimulator } from "../../../simulator";
+import { assertFunctionsOutputs } from "../../support/functions-outputs";
 
 describe("TypeScript functions in a program run by the real CLI (examples/functions, simulator)", function () {
   this.timeout(600_000);
@@ -36,14 +37,7 @@ describe("TypeScript functions in a program run by the real CLI (examples/functi
 
     await project.cli(["up", "--yes"]);
     const out = await project.outputs();
-    const [scaleSet] = sim.scaleSets();
-    assert.ok(scaleSet);
-    assert.equal(out.webhookUrl, `${sim.url}/webhooks/${sim.controllerId()}`);
-    assert.equal(out.organizationId, sim.organizationId);
-    assert.equal(out.templateName, "github_linux");
-    assert.equal(out.liveName, scaleSet.name);
-    assert.ok(Array.isArray(out.runners));
-
+    assertFunctionsOutputs(out, sim);
     await project.cli(["destroy", "--yes"]);
     assert.deepEqual(sim.scaleSets(), []);
     console.log(`      ${project.timings()}`);

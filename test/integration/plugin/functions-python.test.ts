@@ -6,6 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
 import { type Simulator, startSimulator } from "../../../simulator";
+import { assertFunctionsOutputs } from "../../support/functions-outputs";
 import { PYTHON_HOST_DIR, PYTHON_VENV_BIN, PluginProject, buildPluginOnce, buildPythonWheel, installPythonWheel } from "./plugin-project";
 
 describe("Python calls of the garm plugin's functions (real CLI, Python host, simulator)", function () {
@@ -37,13 +38,7 @@ describe("Python calls of the garm plugin's functions (real CLI, Python host, si
   it("up builds a scale set from what the functions answer; destroy; a name GARM lacks fails preview naming what it holds", async () => {
     await p.cli(["up", "--yes"]);
     const out = await p.outputs();
-    const [scaleSet] = sim.scaleSets();
-    assert.ok(scaleSet);
-    assert.equal(out.webhookUrl, `${sim.url}/webhooks/${sim.controllerId()}`);
-    assert.equal(out.organizationId, sim.organizationId);
-    assert.equal(out.templateName, "github_linux");
-    assert.equal(out.liveName, scaleSet.name);
-    assert.ok(Array.isArray(out.runners));
+    assertFunctionsOutputs(out, sim);
     await p.cli(["destroy", "--yes"]);
     assert.deepEqual(sim.scaleSets(), []);
 
