@@ -16,6 +16,7 @@ import { wholeCliRun } from "./cli";
 import { sshProviderChange } from "./ssh-provider";
 import { importPlanAtScale } from "./import-plan";
 import { previewReferenceCost } from "./preview";
+import { functionsInPreview } from "./functions";
 import { drainLatency as eventsDrainLatency, drainsTornDownMidPass, forcedDeletesForStuckRunner, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
 import { simulatorScaleSetInputs } from "../harness/scaleset-inputs";
 import { resourceCalls } from "../harness/garm-calls";
@@ -234,6 +235,7 @@ const PARTS: Record<string, { run: () => Promise<Result[]>; prefix: string | rea
   "torn-down-mid-pass": { run: drainsTornDownMidPass, prefix: "100 drains on a live events socket" },
   "import-plan": { run: importPlanAtScale, prefix: "import-plan of" },
   "ssh-provider": { run: sshProviderChange, prefix: ["GarmProvider change over SSH", "SSH connections one"] },
+  functions: { run: functionsInPreview, prefix: ["functions in a preview of", "functions' added preview time"] },
 };
 
 async function only(name: string): Promise<void> {
@@ -268,6 +270,7 @@ async function main(): Promise<void> {
     ...(await wholeCliRun()),
     ...(await importPlanAtScale()),
     ...(await sshProviderChange()),
+    ...(await functionsInPreview()),
   ];
   for (const r of results) console.log(`${r.met ? "met   " : "MISSED"} ${r.target}: ${r.measured}`);
   const file = join(REPO_ROOT, "bench", "results.json");
