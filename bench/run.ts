@@ -18,6 +18,7 @@ import { sshProviderChange } from "./ssh-provider";
 import { providerMemory } from "./provider-memory";
 import { importPlanAtScale } from "./import-plan";
 import { previewReferenceCost } from "./preview";
+import { functionsInPreview } from "./functions";
 import { drainLatency as eventsDrainLatency, drainsTornDownMidPass, forcedDeletesForStuckRunner, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
 import { simulatorScaleSetInputs } from "../harness/scaleset-inputs";
 import { resourceCalls } from "../harness/garm-calls";
@@ -238,6 +239,7 @@ const PARTS: Record<string, { run: () => Promise<Result[]>; prefix: string | rea
   "ssh-provider": { run: sshProviderChange, prefix: ["GarmProvider change over SSH", "SSH connections one"] },
   "provider-memory": { run: providerMemory, prefix: ["dynamic provider peak RSS", "garm plugin peak RSS"] },
   "label-change": { run: labelChangeAcrossFleet, prefix: "label change across" },
+  functions: { run: functionsInPreview, prefix: ["functions in a preview of", "functions' added preview time"] },
 };
 
 async function only(name: string): Promise<void> {
@@ -274,6 +276,7 @@ async function main(): Promise<void> {
     ...(await importPlanAtScale()),
     ...(await sshProviderChange()),
     ...(await providerMemory()),
+    ...(await functionsInPreview()),
   ];
   for (const r of results) console.log(`${r.met ? "met   " : "MISSED"} ${r.target}: ${r.measured}`);
   const file = join(REPO_ROOT, "bench", "results.json");
