@@ -6,7 +6,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { PlannedDiff } from "./common/planned-diff";
 import type { GarmClient } from "./garm/client";
-import { IMPORT_INPUT } from "./registry/kinds";
+import { IMPORT_INPUT, RETAIN_INPUT } from "./registry/kinds";
+import { withCreateOptions } from "./common/option-inputs";
 import { processConfigValue } from "./common/connection";
 import type { ConfigLookup } from "./common/secrets-from-config";
 
@@ -43,9 +44,19 @@ export function importIdIn(inputs: Props | undefined): string | undefined {
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
+/** `props` without the inputs that carry resource options (the import id, retainOnDelete), which no kind declares. */
 function without(props: Props | undefined): Props {
-  const { [IMPORT_INPUT]: _dropped, ...rest } = props ?? {};
+  const { [IMPORT_INPUT]: _import, [RETAIN_INPUT]: _retain, ...rest } = props ?? {};
   return rest;
+}
+
+/** The option carriers of `from`, put back on `to`: create receives them. */
+function withCarriers(to: Props, from: Props | undefined): Props {
+  const out = { ...to };
+  const id = importIdIn(from);
+  if (id !== undefined) out[IMPORT_INPUT] = id;
+  if (from?.[RETAIN_INPUT] === true) out[RETAIN_INPUT] = true;
+  return out;
 }
 
 /** Names the inputs a diff would change, for the refusal of an import whose program describes another object. */
@@ -69,11 +80,11 @@ export function importedByCreate(provider: pulumi.dynamic.ResourceProvider, supp
       if (id !== undefined && "instead" in support) throw new Error(`${label} ${id}: the import option is not supported for this kind: ${support.instead}`);
       const previous = id !== undefined && "importer" in support && support.importOlds && Object.keys(without(olds)).length === 0 ? support.importOlds(id) : without(olds);
       const checked = check ? await check.call(provider, previous, without(news)) : { inputs: without(news) };
-      return id === undefined || !checked.inputs ? checked : { ...checked, inputs: { ...checked.inputs, [IMPORT_INPUT]: id } };
+      return !checked.inputs ? checked : { ...checked, inputs: withCarriers(checked.inputs, news) };
     },
     create: async (inputs) => {
       const id = importIdIn(inputs);
-      if (id === undefined) return create.call(provider, inputs);
+      if (id === undefined) return withCreateOptions({ retainOnDelete: inputs[RETAIN_INPUT] === true }, () => create.call(provider, without(inputs)));
       if ("instead" in support) throw new Error(`${label} ${id}: the import option is not supported for this kind: ${support.instead}`);
       // The secret's digest is made from the stack config key the importer names; the program passes the secret itself.
       const wanted = without(inputs);

@@ -320,6 +320,7 @@ class HarnessEngine implements Engine {
     const entry = (id: string, outputs: Props, initErrors?: string[]): ResourceState => {
       const st: ResourceState = { urn, name, type: this.typeToken(decl), id, inputs: checked, outputs, pendingDelete: false, dependencies };
       if (initErrors) st.initErrors = initErrors;
+      if (decl.retainOnDelete) st.retainOnDelete = true;
       // On success (also partial success) the old resource is flagged for deletion (step.go:467-472).
       if (extra.old) extra.old.pendingDelete = true;
       this.resources.push(st);
@@ -399,6 +400,12 @@ class HarnessEngine implements Engine {
     const replaced = r.pendingDelete || extra.deleteBeforeReplace === true;
     const step: Omit<ResourceStep, "ok"> = { name: r.name, urn: r.urn, op: "delete", ...(replaced ? { replaced: true } : {}), ...extra };
     try {
+      // retainOnDelete: the engine forgets the resource and sends no Delete, a replaced one included.
+      if (r.retainOnDelete) {
+        this.resources = this.resources.filter((x) => x !== r);
+        this.pushStep(ctx, { ...step, ok: true });
+        return true;
+      }
       // Delete(id, properties = stored OUTPUTS incl. their __provider, oldInputs) (pulumi-behaviour.md §2.4, pulumi-behaviour.md §3.4).
       await this.rpc(ctx, "delete", r.name, r.urn, r.id, { properties: r.outputs, oldInputs: r.inputs }, () =>
         ctx.proc.delete(r.urn, r.id, r.outputs, r.inputs),

@@ -29,6 +29,8 @@ export interface ResourceDecl {
   dependsOn?: string[];
   /** The `deleteBeforeReplace` resource option; when set it overrides the Diff result (pulumi-behaviour.md §2.3). */
   deleteBeforeReplace?: boolean;
+  /** The `retainOnDelete` resource option: the engine drops the resource from state without calling Delete. */
+  retainOnDelete?: boolean;
 }
 
 export interface StartEngineOptions {
@@ -76,6 +78,8 @@ export interface ResourceState {
   dependencies: string[];
   /** Reasons from an ErrorResourceInitFailed (pulumi-behaviour.md §2.8). */
   initErrors?: string[];
+  /** The `retainOnDelete` option it was created with. */
+  retainOnDelete?: boolean;
 }
 
 export interface StateSnapshot {

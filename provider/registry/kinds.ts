@@ -19,6 +19,12 @@ export const TOKEN_PREFIX = "garm:index:";
  */
 export const IMPORT_INPUT = "__import";
 
+/**
+ * The input that carries Pulumi's `retainOnDelete` option from a TypeScript class to the dynamic provider, whose entry
+ * hands it to the kind's create (provider/common/option-inputs.ts); the dynamic provider is never told of options.
+ */
+export const RETAIN_INPUT = "__retainOnDelete";
+
 export interface KindRow<K extends string = string> {
   /** The key `pulumi-garm/provider` exports the kind's implementation under: state written by every version names it. */
   readonly key: K;

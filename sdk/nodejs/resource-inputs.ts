@@ -2,18 +2,20 @@
 // a key the constructor passes, so every output the row lists goes in as a placeholder (undefined, which is not sent)
 // unless the program gives it, and the row's secrets go in as Pulumi secrets and come back marked secret.
 import * as pulumi from "@pulumi/pulumi";
-import { IMPORT_INPUT, type KindKey, kindRow } from "../../provider/registry/kinds";
+import { IMPORT_INPUT, RETAIN_INPUT, type KindKey, kindRow } from "../../provider/registry/kinds";
 
 /**
  * The properties for `kind`: a placeholder per output, then `args`, with the kind's secret inputs wrapped. An `import`
  * option's id goes in as an input: the dynamic provider cannot be reached by Pulumi's own import, so its create adopts
- * the object instead (provider/dynamic-import.ts).
+ * the object instead (provider/dynamic-import.ts). A `retainOnDelete` option goes in too, for create to know
+ * (provider/common/option-inputs.ts).
  */
 export function resourceInputs(kind: KindKey, args: object, opts?: pulumi.CustomResourceOptions): Record<string, unknown> {
   const row = kindRow(kind);
   const inputs: Record<string, unknown> = { ...Object.fromEntries(row.outputs.map((key) => [key, undefined])), ...args };
   for (const key of row.secrets) if (inputs[key] !== undefined) inputs[key] = pulumi.secret(inputs[key]);
   if (opts?.import !== undefined) inputs[IMPORT_INPUT] = opts.import;
+  if (opts?.retainOnDelete === true) inputs[RETAIN_INPUT] = true;
   return inputs;
 }
 

@@ -34,6 +34,7 @@ import { canonicalLabels, liveName } from "../../runners/naming";
 import { type ReadinessDeps, waitForRunners } from "./readiness";
 import { type PlannedReplacement, PlannedReplacements, refusedReplacement, replacementBlockers } from "./replacement";
 import { EarlyRetirements, readIfPresent, successorOf } from "./succession";
+import { createOptions } from "../../common/option-inputs";
 import { forgeOf, systemTemplateId } from "../../runners/templates";
 import { type ResolvedEntity, storedEntity } from "../../runners/state";
 import { type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, toOutputs } from "./state";
@@ -188,7 +189,8 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
       try {
         await parkAfterCreate(client, inputs, created.id);
         const outs = await readBack(client, inputs, created.id, entity);
-        retireWhenSucceeded(client, inputs, outs, replaced);
+        // A retained old generation is never deleted by the engine, so it is not retired here either.
+        if (!createOptions().retainOnDelete) retireWhenSucceeded(client, inputs, outs, replaced);
         return { id: String(created.id), outs };
       } catch (err) {
         // The scale set exists: record it (a partial create) so Pulumi tracks it instead of orphaning it.

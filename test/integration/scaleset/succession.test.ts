@@ -5,6 +5,7 @@
 import { strict as assert } from "node:assert";
 import { engineForGarm } from "../../../harness/engine-for-garm";
 import { liveName } from "../../../provider/runners/naming";
+import { RETAIN_INPUT } from "../../../provider/registry/kinds";
 import type { Simulator } from "../../../simulator";
 import { type Fixture, baseInputs, sleep, startFixture } from "./fixture";
 
@@ -157,5 +158,29 @@ describe("GarmScaleSet label change: the old generation retires after its succes
     assert.ok(stillEnabled, "the retried delete did not disable the old generation while its successor had no idle runner");
     assertSuccessorsFirst(watched, ["small"]);
     assert.deepEqual(fx.sim.scaleSets().map((s) => s.name).sort(), [next.name, liveName("ci-other", baseInputs.labels, "fake", "hashed")].sort());
+  });
+
+  it("with retainOnDelete a label change leaves the old generation as it is: the engine never deletes it, so nothing retires it", async () => {
+    fx = await startFixture({ tickMs: 0 });
+    stopTicking = ticking(fx.sim);
+    const engine = engineForGarm(fx.sim, "succession", "retained", { parallel: 1 });
+    // What the TypeScript class sends for `retainOnDelete: true` (sdk/nodejs/resource-inputs.ts), with the option itself.
+    const kept = (labels: string[]) => ({ ...fx.scaleSet("kept", { name: "ci-kept", minIdleRunners: 1, labels, [RETAIN_INPUT]: true }), retainOnDelete: true });
+    // A scale set without the option changes labels in the same run: the engine's delete of its old generation waits for
+    // its successor and its drain, so the run lasts until kept's successor is ready too, which is when a retirement
+    // started by kept's create would disable kept's old generation.
+    const other = (labels: string[]) => fx.scaleSet("other", { name: "ci-other", minIdleRunners: 1, labels });
+    const first = await engine.up([kept(baseInputs.labels), other(baseInputs.labels)]);
+    assert.ok(first.ok, JSON.stringify(first.errors));
+    await allIdle(fx.sim);
+    const old = fx.sim.scaleSets().find((s) => s.name.startsWith("ci-kept-"))!;
+    const changed = await engine.up([kept(NEW_LABELS), other(NEW_LABELS)]);
+    assert.ok(changed.ok, JSON.stringify(changed.errors));
+    const names = fx.sim.scaleSets().map((s) => s.name).sort();
+    assert.deepEqual(names, [old.name, liveName("ci-kept", NEW_LABELS, "fake", "hashed"), liveName("ci-other", NEW_LABELS, "fake", "hashed")].sort());
+    const still = fx.sim.scaleSets().find((s) => s.id === old.id);
+    assert.ok(still?.enabled && still.maxRunners === old.maxRunners, `the retained old generation ${old.name} is still there, enabled, as it was`);
+    assert.ok(!engine.state().resources.some((r) => r.id === String(old.id)), "Pulumi forgot it, as retainOnDelete does");
+    assert.ok(!fx.sim.requests().some((r) => r.method !== "GET" && r.path === `/api/v1/scalesets/${old.id}`), "no call changed or deleted it");
   });
 });
