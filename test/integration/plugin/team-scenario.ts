@@ -1,0 +1,133 @@
+// Issue 34's gate, one scenario on the simulator and on real GARM v0.2.1 alike: a team's GARM filled over REST only
+// (populateTeamGarm), taken over by the README's "Bring an existing GARM" walk-through run as written, in YAML (the
+// garm plugin, `pulumi import --file`) and in the TypeScript program import-plan writes; then what the team does next in
+// the YAML program: a label change on a hashed and on an exact scale set, an extra-specs change on a pool, a template
+// body edit, and one `pulumi destroy` that leaves GARM's own objects only.
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { ImportFile } from "../../../cli/import-plan/plan";
+import { type TeamGarm, importSecretsConfig, populateTeamGarm } from "../../../harness/populated-garm";
+import { PulumiProject, REPO_ROOT, installTarball, packOnce, run } from "../../../harness/pulumi-cli/project";
+import { GarmClient } from "../../../provider/garm/client";
+import { fencedBlock } from "./doc-blocks";
+import { changeLabels, destroyLeavesGarmsOwn, editAndUp, garmHoldings, garmsOwn, inYamlBlock, unprotect } from "./imported-lifecycle";
+import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
+
+type Login = { url: string; username: string; password: string };
+
+/** The README's walk-through block holding `marker`, run as written by bash from the project with GARM's login in its env. */
+async function walkThrough(dir: string, env: NodeJS.ProcessEnv, login: Login, marker: string): Promise<void> {
+  const walked = await run("bash", ["-euo", "pipefail", "-c", fencedBlock("README.md", "sh", marker)], {
+    cwd: dir,
+    env: { ...env, GARM_URL: login.url, GARM_USERNAME: login.username, GARM_PASSWORD: login.password },
+    timeoutMs: 400_000,
+  });
+  assert.equal(walked.code, 0, `the README's walk-through (${marker}) failed:\n${walked.stdout}\n${walked.stderr}`);
+}
+
+/** The lines of `name`'s block in a YAML program. */
+function yamlBlock(code: string, name: string): string {
+  let block = "";
+  inYamlBlock(name, (b) => (block = b))(code);
+  return block;
+}
+
+/** The team's cases as the written YAML program holds them. */
+function assertTeamCasesImported(code: string, file: ImportFile, made: TeamGarm): void {
+  const nameOf = (type: string, id: string | number) => {
+    const entry = file.resources.find((r) => r.type === `garm:index:${type}` && r.id === String(id));
+    assert.ok(entry, `the plan imports ${type} ${id}: ${JSON.stringify(file.resources)}`);
+    return entry.name;
+  };
+  const parked = yamlBlock(code, nameOf("GarmScaleSet", made.scaleSets[made.names.parked]!));
+  assert.match(parked, /^ {6}maxRunners: 0$/m, `the parked scale set is imported at 0 runners:\n${parked}`);
+  assert.match(parked, /^ {6}osType: windows$/m, parked);
+  const lookalike = yamlBlock(code, nameOf("GarmScaleSet", made.scaleSets[made.names.lookalike]!));
+  assert.match(lookalike, /^ {6}naming: exact$/m, `a name that only looks hashed is kept exactly:\n${lookalike}`);
+  const nullPool = yamlBlock(code, nameOf("GarmPool", made.nullPool));
+  assert.match(nullPool, /"zone":null/, `the null of the pool's extra specs is in the program:\n${nullPool}`);
+  assert.match(nullPool, /^ {6}endpoint: /m, `the pool of the acme on ghes names its endpoint:\n${nullPool}`);
+  for (const forge of ["github", "gitea"]) assert.ok(file.resources.some((r) => r.type === "garm:index:GarmCredentials" && r.id.startsWith(`${forge}/`) && r.name.includes("ci")), `credentials ci on ${forge} are imported`);
+  nameOf("GarmTemplate", made.templates.crlf);
+  nameOf("GarmTemplate", made.templates.longLine);
+  nameOf("GarmScaleSet", made.scaleSets[made.names.hostile]!);
+}
+
+/** The TypeScript walk-through in its own project and stack: the written index.ts imports every object and previews no change. */
+async function typescriptTakesOver(login: Login, secrets: Record<string, { value: string; secret: boolean }>, before: Record<string, string[]>, log: (line: string) => void): Promise<void> {
+  const source = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-team-ts-src-"));
+  let p: PulumiProject | undefined;
+  try {
+    const example = path.join(REPO_ROOT, "examples", "quickstart");
+    fs.writeFileSync(path.join(source, "Pulumi.yaml"), "name: team-garm-typescript\nruntime: nodejs\n");
+    for (const f of ["package.json", "tsconfig.json"]) fs.copyFileSync(path.join(example, f), path.join(source, f));
+    p = await PulumiProject.fromExample({ example: "team-garm-typescript", source, tarball: await packOnce(), prefix: "pulumi-garm-team-ts-" });
+    await p.initStack("dev", { "garm:url": login.url, "garm:username": login.username, "garm:password": { value: login.password, secret: true }, ...secrets });
+    fs.rmSync(path.join(p.dir, "index.ts"), { force: true });
+    await walkThrough(p.dir, p.env, login, "--language typescript");
+    assert.deepEqual(await garmHoldings(login), before, "the TypeScript import changes nothing in GARM");
+    const declared = (fs.readFileSync(path.join(p.dir, "index.ts"), "utf8").match(/^const \w+ = new garm\./gm) ?? []).length;
+    log(`TypeScript: ${declared} objects imported, no change after; ${p.timings()}`);
+    // The YAML stack goes on with these objects: this stack lets go of them, deleting nothing.
+    await p.cli(["stack", "rm", "dev", "--force", "--yes"]);
+  } finally {
+    p?.close();
+    fs.rmSync(source, { recursive: true, force: true });
+  }
+}
+
+export async function runTeamScenario(login: Login, log: (line: string) => void = (l) => console.log(`      ${l}`)): Promise<void> {
+  if (!fs.existsSync(path.join(YAML_HOST_DIR, "pulumi-language-yaml"))) throw new Error(`the YAML language host is not built at ${YAML_HOST_DIR}: run \`scripts/tools.sh yaml\``);
+  const made = await populateTeamGarm(login);
+  const before = await garmHoldings(login);
+  const secrets = await importSecretsConfig(login);
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-team-home-"));
+  const p = new PluginProject(path.join(REPO_ROOT, "examples", "quickstart-yaml"), home, [YAML_HOST_DIR]);
+  try {
+    await p.installPlugin(buildPluginOnce());
+    fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), "name: team-garm-yaml\nruntime: yaml\n");
+    // The README has the package installed in the project for its command: here from its npm tarball.
+    await installTarball(p.dir, await packOnce());
+    await p.initStack("dev", { "garm:url": login.url, "garm:username": login.username, "garm:password": { value: login.password, secret: true }, ...secrets });
+    await walkThrough(p.dir, p.env, login, "import-plan --out plan.json");
+    assert.deepEqual(await garmHoldings(login), before, "the YAML import changes nothing in GARM");
+    const file = JSON.parse(fs.readFileSync(path.join(p.dir, "plan.json"), "utf8")) as ImportFile;
+    const code = fs.readFileSync(path.join(p.dir, "imported.yaml"), "utf8");
+    assertTeamCasesImported(code, file, made);
+    log(`YAML: ${file.resources.length} objects imported, no change after; ${p.timings()}`);
+
+    await typescriptTakesOver(login, secrets, before, log);
+
+    await unprotect(p);
+    const entry = (type: string, id: string | number) => file.resources.find((r) => r.type === `garm:index:${type}` && r.id === String(id))!;
+    const hashedName = Object.keys(made.scaleSets).find((n) => n.startsWith("ci-small-"))!;
+    const hashed = await changeLabels(p, entry("GarmScaleSet", made.scaleSets[hashedName]!), "relabelled", login);
+    assert.notEqual(hashed.name, hashedName, "the hashed scale set's new generation has a new live name");
+    const exact = await changeLabels(p, entry("GarmScaleSet", made.scaleSets["hand-made"]!), "exact-relabelled", login, { deleteFirst: true });
+    assert.equal(exact.name, "hand-made", "the exact scale set comes up under its name with the new labels");
+
+    const poolName = entry("GarmPool", made.nullPool).name;
+    await editAndUp(p, poolName, "update", ["extraSpecs"], inYamlBlock(poolName, (b) => b.replace('"disk_gb":10', '"disk_gb":20')));
+    const templateName = entry("GarmTemplate", made.templates.crlf).name;
+    await editAndUp(p, templateName, "update", ["body"], inYamlBlock(templateName, (b) => b.replace("exit 0", "exit 1")));
+    const rest = new GarmClient(login);
+    try {
+      const pool = await rest.getPool(made.nullPool);
+      assert.deepEqual(pool.extraSpecs, { disk_gb: 20, zone: null }, "GARM holds the pool's new extra specs, its null kept");
+      const template = await rest.getTemplate(made.templates.crlf);
+      assert.equal(template.body, "#ps1_sysnative\r\nWrite-Host \"runner {{ .RunnerName }} 🚀\"\r\nexit 1\r\n", "GARM holds the edited body, CRLF and emoji kept");
+    } finally {
+      await rest.close();
+    }
+    await p.cli(["preview", "--expect-no-changes"]);
+
+    await destroyLeavesGarmsOwn(p, login);
+    assert.deepEqual(await garmHoldings(login), garmsOwn(before), "after one destroy GARM holds what it held of its own before the import");
+    log(`changes and destroy: ${p.timings()}`);
+  } finally {
+    p.close();
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
