@@ -49,11 +49,16 @@ describe("GarmCredentials check", () => {
   });
 
   it("names bad names, and passes unknown values through", () => {
-    assert.match(reasons({ ...base, name: "a/b", token: "t" }).name ?? "", /name "a\/b" may hold only letters/);
+    assert.match(reasons({ ...base, name: " ", token: "t" }).name ?? "", /name must not be empty/);
+    assert.match(reasons({ ...base, endpoint: "a/b", token: "t" }).endpoint ?? "", /endpoint "a\/b" may hold only letters/);
     assert.match(reasons({ name: "x", token: "t" }).endpoint ?? "", /endpoint is required/);
     const out = checkCredentialsInputs({ ...base, endpoint: UNKNOWN, token: UNKNOWN });
     assert.deepEqual(out.failures, []);
     assert.equal(out.inputs.endpoint, UNKNOWN);
     assert.equal(out.inputs.token, UNKNOWN);
+  });
+
+  it("takes any name GARM takes: GARM checks only that it is not empty and addresses credentials by id (a team's `deploy \"bot\" ${env}` imports)", () => {
+    for (const name of ["a/b", `deploy "bot" \${env} ünï`, "it's ☕", "CI Pat"]) assert.deepEqual(reasons({ ...base, name, token: "t" }), {}, name);
   });
 });
