@@ -55,34 +55,55 @@ function assertTeamCasesImported(code: string, file: ImportFile, made: TeamGarm)
   nameOf("GarmScaleSet", made.scaleSets[made.names.hostile]!);
 }
 
-/** The TypeScript walk-through in its own project and stack: the written index.ts imports every object and previews no change. */
-async function typescriptTakesOver(login: Login, secrets: Record<string, { value: string; secret: boolean }>, before: Record<string, string[]>, log: (line: string) => void): Promise<void> {
+/** A TypeScript project as in the README's Example, with the package installed from its tarball and no program yet. */
+async function typescriptProject(): Promise<PulumiProject> {
   const source = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-team-ts-src-"));
-  let p: PulumiProject | undefined;
   try {
     const example = path.join(REPO_ROOT, "examples", "quickstart");
     fs.writeFileSync(path.join(source, "Pulumi.yaml"), "name: team-garm-typescript\nruntime: nodejs\n");
     for (const f of ["package.json", "tsconfig.json"]) fs.copyFileSync(path.join(example, f), path.join(source, f));
-    p = await PulumiProject.fromExample({ example: "team-garm-typescript", source, tarball: await packOnce(), prefix: "pulumi-garm-team-ts-" });
-    await p.initStack("dev", { "garm:url": login.url, "garm:username": login.username, "garm:password": { value: login.password, secret: true }, ...secrets });
+    const p = await PulumiProject.fromExample({ example: "team-garm-typescript", source, tarball: await packOnce(), prefix: "pulumi-garm-team-ts-" });
     fs.rmSync(path.join(p.dir, "index.ts"), { force: true });
-    await walkThrough(p.dir, p.env, login, "--language typescript");
-    assert.deepEqual(await garmHoldings(login), before, "the TypeScript import changes nothing in GARM");
-    const declared = (fs.readFileSync(path.join(p.dir, "index.ts"), "utf8").match(/^const \w+ = new garm\./gm) ?? []).length;
-    log(`TypeScript: ${declared} objects imported, no change after; ${p.timings()}`);
-    // The YAML stack goes on with these objects: this stack lets go of them, deleting nothing.
-    await p.cli(["stack", "rm", "dev", "--force", "--yes"]);
+    return p;
   } finally {
-    p?.close();
     fs.rmSync(source, { recursive: true, force: true });
   }
 }
 
+/** The TypeScript walk-through in its own stack: the written index.ts imports every object and previews no change. */
+async function typescriptTakesOver(p: PulumiProject, login: Login, secrets: Record<string, { value: string; secret: boolean }>, before: Record<string, string[]>, log: (line: string) => void): Promise<void> {
+  await p.initStack("dev", { "garm:url": login.url, "garm:username": login.username, "garm:password": { value: login.password, secret: true }, ...secrets });
+  await walkThrough(p.dir, p.env, login, "--language typescript");
+  assert.deepEqual(await garmHoldings(login), before, "the TypeScript import changes nothing in GARM");
+  const declared = (fs.readFileSync(path.join(p.dir, "index.ts"), "utf8").match(/^const \w+ = new garm\./gm) ?? []).length;
+  log(`TypeScript: ${declared} objects imported, no change after; ${p.timings()}`);
+  // The YAML stack goes on with these objects: this stack lets go of them, deleting nothing.
+  await p.cli(["stack", "rm", "dev", "--force", "--yes"]);
+}
+
+/** "name 12.3s" for each phase `mark` closes, for the test's log: where the scenario's wall time goes. */
+function phases(): { mark(name: string): void; toString(): string } {
+  let last = Date.now();
+  const done: string[] = [];
+  return {
+    mark(name) {
+      done.push(`${name} ${((Date.now() - last) / 1000).toFixed(1)}s`);
+      last = Date.now();
+    },
+    toString: () => done.join(", "),
+  };
+}
+
 export async function runTeamScenario(login: Login, log: (line: string) => void = (l) => console.log(`      ${l}`)): Promise<void> {
+  const phase = phases();
   if (!fs.existsSync(path.join(YAML_HOST_DIR, "pulumi-language-yaml"))) throw new Error(`the YAML language host is not built at ${YAML_HOST_DIR}: run \`scripts/tools.sh yaml\``);
   const made = await populateTeamGarm(login);
   const before = await garmHoldings(login);
   const secrets = await importSecretsConfig(login);
+  phase.mark("fill GARM");
+  // The TypeScript project's npm install runs while the YAML project is set up and imports.
+  const tsProject = typescriptProject();
+  tsProject.catch(() => {});
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-team-home-"));
   const p = new PluginProject(path.join(REPO_ROOT, "examples", "quickstart-yaml"), home, [YAML_HOST_DIR]);
   try {
@@ -91,14 +112,22 @@ export async function runTeamScenario(login: Login, log: (line: string) => void 
     // The README has the package installed in the project for its command: here from its npm tarball.
     await installTarball(p.dir, await packOnce());
     await p.initStack("dev", { "garm:url": login.url, "garm:username": login.username, "garm:password": { value: login.password, secret: true }, ...secrets });
+    phase.mark("YAML project");
     await walkThrough(p.dir, p.env, login, "import-plan --out plan.json");
+    phase.mark("YAML walk-through");
     assert.deepEqual(await garmHoldings(login), before, "the YAML import changes nothing in GARM");
     const file = JSON.parse(fs.readFileSync(path.join(p.dir, "plan.json"), "utf8")) as ImportFile;
     const code = fs.readFileSync(path.join(p.dir, "imported.yaml"), "utf8");
     assertTeamCasesImported(code, file, made);
     log(`YAML: ${file.resources.length} objects imported, no change after; ${p.timings()}`);
 
-    await typescriptTakesOver(login, secrets, before, log);
+    const ts = await tsProject;
+    try {
+      await typescriptTakesOver(ts, login, secrets, before, log);
+    } finally {
+      ts.close();
+    }
+    phase.mark("TypeScript project and walk-through");
 
     await unprotect(p);
     const entry = (type: string, id: string | number) => file.resources.find((r) => r.type === `garm:index:${type}` && r.id === String(id))!;
@@ -122,12 +151,16 @@ export async function runTeamScenario(login: Login, log: (line: string) => void 
       await rest.close();
     }
     await p.cli(["preview", "--expect-no-changes"]);
+    phase.mark("changes");
 
     await destroyLeavesGarmsOwn(p, login);
     assert.deepEqual(await garmHoldings(login), garmsOwn(before), "after one destroy GARM holds what it held of its own before the import");
+    phase.mark("destroy");
     log(`changes and destroy: ${p.timings()}`);
+    log(`wall time: ${phase}`);
   } finally {
     p.close();
     fs.rmSync(home, { recursive: true, force: true });
+    await tsProject.then((ts) => ts.close(), () => {});
   }
 }
