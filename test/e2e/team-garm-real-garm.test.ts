@@ -5,7 +5,7 @@ import { locateGarm } from "../../harness/real-garm";
 import { type E2eEnvironment, startE2eEnvironment } from "../../harness/real-garm/environment";
 import { runTeamScenario } from "../integration/plugin/team-scenario";
 
-describe("e2e: a team's GARM on real GARM v0.2.1: imported by the README's walk-through, changed, destroyed", function () {
+describe("e2e: a team's GARM on real GARM v0.2.1: imported by the README's walk-through in YAML, TypeScript and Python, changed, destroyed", function () {
   this.timeout(900_000);
   let env: E2eEnvironment | undefined;
 

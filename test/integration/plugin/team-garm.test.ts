@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import { startSimulatedHost } from "../../../scripts/demo/host";
 import { runTeamScenario } from "./team-scenario";
 
-describe("a team's GARM (simulator): imported by the README's walk-through in YAML and TypeScript, changed, destroyed", function () {
+describe("a team's GARM (simulator): imported by the README's walk-through in YAML, TypeScript and Python, changed, destroyed", function () {
   this.timeout(600_000);
   const cleanup: (() => unknown)[] = [];
   after(async () => {

@@ -9,22 +9,22 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { ImportFile } from "../../../cli/import-plan/plan";
 import { type TeamGarm, importSecretsConfig, populateTeamGarm } from "../../../harness/populated-garm";
-import { PulumiProject, REPO_ROOT, installTarball, packOnce, run } from "../../../harness/pulumi-cli/project";
+import { PulumiProject, REPO_ROOT, packOnce, run } from "../../../harness/pulumi-cli/project";
 import { GarmClient } from "../../../provider/garm/client";
 import { fencedBlock } from "./doc-blocks";
 import { changeLabels, destroyLeavesGarmsOwn, editAndUp, garmHoldings, garmsOwn, inYamlBlock, unprotect } from "./imported-lifecycle";
-import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
+import { PYTHON_HOST_DIR, PYTHON_VENV_BIN, PluginProject, YAML_HOST_DIR, buildPluginOnce, buildPythonWheel, installPythonWheel } from "./plugin-project";
 
 type Login = { url: string; username: string; password: string };
 
-/** The README's walk-through block holding `marker`, run as written by bash from the project with GARM's login in its env. */
-async function walkThrough(dir: string, env: NodeJS.ProcessEnv, login: Login, marker: string): Promise<void> {
-  const walked = await run("bash", ["-euo", "pipefail", "-c", fencedBlock("README.md", "sh", marker)], {
+/** The README's walk-through `script` (a block of it), run by bash from the project with GARM's login in its env. */
+async function walkThrough(dir: string, env: NodeJS.ProcessEnv, login: Login, script: string): Promise<void> {
+  const walked = await run("bash", ["-euo", "pipefail", "-c", script], {
     cwd: dir,
     env: { ...env, GARM_URL: login.url, GARM_USERNAME: login.username, GARM_PASSWORD: login.password },
     timeoutMs: 400_000,
   });
-  assert.equal(walked.code, 0, `the README's walk-through (${marker}) failed:\n${walked.stdout}\n${walked.stderr}`);
+  assert.equal(walked.code, 0, `the README's walk-through failed:\n${script}\n${walked.stdout}\n${walked.stderr}`);
 }
 
 /** The lines of `name`'s block in a YAML program. */
@@ -73,12 +73,40 @@ async function typescriptProject(): Promise<PulumiProject> {
 /** The TypeScript walk-through in its own stack: the written index.ts imports every object and previews no change. */
 async function typescriptTakesOver(p: PulumiProject, login: Login, secrets: Record<string, { value: string; secret: boolean }>, before: Record<string, string[]>, log: (line: string) => void): Promise<void> {
   await p.initStack("dev", { "garm:url": login.url, "garm:username": login.username, "garm:password": { value: login.password, secret: true }, ...secrets });
-  await walkThrough(p.dir, p.env, login, "--language typescript");
+  await walkThrough(p.dir, p.env, login, fencedBlock("README.md", "sh", "--language typescript"));
   assert.deepEqual(await garmHoldings(login), before, "the TypeScript import changes nothing in GARM");
   const declared = (fs.readFileSync(path.join(p.dir, "index.ts"), "utf8").match(/^const \w+ = new garm\./gm) ?? []).length;
   log(`TypeScript: ${declared} objects imported, no change after; ${p.timings()}`);
   // The YAML stack goes on with these objects: this stack lets go of them, deleting nothing.
   await p.cli(["stack", "rm", "dev", "--force", "--yes"]);
+}
+
+/**
+ * The README's Python line, as it says: the TypeScript walk-through with `--language python --out __main__.py`, in a
+ * Python project with the garm plugin and the pulumi_garm wheel, `pulumi-garm` npm-installed (the YAML project's).
+ */
+async function pythonTakesOver(home: string, nodeModules: string, login: Login, secrets: Record<string, { value: string; secret: boolean }>, before: Record<string, string[]>, log: (line: string) => void): Promise<void> {
+  if (!fs.existsSync(path.join(PYTHON_HOST_DIR, "pulumi-language-python")) || !fs.existsSync(path.join(PYTHON_VENV_BIN, "python3"))) {
+    throw new Error(`the Python language host or its virtualenv is missing under ${path.dirname(PYTHON_HOST_DIR)}: run \`scripts/tools.sh python\``);
+  }
+  const p = new PluginProject(path.join(REPO_ROOT, "examples", "quickstart-python"), home, [PYTHON_VENV_BIN, PYTHON_HOST_DIR]);
+  try {
+    installPythonWheel(p, buildPythonWheel(path.join(p.workDir, "wheels")));
+    await p.installPlugin(buildPluginOnce());
+    fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), "name: team-garm-python\nruntime: python\n");
+    fs.symlinkSync(nodeModules, path.join(p.dir, "node_modules"));
+    await p.initStack("dev", { "garm:url": login.url, "garm:username": login.username, "garm:password": { value: login.password, secret: true }, ...secrets });
+    const typescript = fencedBlock("README.md", "sh", "--language typescript");
+    const python = typescript.replace("--language typescript --out index.ts", "--language python --out __main__.py");
+    assert.notEqual(python, typescript, "the README's TypeScript block holds the options its Python line replaces");
+    await walkThrough(p.dir, p.env, login, python);
+    assert.deepEqual(await garmHoldings(login), before, "the Python import changes nothing in GARM");
+    const declared = (fs.readFileSync(path.join(p.dir, "__main__.py"), "utf8").match(/^\w+ = garm\.Garm\w+\($/gm) ?? []).length;
+    log(`Python: ${declared} objects imported, no change after; ${p.timings()}`);
+    await p.cli(["stack", "rm", "dev", "--force", "--yes"]);
+  } finally {
+    p.close();
+  }
 }
 
 /** "name 12.3s" for each phase `mark` closes, for the test's log: where the scenario's wall time goes. */
@@ -109,11 +137,12 @@ export async function runTeamScenario(login: Login, log: (line: string) => void 
   try {
     await p.installPlugin(buildPluginOnce());
     fs.writeFileSync(path.join(p.dir, "Pulumi.yaml"), "name: team-garm-yaml\nruntime: yaml\n");
-    // The README has the package installed in the project for its command: here from its npm tarball.
-    await installTarball(p.dir, await packOnce());
     await p.initStack("dev", { "garm:url": login.url, "garm:username": login.username, "garm:password": { value: login.password, secret: true }, ...secrets });
+    // The README has the package installed in the project for its command: the TypeScript project's, installed from its
+    // npm tarball (one npm install for the three projects).
+    fs.symlinkSync(path.join((await tsProject).dir, "node_modules"), path.join(p.dir, "node_modules"));
     phase.mark("YAML project");
-    await walkThrough(p.dir, p.env, login, "import-plan --out plan.json");
+    await walkThrough(p.dir, p.env, login, fencedBlock("README.md", "sh", "import-plan --out plan.json"));
     phase.mark("YAML walk-through");
     assert.deepEqual(await garmHoldings(login), before, "the YAML import changes nothing in GARM");
     const file = JSON.parse(fs.readFileSync(path.join(p.dir, "plan.json"), "utf8")) as ImportFile;
@@ -122,12 +151,10 @@ export async function runTeamScenario(login: Login, log: (line: string) => void 
     log(`YAML: ${file.resources.length} objects imported, no change after; ${p.timings()}`);
 
     const ts = await tsProject;
-    try {
-      await typescriptTakesOver(ts, login, secrets, before, log);
-    } finally {
-      ts.close();
-    }
+    await typescriptTakesOver(ts, login, secrets, before, log);
     phase.mark("TypeScript project and walk-through");
+    await pythonTakesOver(home, path.join(ts.dir, "node_modules"), login, secrets, before, log);
+    phase.mark("Python project and walk-through");
 
     await unprotect(p);
     const entry = (type: string, id: string | number) => file.resources.find((r) => r.type === `garm:index:${type}` && r.id === String(id))!;
