@@ -6,7 +6,7 @@ import { GarmClient } from "../provider/garm/client";
 import { credentialsConfigKeys } from "../provider/kinds/credentials/import";
 import { entityWebhookSecretKey } from "../provider/kinds/entity/import";
 import { liveName } from "../provider/runners/naming";
-import { CA_CERT_1 } from "../test/support/forge-pem";
+import { CA_CERT_1 } from "./forge-pem";
 
 export interface PopulatedGarm {
   readonly endpoints: { readonly ghes: string; readonly gitea: string };

@@ -9,7 +9,7 @@ import { GarmClient } from "../../../provider/garm/client";
 import { type SimulatedHost, startSimulatedHost } from "../../../scripts/demo/host";
 import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
 import { startSimulator } from "../../../simulator";
-import { APP_KEY_1 } from "../../support/forge-pem";
+import { APP_KEY_1 } from "../../../harness/forge-pem";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { runQuickstart, writes } from "./quickstart-scenario";
 

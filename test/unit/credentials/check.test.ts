@@ -3,7 +3,7 @@
 import { strict as assert } from "node:assert";
 import { checkCredentialsInputs } from "../../../provider/kinds/credentials/check";
 import { UNKNOWN } from "../../../provider/common/unknown";
-import { APP_KEY_1, APP_KEY_1_PKCS8, EC_KEY } from "../../support/forge-pem";
+import { APP_KEY_1, APP_KEY_1_PKCS8, EC_KEY } from "../../../harness/forge-pem";
 
 const base = { name: "ghe-pat", endpoint: "ghe" };
 const reasons = (news: Record<string, unknown>) => Object.fromEntries(checkCredentialsInputs(news).failures.map((f) => [f.property, f.reason]));
