@@ -6,6 +6,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ImportFile } from "../../../cli/import-plan/plan";
+import type { SimulatedHost } from "../../../scripts/demo/host";
 import { GarmClient } from "../../../provider/garm/client";
 /** What both project harnesses (the plugin's and the package's) offer. */
 export interface ImportedProject {
@@ -256,4 +257,10 @@ export async function populateClashes(login: { url: string; username: string; pa
   } finally {
     await rest.close();
   }
+}
+
+/** GARM checks a pool's provider: the entry "fake" written by hand into the simulated GARM's config, as an operator would, and GARM restarted to read it. */
+export async function handWriteFakeProvider(host: Pick<SimulatedHost, "garmConfigPath" | "providerExecutable" | "sim">): Promise<void> {
+  fs.appendFileSync(host.garmConfigPath, `\n[[provider]]\nname = "fake"\nprovider_type = "external"\n[provider.external]\nprovider_executable = "${host.providerExecutable}"\nconfig_file = ""\n`);
+  await host.sim.restart();
 }

@@ -1,8 +1,8 @@
 // Issue 34's gate on the simulator: a team's GARM filled over REST, taken over by the README's walk-through as written,
 // changed and destroyed with the real CLI (the scenario in team-scenario.ts; test/e2e/team-garm-real-garm.test.ts runs
 // it on real GARM v0.2.1).
-import * as fs from "node:fs";
 import { startSimulatedHost } from "../../../scripts/demo/host";
+import { handWriteFakeProvider } from "./imported-lifecycle";
 import { runTeamScenario } from "./team-scenario";
 
 describe("a team's GARM (simulator): imported by the README's walk-through in YAML, TypeScript and Python, changed, destroyed", function () {
@@ -15,9 +15,7 @@ describe("a team's GARM (simulator): imported by the README's walk-through in YA
   it("imports every case with no change, takes label changes on a hashed and an exact scale set, an extra-specs and a template edit, and one destroy leaves GARM's own objects", async () => {
     const host = await startSimulatedHost({ prefix: "pulumi-garm-team-", tickMs: 0 });
     cleanup.push(() => host.close());
-    // GARM checks a pool's provider: an entry written by hand into GARM's config, as an operator would.
-    fs.appendFileSync(host.garmConfigPath, `\n[[provider]]\nname = "fake"\nprovider_type = "external"\n[provider.external]\nprovider_executable = "${host.providerExecutable}"\nconfig_file = ""\n`);
-    await host.sim.restart();
+    await handWriteFakeProvider(host);
     await runTeamScenario({ url: host.sim.url, username: host.sim.username, password: host.sim.password });
   });
 });
