@@ -23,19 +23,21 @@ type Kind = "garm" | "noop" | "shape";
 const KINDS: readonly Kind[] = ["garm", "noop", "shape"];
 type Op = "up" | "destroy";
 
-const PACKAGE_JSON = JSON.stringify(
-  {
-    name: "bench-cli",
-    private: true,
-    main: "index.ts",
-    dependencies: { "@pulumi/pulumi": "3.248.0", "pulumi-garm": "^0.1.0" },
-    devDependencies: { "@types/node": "^20.19.0", typescript: "~5.9.3" },
-  },
-  null,
-  2,
-);
+/** The package.json of a bench project that installs pulumi-garm's tarball. */
+export const benchPackageJson = (name: string) =>
+  JSON.stringify(
+    {
+      name,
+      private: true,
+      main: "index.ts",
+      dependencies: { "@pulumi/pulumi": "3.248.0", "pulumi-garm": "^0.1.0" },
+      devDependencies: { "@types/node": "^20.19.0", typescript: "~5.9.3" },
+    },
+    null,
+    2,
+  );
 
-const TSCONFIG = JSON.stringify(
+export const TSCONFIG = JSON.stringify(
   { compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", esModuleInterop: true, skipLibCheck: true, types: ["node"] }, files: ["index.ts"] },
   null,
   2,
@@ -124,7 +126,7 @@ function writeSource(root: string, kind: Kind): string {
   const dir = path.join(root, kind);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: bench-${kind}\nruntime: nodejs\n`);
-  fs.writeFileSync(path.join(dir, "package.json"), PACKAGE_JSON);
+  fs.writeFileSync(path.join(dir, "package.json"), benchPackageJson("bench-cli"));
   fs.writeFileSync(path.join(dir, "tsconfig.json"), TSCONFIG);
   fs.writeFileSync(path.join(dir, "index.ts"), kind === "shape" ? SHAPE_PROGRAM : PROGRAMS[kind]);
   return dir;

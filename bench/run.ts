@@ -13,9 +13,12 @@ import { locateGarm } from "../harness/real-garm";
 import { startE2eEnvironment } from "../harness/real-garm/environment";
 import { type Simulator, startSimulator } from "../simulator";
 import { wholeCliRun } from "./cli";
+import { labelChangeAcrossFleet } from "./label-change";
 import { sshProviderChange } from "./ssh-provider";
+import { providerMemory } from "./provider-memory";
 import { importPlanAtScale } from "./import-plan";
 import { previewReferenceCost } from "./preview";
+import { functionsInPreview } from "./functions";
 import { drainLatency as eventsDrainLatency, drainsTornDownMidPass, forcedDeletesForStuckRunner, hundredScaleSetDestroy, readinessLatency, restCallsForBusyRunner } from "./events";
 import { simulatorScaleSetInputs } from "../harness/scaleset-inputs";
 import { resourceCalls } from "../harness/garm-calls";
@@ -234,6 +237,9 @@ const PARTS: Record<string, { run: () => Promise<Result[]>; prefix: string | rea
   "torn-down-mid-pass": { run: drainsTornDownMidPass, prefix: "100 drains on a live events socket" },
   "import-plan": { run: importPlanAtScale, prefix: "import-plan of" },
   "ssh-provider": { run: sshProviderChange, prefix: ["GarmProvider change over SSH", "SSH connections one"] },
+  "provider-memory": { run: providerMemory, prefix: ["dynamic provider peak RSS", "garm plugin peak RSS"] },
+  "label-change": { run: labelChangeAcrossFleet, prefix: "label change across" },
+  functions: { run: functionsInPreview, prefix: ["functions in a preview of", "functions' added preview time"] },
 };
 
 async function only(name: string): Promise<void> {
@@ -266,8 +272,11 @@ async function main(): Promise<void> {
     ...(await hundredScaleSetDestroy()),
     await hundred(),
     ...(await wholeCliRun()),
+    ...(await labelChangeAcrossFleet()),
     ...(await importPlanAtScale()),
     ...(await sshProviderChange()),
+    ...(await providerMemory()),
+    ...(await functionsInPreview()),
   ];
   for (const r of results) console.log(`${r.met ? "met   " : "MISSED"} ${r.target}: ${r.measured}`);
   const file = join(REPO_ROOT, "bench", "results.json");

@@ -2,7 +2,7 @@
 // garm:password as a secret. The provider processes start in the repository root, whose node_modules/pulumi-garm
 // links back to this checkout's build.
 import { join } from "node:path";
-import { type Engine, startEngine } from "./engine";
+import { type Engine, type StartEngineOptions, startEngine } from "./engine";
 
 export const REPO_ROOT = join(__dirname, "..", "..");
 
@@ -12,8 +12,9 @@ export interface GarmLogin {
   readonly password: string;
 }
 
-export function engineForGarm(garm: GarmLogin, project: string, stack = "dev"): Engine {
+export function engineForGarm(garm: GarmLogin, project: string, stack = "dev", options: Pick<StartEngineOptions, "parallel" | "continueOnError"> = {}): Engine {
   return startEngine({
+    ...options,
     cwd: REPO_ROOT,
     project,
     stack,

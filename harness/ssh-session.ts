@@ -2,15 +2,7 @@
 // session's connection at a known point. Processes may exit while they are being found or killed (the session ends on
 // its own once one of them dies): a process already gone is not an error.
 import * as fs from "node:fs";
-
-function parentOf(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  } catch {
-    return undefined;
-  }
-}
+import { parentOf } from "./proc";
 
 function commOf(pid: number): string | undefined {
   try {

@@ -14,6 +14,7 @@ import { Connection } from "../provider/common/connection";
 import { type GarmMove, garmMove } from "../provider/common/garm-identity";
 import { probeGarm } from "../provider/common/garm-probe";
 import { UNKNOWN } from "../provider/common/unknown";
+import { FunctionArgsError, functionNamed, invokeFunction } from "../provider/functions";
 import { EngineLog, engineSink } from "./engine-log";
 import { type PropertyDiffKind, changedConfigKeys, concealSecrets, configSource, defined, detailedDiffOf, revealSecrets, typeOfUrn } from "./protocol";
 import { type PluginResource, pluginResources } from "./resources";
@@ -300,6 +301,27 @@ export class GarmPluginServer {
         const props = revealSecrets(toJs(req.getProperties())).plain;
         await this.resource(req.getType(), req.getUrn()).delete(req.getId(), props);
         return new Empty();
+      }),
+
+      invoke: unary<proto.InvokeRequest, proto.InvokeResponse>(this.log, async (req) => {
+        const fn = functionNamed(req.getTok());
+        if (!fn) throw new Error(`pulumi-resource-garm has no function ${req.getTok()}`);
+        const resp = new proto.InvokeResponse();
+        try {
+          // Functions only read, so preview runs them too: a program can use what they answer in its plan.
+          resp.setReturn(toStruct(await invokeFunction(fn, () => this.connection.client(), revealSecrets(toJs(req.getArgs())).plain)));
+        } catch (err) {
+          if (!(err instanceof FunctionArgsError)) throw err;
+          resp.setFailuresList(
+            err.failures.map((f) => {
+              const failure = new proto.CheckFailure();
+              failure.setProperty(f.property);
+              failure.setReason(`${fn.name}: ${f.reason}`);
+              return failure;
+            }),
+          );
+        }
+        return resp;
       }),
 
       cancel: unary<Empty, Empty>(this.log, async () => {

@@ -5,6 +5,8 @@ import { BOUND_KINDS, type KindImplementation } from "./registry/implementations
 import { type KindRow, TOKEN_PREFIX, tokenOf } from "./registry/kinds";
 import { resourceDescription } from "./registry/descriptions";
 import { SECRET_JSON_KEY } from "./common/secret-inputs";
+import { FUNCTIONS } from "./functions";
+import type { GarmFunction } from "./functions/define";
 
 type JsonSchema = {
   type?: string | string[];
@@ -111,10 +113,28 @@ function rowResources(row: KindRow & { impl: KindImplementation }, types: Record
   return [current, ...legacy];
 }
 
+/** A function's `inputs` and `outputs` object types, their nested types named after the function (`GetRunnersRunnersItem`). */
+function functionSpec(fn: GarmFunction, types: Record<string, unknown>) {
+  const typeName = capitalise(fn.name);
+  const objectOf = (schema: JsonSchema) => {
+    const { description: _type, ...spec } = objectType(schema, typeName, types);
+    return spec;
+  };
+  const inputs = jsonSchemaOf(fn.args);
+  const outputs = jsonSchemaOf(fn.result);
+  return {
+    description: fn.description,
+    ...(Object.keys(inputs.properties ?? {}).length > 0 ? { inputs: objectOf(inputs) } : {}),
+    // Every result property is always answered.
+    outputs: { ...objectOf(outputs), required: Object.keys(outputs.properties ?? {}) },
+  };
+}
+
 /** The whole schema.json document. */
 export function packageSchema(version: string): Record<string, unknown> {
   const types: Record<string, unknown> = {};
   const resources = Object.fromEntries(BOUND_KINDS.flatMap((row) => rowResources(row, types)));
+  const functions = Object.fromEntries(Object.values(FUNCTIONS).map((fn) => [`${TOKEN_PREFIX}${fn.name}`, functionSpec(fn as unknown as GarmFunction, types)]));
   return {
     name: "garm",
     displayName: "GARM",
@@ -133,5 +153,6 @@ export function packageSchema(version: string): Record<string, unknown> {
     },
     types,
     resources,
+    functions,
   };
 }

@@ -1,8 +1,8 @@
 // The wire under the GARM client: one bounded pool of in-flight requests per process, a timeout on every attempt,
 // jittered exponential backoff for idempotent requests, and the GARM session (login, one re-login on expiry).
 import { setTimeout as delay } from "node:timers/promises";
-import { Agent } from "undici";
 import { GarmApiError, errorFromResponse, isTransient } from "./errors";
+import { HttpExchange, type IncomingHeaders } from "./http-exchange";
 import { type RestartWindow, type RestartWindows, processRestarts } from "./restart-window";
 import { GarmSession } from "./session";
 
@@ -94,9 +94,6 @@ function plainHeaders(init: HeaderSource | undefined): OutgoingHeaders {
   return out;
 }
 
-/** Response headers as undici gives them: lower-case names, a repeated header as an array. */
-type IncomingHeaders = Record<string, string | string[] | undefined>;
-
 /**
  * A GARM request as openapi-fetch builds it (its `Request` option): method, URL, headers and a JSON text body. GARM
  * calls need nothing more, and WHATWG's Request (body streams, a second copy of the headers) cost more CPU than the call
@@ -178,7 +175,7 @@ class Slots {
 const API_PREFIX = "/api/v1";
 
 export class GarmTransport {
-  private readonly agent: Agent;
+  private readonly exchange: HttpExchange;
   private readonly slots: Slots;
   private readonly timeoutMs: number;
   private readonly maxAttempts: number;
@@ -192,7 +189,7 @@ export class GarmTransport {
   requestsSent = 0;
 
   constructor(private readonly options: TransportOptions) {
-    this.agent = new Agent({ connect: options.caCert ? { ca: options.caCert } : {}, keepAliveTimeout: 4000 });
+    this.exchange = new HttpExchange(options.caCert);
     this.slots = new Slots(options.concurrency ?? 8);
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.maxAttempts = options.maxAttempts ?? 4;
@@ -319,9 +316,8 @@ export class GarmTransport {
   }
 
   /**
-   * One attempt. undici's request API rather than its fetch: a GARM call is a plain HTTP exchange, and fetch's WHATWG
-   * machinery (a second Request, body streams, response wrapping) cost more CPU than the call itself in a 100-scale-set
-   * run. It follows no redirects and asks for no compression, as `fetch` with redirect "manual" did not need to.
+   * One attempt: a plain HTTP exchange (http-exchange.ts), no WHATWG Request or Response machinery, which cost more CPU
+   * than the call itself in a 100-scale-set run. It follows no redirects and asks for no compression.
    */
   private async send(method: string, url: string, headers: OutgoingHeaders, body: Uint8Array | undefined, requestName: string): Promise<WireAnswer> {
     const cancel = this.options.cancel;
@@ -329,18 +325,10 @@ export class GarmTransport {
     this.requestsSent++;
     const sentAt = this.restarts.sending();
     try {
-      const target = new URL(url);
-      const res = await this.agent.request({
-        origin: target.origin,
-        path: target.pathname + target.search,
-        method: method as "GET",
-        headers,
-        body: body && body.byteLength > 0 ? body : undefined,
-        signal: cancel && method === "GET" ? AbortSignal.any([AbortSignal.timeout(this.timeoutMs), cancel]) : AbortSignal.timeout(this.timeoutMs),
-      });
-      const answer = await res.body.arrayBuffer();
+      const timeout = AbortSignal.timeout(this.timeoutMs);
+      const answer = await this.exchange.send({ method, url, headers, body, signal: cancel && method === "GET" ? AbortSignal.any([timeout, cancel]) : timeout });
       this.restarts.answered(sentAt);
-      return { status: res.statusCode, headers: res.headers, body: answer };
+      return answer;
     } catch (err) {
       // Only a read carries the cancellation; a write that failed keeps its own error, which says whether it may have landed.
       if (method === "GET") cancel?.throwIfAborted();
@@ -349,7 +337,7 @@ export class GarmTransport {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    this.exchange.close();
   }
 }
 
@@ -357,7 +345,7 @@ export class GarmTransport {
 function wireFailure(err: unknown, method: string, requestName: string, timeoutMs: number): GarmApiError {
   const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } };
   const code = e.cause?.code ?? e.code ?? "";
-  const timedOut = e.name === "TimeoutError" || e.cause?.name === "TimeoutError" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT";
+  const timedOut = e.name === "TimeoutError" || e.cause?.name === "TimeoutError";
   const notSent = code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN";
   const outcomeUnknown = method !== "GET" && !notSent;
   if (timedOut) return new GarmApiError("timeout", requestName, undefined, `no answer within ${timeoutMs} ms`, "", outcomeUnknown);

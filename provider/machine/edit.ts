@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import { CONNECTION_LOST, ConnectionLostError, FileEditError, type FileState } from "./errors";
-import { errnoOf, writeAll, type FileInfo, type MachineFiles, type OpenFile } from "./files";
-import { LOCK_STALE_MS, takeLock, type HeldLock } from "./lock";
+import { errnoOf, failureReason, writeAll, type FileInfo, type MachineFiles, type OpenFile } from "./files";
+import { LOCK_STALE_MS, staleAfter, takeLock, type HeldLock } from "./lock";
 
 export interface WriteHooks {
   /** Test seam: runs after the temp file is complete and synced, before it replaces the file. */
@@ -44,12 +44,6 @@ const HOLDS: Record<FileState, string> = {
   "old-or-new": "holds either its old or its new text, each whole: check which",
   damaged: "may be incomplete",
 };
-
-function reason(e: unknown): string {
-  const code = errnoOf(e);
-  if (code === "ENOSPC" || code === "EDQUOT") return `no space left on the file system (${(e as Error).message})`;
-  return (e as Error).message;
-}
 
 /** Decodes the file as UTF-8, refusing bytes that would not round-trip. */
 export function decodeUtf8(buf: Buffer, what: string, file: string): string {
@@ -121,6 +115,12 @@ async function editLocked(
       throw e.lockTold ? e : withLock(new ConnectionLostError(`${e.message}; ${what} ${HOLDS.unchanged}`), "unchanged", target, "maybe", options.lockStaleMs);
     },
   );
+  // A release that fails leaves the lock to be taken over as stale: said, not thrown, once the file is written.
+  const releaseOrWarn = () =>
+    lock.release().catch((e: unknown) => {
+      options.warn(`could not remove the lock ${lock.path} of ${what} (${failureReason(e)}); it is taken over once not refreshed for ${staleAfter(options.lockStaleMs)}`);
+      return true;
+    });
   let result: EditResult;
   try {
     let bytes: Buffer;
@@ -138,10 +138,7 @@ async function editLocked(
       validate(before, after);
       const way = await writeNew(files, { what, on: files.label, file, target, hooks: options.hooks, lock }, bytes, Buffer.from(after, "utf8"));
       result = { changed: true, before, after };
-      const held = await lock.release().catch((e: unknown) => {
-        options.warn(`could not remove the lock ${lock.path} of ${what} (${reason(e)}); it is taken over once not refreshed for ${Math.round((options.lockStaleMs ?? LOCK_STALE_MS) / 1000)}s`);
-        return true;
-      });
+      const held = await releaseOrWarn();
       // A rename from inside the lock lands only while the lock is held; an in-place rewrite has no such guard.
       if (!held && way === "in place") {
         throw new FileEditError(
@@ -160,16 +157,16 @@ async function editLocked(
       const said = described.has(e) ? e : new ConnectionLostError(`${e.message}; ${what} ${HOLDS[e.fileState]}`, e.fileState);
       throw withLock(said, e.fileState, target, released, options.lockStaleMs);
     }
-    if (e instanceof FileEditError && released === "no") throw new FileEditError(`${e.message}; its lock ${lock.path} is left behind and is taken over once not refreshed for ${Math.round((options.lockStaleMs ?? LOCK_STALE_MS) / 1000)}s`, e.fileState);
+    if (e instanceof FileEditError && released === "no") throw new FileEditError(`${e.message}; its lock ${lock.path} is left behind and is taken over once not refreshed for ${staleAfter(options.lockStaleMs)}`, e.fileState);
     throw e;
   }
-  await lock.release().catch((e: unknown) => options.warn(`could not remove the lock ${lock.path} of ${what} (${reason(e)}); it is taken over once not refreshed for ${Math.round((options.lockStaleMs ?? LOCK_STALE_MS) / 1000)}s`));
+  await releaseOrWarn();
   return result;
 }
 
 /** A lost connection's error saying what the file holds and what became of its lock. */
 function withLock(e: ConnectionLostError, state: FileState, target: string, released: "yes" | "no" | "maybe" | "none", staleMs = LOCK_STALE_MS): ConnectionLostError {
-  const takenOver = `taken over once it has not been refreshed for ${Math.round(staleMs / 1000)}s`;
+  const takenOver = `taken over once it has not been refreshed for ${staleAfter(staleMs)}`;
   const lock = {
     yes: `; its lock ${target}.lock was released`,
     no: `; its lock ${target}.lock is left behind and is ${takenOver}`,
@@ -203,7 +200,7 @@ async function writeNew(files: MachineFiles, ctx: WriteContext, before: Buffer, 
   if ((await replaceByRename(files, ctx, st, after)) === "renamed") {
     const back = await files.readFile(ctx.target).catch((e: unknown) => {
       if (e instanceof ConnectionLostError) throw new ConnectionLostError(`${e.message} (reading the new text back)`, "old-or-new");
-      throw new FileEditError(`cannot read ${ctx.what} back after replacing it (${reason(e)}); it ${HOLDS["old-or-new"]}`, "old-or-new");
+      throw new FileEditError(`cannot read ${ctx.what} back after replacing it (${failureReason(e)}); it ${HOLDS["old-or-new"]}`, "old-or-new");
     });
     if (!back.equals(after)) throw new FileEditError(`${ctx.what} read back differs from what was written: another program changed it meanwhile; check it`, "old-or-new");
     return "renamed";
@@ -222,7 +219,7 @@ function failed(e: unknown, state: FileState, doing: string, ctx: WriteContext):
   const out =
     e instanceof ConnectionLostError
       ? new ConnectionLostError(`${e.message}; ${ctx.what} ${HOLDS[state]}`, state)
-      : new FileEditError(`cannot write ${ctx.what} on ${ctx.on}: ${doing} failed (${reason(e)}); the file ${HOLDS[state]}`, state);
+      : new FileEditError(`cannot write ${ctx.what} on ${ctx.on}: ${doing} failed (${failureReason(e)}); the file ${HOLDS[state]}`, state);
   described.add(out);
   return out;
 }
@@ -337,7 +334,7 @@ async function rewriteInPlace(files: MachineFiles, ctx: WriteContext, st: FileIn
     const state: FileState = restored ? "restored" : "damaged";
     const kept = restored ? "" : copy ? `; a copy of its old bytes is kept at ${copy}: put it back with \`cat ${copy} > ${ctx.target}\`` : `; no copy of its old bytes could be kept (${noCopy})`;
     const lost = e instanceof ConnectionLostError;
-    const message = `${lost ? e.message : `cannot rewrite ${ctx.what} on ${files.label} in place: ${reason(e)}`}; the file ${HOLDS[state]}${kept}`;
+    const message = `${lost ? e.message : `cannot rewrite ${ctx.what} on ${files.label} in place: ${failureReason(e)}`}; the file ${HOLDS[state]}${kept}`;
     const out = lost ? new ConnectionLostError(message, state) : new FileEditError(message, state);
     described.add(out);
     throw out;
@@ -368,7 +365,7 @@ async function keepCopy(files: MachineFiles, ctx: WriteContext, before: Buffer):
       f = await files.create(copy, 0o600);
     } catch (e) {
       if (errnoOf(e) === CONNECTION_LOST) throw e;
-      why.push(`${dir}: ${reason(e)}`);
+      why.push(`${dir}: ${failureReason(e)}`);
       continue;
     }
     try {
@@ -380,7 +377,7 @@ async function keepCopy(files: MachineFiles, ctx: WriteContext, before: Buffer):
       await files.close(f).catch(() => undefined);
       await removeFile(files, copy);
       if (errnoOf(e) === CONNECTION_LOST) throw e;
-      why.push(`${dir}: ${reason(e)}`);
+      why.push(`${dir}: ${failureReason(e)}`);
     }
   }
   return { why: why.join("; ") };

@@ -27,7 +27,6 @@ export const CONNECTION_LOST = "ECONNLOST";
 
 /** The connection to the file's machine was lost during an operation. */
 export class ConnectionLostError extends FileEditError {
-  override readonly name: string = "FileEditError";
   readonly code = CONNECTION_LOST;
   /** Whether the message already says what became of the file's lock. */
   lockTold = false;

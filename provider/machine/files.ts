@@ -70,6 +70,13 @@ export function errnoOf(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException | undefined)?.code;
 }
 
+/** A failure's reason for a message: its own text, with a full disk or quota said in words (SFTP's bare FAILURE says neither). */
+export function failureReason(e: unknown): string {
+  const code = errnoOf(e);
+  if (code === "ENOSPC" || code === "EDQUOT") return `no space left on the file system (${(e as Error).message})`;
+  return (e as Error).message;
+}
+
 /** An fs-style error with `code`. */
 export function codedError(message: string, code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(message), { code });

@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { isCancelled, sleepUnlessCancelled } from "../common/cancel";
 
-import { errnoOf, removeTree, type MachineFiles } from "./files";
+import { errnoOf, failureReason, removeTree, type MachineFiles } from "./files";
 import { CONNECTION_LOST, ConnectionLostError, FileEditError } from "./errors";
 
 /** A lock whose holder has not refreshed it for this long is stale: its holder died or lost its connection. */
@@ -62,11 +62,8 @@ export interface HeldLock {
   release(): Promise<boolean>;
 }
 
-function reason(e: unknown): string {
-  const code = errnoOf(e);
-  if (code === "ENOSPC" || code === "EDQUOT") return "no space left on the file system";
-  return (e as Error).message;
-}
+/** How long a lock goes unrefreshed before another writer takes it over, for messages: "30s". */
+export const staleAfter = (staleMs = LOCK_STALE_MS): string => `${Math.round(staleMs / 1000)}s`;
 
 function describe(r: LockRecord | undefined): string {
   return r ? `${r.who} on ${r.where} since ${new Date(r.since).toISOString()}` : "another process";
@@ -207,7 +204,7 @@ export async function takeLock(files: MachineFiles, target: string, options: Loc
       // gone by the time it is looked at, so only repeated failures with no lock there are the file system's.
       if (code !== "EEXIST" && !(await exists(files, lockDir))) {
         if (++unexplained < 5) continue;
-        throw new FileEditError(`cannot lock ${on}: creating ${lockDir} failed (${reason(e)}). The file is unchanged`);
+        throw new FileEditError(`cannot lock ${on}: creating ${lockDir} failed (${failureReason(e)}). The file is unchanged`);
       }
     }
     const seen = await inspect(files, lockDir);
@@ -220,7 +217,7 @@ export async function takeLock(files: MachineFiles, target: string, options: Loc
     }
     if (Date.now() >= deadline) {
       throw new FileEditError(
-        `cannot lock ${on}: ${describe(seen.record)} holds ${lockDir} and did not release it within ${options.waitMs / 1000}s; retry when it is done (a lock not refreshed for ${Math.round(staleMs / 1000)}s is taken over)`,
+        `cannot lock ${on}: ${describe(seen.record)} holds ${lockDir} and did not release it within ${options.waitMs / 1000}s; retry when it is done (a lock not refreshed for ${staleAfter(staleMs)} is taken over)`,
       );
     }
     try {
@@ -244,13 +241,13 @@ export async function takeLock(files: MachineFiles, target: string, options: Loc
     );
     if (e instanceof ConnectionLostError) {
       const lost = new ConnectionLostError(
-        `${e.message}; the ${options.what} is unchanged; ${left ? `its lock ${lockDir} is left behind and is taken over once not refreshed for ${Math.round(staleMs / 1000)}s` : `its lock ${lockDir} was removed`}; run again`,
+        `${e.message}; the ${options.what} is unchanged; ${left ? `its lock ${lockDir} is left behind and is taken over once not refreshed for ${staleAfter(staleMs)}` : `its lock ${lockDir} was removed`}; run again`,
       );
       lost.lockTold = true;
       throw lost;
     }
     throw new FileEditError(
-      `cannot lock ${on}: writing who holds it to ${holderFile} failed (${reason(e)}); ${left ? `the lock ${lockDir} is left behind: remove it once no pulumi-garm runs` : `the lock ${lockDir} was removed`}. The file is unchanged`,
+      `cannot lock ${on}: writing who holds it to ${holderFile} failed (${failureReason(e)}); ${left ? `the lock ${lockDir} is left behind: remove it once no pulumi-garm runs` : `the lock ${lockDir} was removed`}. The file is unchanged`,
     );
   }
   return holdLock(files, lockDir, token, writeRecord, on, options);
@@ -275,7 +272,7 @@ function holdLock(files: MachineFiles, lockDir: string, token: string, writeReco
     void refresh().catch((e: unknown) => {
       if (refreshFailed) return;
       refreshFailed = true;
-      options.warn(`could not refresh the lock ${lockDir} of ${on} (${reason(e)}); another writer may take it over after ${Math.round((options.staleMs ?? LOCK_STALE_MS) / 1000)}s`);
+      options.warn(`could not refresh the lock ${lockDir} of ${on} (${failureReason(e)}); another writer may take it over after ${staleAfter(options.staleMs)}`);
     });
   }, options.refreshMs ?? LOCK_REFRESH_MS);
   timer.unref();
@@ -289,7 +286,7 @@ function holdLock(files: MachineFiles, lockDir: string, token: string, writeReco
           now = await ownRecord(files, lockDir);
         } catch (e) {
           if (e instanceof ConnectionLostError) throw e;
-          throw new FileEditError(`cannot check that the lock ${lockDir} of ${on} is still this writer's (${reason(e)}); nothing was written, the file is unchanged; run again`);
+          throw new FileEditError(`cannot check that the lock ${lockDir} of ${on} is still this writer's (${failureReason(e)}); nothing was written, the file is unchanged; run again`);
         }
       }
       if (lost || now?.token !== token) {

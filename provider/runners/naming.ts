@@ -34,10 +34,15 @@ export function liveName(name: string, labels: readonly string[], providerName: 
   return `${base}-${generationHash(labels, providerName)}`;
 }
 
+const HASHED = /^(.*)-[0-9a-f]{8}$/;
+
+/** The name a hashed live name was made from ("ci-small-1a2b3c4d" → "ci-small"), or undefined for a name of another shape. */
+export function hashedBase(live: string): string | undefined {
+  return HASHED.exec(live)?.[1];
+}
+
 /** Whether `other` is another generation of the hashed live name `ours`: the same base, another hash. */
 export function isOtherGeneration(other: string, ours: string): boolean {
-  const pattern = /^(.*)-[0-9a-f]{8}$/;
-  const a = pattern.exec(other);
-  const b = pattern.exec(ours);
-  return a !== null && b !== null && a[1] === b[1] && other !== ours;
+  const a = hashedBase(other);
+  return a !== undefined && a === hashedBase(ours) && other !== ours;
 }

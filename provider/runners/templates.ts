@@ -1,7 +1,7 @@
 // GARM's system runner install templates: the template a scale set or pool gets when templateId is omitted, found the
 // way GARM's findTemplate finds it, by OS, by the forge of the entity's credentials and by the "system" owner
 // (runner/repositories.go L208-246). A Gitea pool gets gitea_linux, a GitHub one github_linux.
-import type { GarmClient } from "../garm/client";
+import type { GarmClient, TemplateView } from "../garm/client";
 
 /** The forges GARM has system templates for. */
 export const TEMPLATE_FORGES = ["github", "gitea"] as const;
@@ -29,6 +29,11 @@ export function isSystemTemplateName(name: string, osType: string, forge: Templa
 
 /** GARM's id of the system template for `forge` and `osType`. Throws when GARM has none (it would refuse a create as well). */
 export async function systemTemplateId(client: Pick<GarmClient, "listTemplates">, forge: TemplateForge, osType: string): Promise<number> {
+  return (await systemTemplate(client, forge, osType)).id;
+}
+
+/** GARM's system template for `forge` and `osType`, from one list. Throws when GARM has none. */
+export async function systemTemplate(client: Pick<GarmClient, "listTemplates">, forge: TemplateForge, osType: string): Promise<TemplateView> {
   const templates = await client.listTemplates(osType, forge);
   const system = templates.find((t) => t.osType === osType && t.forgeType === forge && t.owner === SYSTEM_OWNER);
   if (system === undefined) {
@@ -37,5 +42,5 @@ export async function systemTemplateId(client: Pick<GarmClient, "listTemplates">
         "(garm-cli template list), or restore the system templates (garm-cli template restore)",
     );
   }
-  return system.id;
+  return system;
 }

@@ -55,6 +55,66 @@ export type GarmTemplate = import("./garmTemplate").GarmTemplate;
 export const GarmTemplate: typeof import("./garmTemplate").GarmTemplate = null as any;
 utilities.lazyLoad(exports, ["GarmTemplate"], () => require("./garmTemplate"));
 
+export { GetControllerResult } from "./getController";
+export const getController: typeof import("./getController").getController = null as any;
+export const getControllerOutput: typeof import("./getController").getControllerOutput = null as any;
+utilities.lazyLoad(exports, ["getController","getControllerOutput"], () => require("./getController"));
+
+export { GetCredentialsArgs, GetCredentialsResult, GetCredentialsOutputArgs } from "./getCredentials";
+export const getCredentials: typeof import("./getCredentials").getCredentials = null as any;
+export const getCredentialsOutput: typeof import("./getCredentials").getCredentialsOutput = null as any;
+utilities.lazyLoad(exports, ["getCredentials","getCredentialsOutput"], () => require("./getCredentials"));
+
+export { GetEndpointArgs, GetEndpointResult, GetEndpointOutputArgs } from "./getEndpoint";
+export const getEndpoint: typeof import("./getEndpoint").getEndpoint = null as any;
+export const getEndpointOutput: typeof import("./getEndpoint").getEndpointOutput = null as any;
+utilities.lazyLoad(exports, ["getEndpoint","getEndpointOutput"], () => require("./getEndpoint"));
+
+export { GetEnterpriseArgs, GetEnterpriseResult, GetEnterpriseOutputArgs } from "./getEnterprise";
+export const getEnterprise: typeof import("./getEnterprise").getEnterprise = null as any;
+export const getEnterpriseOutput: typeof import("./getEnterprise").getEnterpriseOutput = null as any;
+utilities.lazyLoad(exports, ["getEnterprise","getEnterpriseOutput"], () => require("./getEnterprise"));
+
+export { GetOrganizationArgs, GetOrganizationResult, GetOrganizationOutputArgs } from "./getOrganization";
+export const getOrganization: typeof import("./getOrganization").getOrganization = null as any;
+export const getOrganizationOutput: typeof import("./getOrganization").getOrganizationOutput = null as any;
+utilities.lazyLoad(exports, ["getOrganization","getOrganizationOutput"], () => require("./getOrganization"));
+
+export { GetPoolArgs, GetPoolResult, GetPoolOutputArgs } from "./getPool";
+export const getPool: typeof import("./getPool").getPool = null as any;
+export const getPoolOutput: typeof import("./getPool").getPoolOutput = null as any;
+utilities.lazyLoad(exports, ["getPool","getPoolOutput"], () => require("./getPool"));
+
+export { GetProvidersResult } from "./getProviders";
+export const getProviders: typeof import("./getProviders").getProviders = null as any;
+export const getProvidersOutput: typeof import("./getProviders").getProvidersOutput = null as any;
+utilities.lazyLoad(exports, ["getProviders","getProvidersOutput"], () => require("./getProviders"));
+
+export { GetRepositoryArgs, GetRepositoryResult, GetRepositoryOutputArgs } from "./getRepository";
+export const getRepository: typeof import("./getRepository").getRepository = null as any;
+export const getRepositoryOutput: typeof import("./getRepository").getRepositoryOutput = null as any;
+utilities.lazyLoad(exports, ["getRepository","getRepositoryOutput"], () => require("./getRepository"));
+
+export { GetRunnersArgs, GetRunnersResult, GetRunnersOutputArgs } from "./getRunners";
+export const getRunners: typeof import("./getRunners").getRunners = null as any;
+export const getRunnersOutput: typeof import("./getRunners").getRunnersOutput = null as any;
+utilities.lazyLoad(exports, ["getRunners","getRunnersOutput"], () => require("./getRunners"));
+
+export { GetScaleSetArgs, GetScaleSetResult, GetScaleSetOutputArgs } from "./getScaleSet";
+export const getScaleSet: typeof import("./getScaleSet").getScaleSet = null as any;
+export const getScaleSetOutput: typeof import("./getScaleSet").getScaleSetOutput = null as any;
+utilities.lazyLoad(exports, ["getScaleSet","getScaleSetOutput"], () => require("./getScaleSet"));
+
+export { GetTemplateArgs, GetTemplateResult, GetTemplateOutputArgs } from "./getTemplate";
+export const getTemplate: typeof import("./getTemplate").getTemplate = null as any;
+export const getTemplateOutput: typeof import("./getTemplate").getTemplateOutput = null as any;
+utilities.lazyLoad(exports, ["getTemplate","getTemplateOutput"], () => require("./getTemplate"));
+
+export { GetTemplatesArgs, GetTemplatesResult, GetTemplatesOutputArgs } from "./getTemplates";
+export const getTemplates: typeof import("./getTemplates").getTemplates = null as any;
+export const getTemplatesOutput: typeof import("./getTemplates").getTemplatesOutput = null as any;
+utilities.lazyLoad(exports, ["getTemplates","getTemplatesOutput"], () => require("./getTemplates"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;

@@ -1,6 +1,6 @@
-// A replacement is only gap-free if the new generation can take jobs before the old one is drained: Pulumi deletes the
-// old scale set right after the new one is created (create-before-delete), and GARM needs a while to boot runners.
-import type { GarmClient } from "../../garm/client";
+// A replacement is only gap-free if the new generation can take jobs before the old one is drained, and GARM needs a
+// while to boot runners: the old generation's retirement (succession.ts) waits here first.
+import type { GarmClient, InstanceView } from "../../garm/client";
 import type { WaitForChange } from "../../common/events-wait";
 import { isTransient } from "../../garm/errors";
 import { ChangeLog, type Logger, formatDuration } from "../../common/log";
@@ -16,6 +16,11 @@ export interface ReadinessDeps {
    * Without it, sleeps the poll interval.
    */
   readonly wait?: WaitForChange;
+  /**
+   * Reads the runners instead of listing the scale set's instances; undefined when the scale set is no longer worth
+   * waiting for (disabled or gone), which ends the wait.
+   */
+  readonly readRunners?: () => Promise<readonly InstanceView[] | undefined>;
 }
 
 /** Up and registered: the provider reports it running (§7.1) and the runner itself reported idle or took a job (§7.2). */
@@ -24,7 +29,8 @@ const isReady = (r: { status: string; runnerStatus: string }) =>
 
 /**
  * Waits until the scale set has `wanted` runners ready, polling every `pollMs`, for at most `timeoutMs`. Resolves true
- * when they are up, false (after a warning) when the time ran out: the old generation is retired either way.
+ * when they are up, false when readRunners says it is no longer worth waiting for or (after a warning) when the time
+ * ran out: the old generation is retired either way.
  */
 export async function waitForRunners(
   label: string,
@@ -39,7 +45,9 @@ export async function waitForRunners(
   for (;;) {
     let up = 0;
     try {
-      up = (await deps.client.listScaleSetInstances(scaleSetId)).filter(isReady).length;
+      const runners = deps.readRunners ? await deps.readRunners() : await deps.client.listScaleSetInstances(scaleSetId);
+      if (runners === undefined) return false;
+      up = runners.filter(isReady).length;
     } catch (err) {
       if (!isTransient(err)) throw err;
     }

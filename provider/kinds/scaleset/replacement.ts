@@ -121,28 +121,38 @@ export function refusedReplacement(label: string, reasons: readonly string[], wh
   );
 }
 
-/**
- * The replacements diff planned in this process, by the old scale set's GARM id: the new inputs. Create removes the
- * entry of the inputs it made (a create-first replacement), so one still held when delete runs is a delete that comes
- * first, whether the diff or the `deleteBeforeReplace` resource option asked for it.
- */
-export class PlannedReplacements {
-  private readonly byId = new Map<number, Record<string, unknown>>();
+/** A replacement diff planned: the old scale set's GARM id, its stored outputs, and the new inputs. */
+export interface PlannedReplacement<Old> {
+  readonly id: number;
+  readonly old: Old;
+  readonly news: Record<string, unknown>;
+}
 
-  record(id: number, news: Record<string, unknown>): void {
-    this.byId.set(id, withoutProviderKey(news));
+/**
+ * The replacements diff planned in this process, by the old scale set's GARM id. Create takes out the entries of the
+ * inputs it made (a create-first replacement, whose old generation it then retires, succession.ts), so one still held
+ * when delete runs is a delete that comes first, whether the diff or the `deleteBeforeReplace` resource option asked
+ * for it.
+ */
+export class PlannedReplacements<Old = unknown> {
+  private readonly byId = new Map<number, PlannedReplacement<Old>>();
+
+  record(id: number, news: Record<string, unknown>, old: Old): void {
+    this.byId.set(id, { id, old, news: withoutProviderKey(news) });
   }
 
-  /** A create of `props` ran: the replacement it belongs to needs no check in delete. */
-  created(props: Record<string, unknown>): void {
+  /** A create of `props` ran: the replacements it makes, taken out (delete needs no check for them). */
+  created(props: Record<string, unknown>): PlannedReplacement<Old>[] {
     const made = withoutProviderKey(props);
-    for (const [id, news] of this.byId) if (isDeepStrictEqual(news, made)) this.byId.delete(id);
+    const replaced = [...this.byId.values()].filter((r) => isDeepStrictEqual(r.news, made));
+    for (const r of replaced) this.byId.delete(r.id);
+    return replaced;
   }
 
   /** The new inputs of a replacement whose create has not run yet in this process, taken out. */
   take(id: number): Record<string, unknown> | undefined {
-    const news = this.byId.get(id);
+    const planned = this.byId.get(id);
     this.byId.delete(id);
-    return news;
+    return planned?.news;
   }
 }

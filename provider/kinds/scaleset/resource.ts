@@ -18,9 +18,10 @@ import { adoptByName, adoptFound } from "../../common/adopt";
 import { briefly } from "../../runners/brief-error";
 import { checkScaleSetInputs } from "./check";
 import { UPDATABLE, type UpdatableField, changedFields, diffScaleSet, renameBack, updateBody } from "./diff";
-import { retireScaleSet } from "./drain";
+import { DrainError, retireScaleSet } from "./drain";
 import { drainDepsOf } from "../../runners/drain/retire";
 import { drainOptionsFor } from "../../runners/drain/override";
+import type { DrainOptions } from "../../runners/drain/options";
 import { replaceReasons, updateChanges } from "./change-line";
 import { fieldsToRestore, isDrained, liveReader, readGate, restoreLine, withDrainedFields } from "../../runners/drained";
 import { makerOf, makerPhrase } from "./provenance";
@@ -29,9 +30,10 @@ import { entityLabel, resolveEntity } from "../../runners/entity";
 import { runnerCreateFields } from "../../runners/create-fields";
 import { type RunnerDeps, runnerDepsFor } from "../../runners/deps";
 import type { CheckedInputs } from "./inputs";
-import { canonicalLabels, isOtherGeneration, liveName } from "../../runners/naming";
-import { waitForRunners } from "./readiness";
-import { PlannedReplacements, refusedReplacement, replacementBlockers } from "./replacement";
+import { canonicalLabels, liveName } from "../../runners/naming";
+import { type ReadinessDeps, waitForRunners } from "./readiness";
+import { type PlannedReplacement, PlannedReplacements, refusedReplacement, replacementBlockers } from "./replacement";
+import { EarlyRetirements, readIfPresent, successorOf } from "./succession";
 import { forgeOf, systemTemplateId } from "../../runners/templates";
 import { type ResolvedEntity, storedEntity } from "../../runners/state";
 import { type ScaleSetOutputs, describeHolder, isSameScaleSet, readOutputs, toOutputs } from "./state";
@@ -89,8 +91,10 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
   // One gate for every read planning makes of GARM (check's references, diff's drained fields): one warning at most.
   const gate = readGate({ log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000 });
   const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000, gate });
-  // Replacements diff planned in this process, for delete to check a delete-first one again (replacement.ts).
-  const replacements = new PlannedReplacements();
+  // Replacements diff planned in this process, for delete to check a delete-first one again (replacement.ts), and for
+  // create to retire the generation a create-first one replaces (succession.ts).
+  const replacements = new PlannedReplacements<ScaleSetOutputs>();
+  const retirements = new EarlyRetirements();
 
   return {
     async check(olds, news) {
@@ -111,7 +115,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
         logReplacements(deps.log, label, replaceReasons(stored, withoutProviderKey(news), planned.replaces));
         if (news.maxRunners === 0) deps.log.info(parkedCreateLine(`${label}: its replacement`));
         if (garmId !== undefined) {
-          replacements.record(garmId, news);
+          replacements.record(garmId, news, stored);
           if (planned.deleteBeforeReplace) await refuseDoomedReplacement(label, garmId, stored, news);
         }
         return planned;
@@ -141,7 +145,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
     },
 
     async create(props) {
-      replacements.created(props);
+      const replaced = replacements.created(props);
       const inputs = inputsOf(props);
       const client = deps.client();
       // GARM does not check the provider exists and would create a scale set that can never run or drain (§4.4, §9.3).
@@ -184,12 +188,12 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
       try {
         await parkAfterCreate(client, inputs, created.id);
         const outs = await readBack(client, inputs, created.id, entity);
-        await awaitSuccessorReadiness(client, inputs, outs.liveName, outs.scaleSetId, entity);
+        retireWhenSucceeded(client, inputs, outs, replaced);
         return { id: String(created.id), outs };
       } catch (err) {
         // The scale set exists: record it (a partial create) so Pulumi tracks it instead of orphaning it.
         const what = isCancelled(err)
-          ? "; cancelled before its runners were ready, so the previous generation is not retired yet: the next `pulumi up` finishes this replacement"
+          ? "; cancelled before it was read back, so the previous generation is not retired yet: the next `pulumi up` finishes this replacement"
           : ` but reading it back failed: ${(err as Error).message}`;
         throw partialCreate(`GarmScaleSet ${name}: created as GARM id ${created.id}${what}`, String(created.id), {
           ...props,
@@ -266,11 +270,17 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
         const reasons = await replacementBlockers(client, replacing, { id: garmId, liveName: olds.liveName, forgeType: olds.forgeType });
         if (reasons.length > 0) throw refusedReplacement(`GarmScaleSet ${olds.liveName} (id ${garmId})`, reasons, "delete");
       }
-      const sameGarm = await inRecordedGarm(client, olds);
-      const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view, sameGarm) };
-      const waiter = waiterFor(client, target.id);
-      const outcome = await retireScaleSet(target, drainOptionsFor(olds.drain), { client, ...drainDepsOf(deps, waiter) }).finally(() => waiter?.close());
-      const label = `GarmScaleSet ${target.liveName} (id ${garmId})`;
+      // A create-first replacement's create started retiring this generation once its successor was ready: wait for it.
+      const early = await retirements.take(garmId);
+      if (early?.kind === "failed" && (isCancelled(early.error) || early.error instanceof DrainError)) throw early.error;
+      let outcome;
+      if (early?.kind === "retired") outcome = early.outcome;
+      else {
+        // None ran in this process (a pending delete retried by a later run, or a destroy): the successor, if any, first.
+        await awaitSuccessorOf(client, olds, garmId);
+        outcome = await retireOld(client, garmId, olds);
+      }
+      const label = `GarmScaleSet ${olds.liveName ?? olds.name} (id ${garmId})`;
       switch (outcome.kind) {
         case "deleted":
           // Pulumi's own row reports a plain delete; a line here closes the drain lines this delete printed.
@@ -407,22 +417,59 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
   }
 
   /**
-   * When an older generation of this scale set exists (a label or provider change being replaced create-before-delete),
-   * waits for the new one's idle runners, so retiring the old one leaves no gap in warm capacity.
+   * Starts retiring the generations a create-first replacement replaces once this one has its idle runners, in this
+   * process, outside the engine's slot (succession.ts); the engine's delete of each waits for it.
    */
-  async function awaitSuccessorReadiness(client: GarmClient, inputs: CheckedInputs, name: string, id: number, entity: ResolvedEntity) {
-    if (inputs.naming !== "hashed" || !inputs.enabled || inputs.minIdleRunners === 0) return;
-    const before = await lookupsFor(client).scaleSetsAtStart(entity);
-    if (!before.some((s) => isOtherGeneration(s.name, name))) return;
-    const wanted = Math.min(inputs.minIdleRunners, inputs.maxRunners);
+  function retireWhenSucceeded(client: GarmClient, inputs: CheckedInputs, outs: ScaleSetOutputs, replaced: PlannedReplacement<ScaleSetOutputs>[]): void {
+    const wanted = inputs.enabled ? Math.min(inputs.minIdleRunners, inputs.maxRunners) : 0;
+    for (const { id, old } of replaced) {
+      retirements.start(id, async () => {
+        await awaitRunners(client, `GarmScaleSet ${outs.liveName} (id ${outs.scaleSetId})`, outs.scaleSetId, wanted, inputs.drain);
+        return retireOld(client, id, old);
+      });
+    }
+  }
+
+  /**
+   * Before a delete no create of this process started: when another generation of this scale set is enabled (a label
+   * or provider change whose run stopped before its delete), waits for its idle runners, while it stays enabled. Only
+   * for a scale set that keeps idle runners: retiring one that keeps none takes no warm capacity away (and a destroy of
+   * such a scale set makes no extra call).
+   */
+  async function awaitSuccessorOf(client: GarmClient, olds: ScaleSetOutputs, garmId: number): Promise<void> {
+    if (!olds.liveName || !olds.entityId || !olds.enabled || !olds.minIdleRunners) return;
+    // The successor of a pending delete existed when this run started; only its state is read fresh.
+    const candidates = await lookupsFor(client).scaleSetsAtStart(storedEntity(olds));
+    const successor = await successorOf(client, candidates, olds.liveName, garmId);
+    if (!successor) return;
+    const wanted = Math.min(successor.minIdleRunners, successor.maxRunners);
+    const readRunners = async () => {
+      const live = await readIfPresent(client, successor.id);
+      return live?.enabled ? live.instances : undefined;
+    };
+    await awaitRunners(client, `GarmScaleSet ${successor.name} (id ${successor.id})`, successor.id, wanted, drainOptionsFor(olds.drain), readRunners);
+  }
+
+  /** Waits for `wanted` idle runners of the scale set `id` within the drain's timeout, woken by GARM's events. */
+  async function awaitRunners(client: GarmClient, label: string, id: number, wanted: number, drain: DrainOptions, readRunners?: ReadinessDeps["readRunners"]) {
+    if (wanted === 0) return;
     const waiter = waiterFor(client, id);
-    await waitForRunners(`GarmScaleSet ${name} (id ${id})`, id, wanted, inputs.drain.timeoutSeconds * 1000, inputs.drain.pollSeconds * 1000, {
+    await waitForRunners(label, id, wanted, drain.timeoutSeconds * 1000, drain.pollSeconds * 1000, {
       client,
       log: deps.log,
       now: deps.now,
       sleep: deps.sleep,
       wait: waiter?.wait,
+      readRunners,
     }).finally(() => waiter?.close());
+  }
+
+  /** Disables, drains and deletes the scale set `garmId` the outputs describe (drain.ts). */
+  async function retireOld(client: GarmClient, garmId: number, olds: ScaleSetOutputs) {
+    const sameGarm = await inRecordedGarm(client, olds);
+    const target = { id: garmId, liveName: olds.liveName ?? olds.name, owns: (view: ScaleSetView) => isSameScaleSet(olds, view, sameGarm) };
+    const waiter = waiterFor(client, garmId);
+    return retireScaleSet(target, drainOptionsFor(olds.drain), { client, ...drainDepsOf(deps, waiter) }).finally(() => waiter?.close());
   }
 
   /**

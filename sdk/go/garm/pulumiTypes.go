@@ -1283,6 +1283,214 @@ func (o GarmScaleSetDrainPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
+// GetProvidersProvidersItem
+type GetProvidersProvidersItem struct {
+	// The description from GARM's config file.
+	Description string `pulumi:"description"`
+	// The name scale sets and pools give as providerName.
+	Name string `pulumi:"name"`
+	// "external" for a provider executable GARM runs.
+	Type string `pulumi:"type"`
+}
+
+// GetProvidersProvidersItem
+type GetProvidersProvidersItemOutput struct{ *pulumi.OutputState }
+
+func (GetProvidersProvidersItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetProvidersProvidersItem)(nil)).Elem()
+}
+
+func (o GetProvidersProvidersItemOutput) ToGetProvidersProvidersItemOutput() GetProvidersProvidersItemOutput {
+	return o
+}
+
+func (o GetProvidersProvidersItemOutput) ToGetProvidersProvidersItemOutputWithContext(ctx context.Context) GetProvidersProvidersItemOutput {
+	return o
+}
+
+// The description from GARM's config file.
+func (o GetProvidersProvidersItemOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProvidersProvidersItem) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// The name scale sets and pools give as providerName.
+func (o GetProvidersProvidersItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProvidersProvidersItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// "external" for a provider executable GARM runs.
+func (o GetProvidersProvidersItemOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetProvidersProvidersItem) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetProvidersProvidersItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetProvidersProvidersItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetProvidersProvidersItem)(nil)).Elem()
+}
+
+func (o GetProvidersProvidersItemArrayOutput) ToGetProvidersProvidersItemArrayOutput() GetProvidersProvidersItemArrayOutput {
+	return o
+}
+
+func (o GetProvidersProvidersItemArrayOutput) ToGetProvidersProvidersItemArrayOutputWithContext(ctx context.Context) GetProvidersProvidersItemArrayOutput {
+	return o
+}
+
+func (o GetProvidersProvidersItemArrayOutput) Index(i pulumi.IntInput) GetProvidersProvidersItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetProvidersProvidersItem {
+		return vs[0].([]GetProvidersProvidersItem)[vs[1].(int)]
+	}).(GetProvidersProvidersItemOutput)
+}
+
+// GetRunnersRunnersItem
+type GetRunnersRunnersItem struct {
+	// When GARM made it (RFC 3339); empty when GARM did not say.
+	CreatedAt string `pulumi:"createdAt"`
+	// The runner's name.
+	Name string `pulumi:"name"`
+	// What the runner reports: installing, idle, active, ...
+	RunnerStatus string `pulumi:"runnerStatus"`
+	// GARM's status of the instance: pending_create, running, pending_delete, error, ...
+	Status string `pulumi:"status"`
+	// When GARM last changed it (RFC 3339); empty when GARM did not say.
+	UpdatedAt string `pulumi:"updatedAt"`
+}
+
+// GetRunnersRunnersItem
+type GetRunnersRunnersItemOutput struct{ *pulumi.OutputState }
+
+func (GetRunnersRunnersItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRunnersRunnersItem)(nil)).Elem()
+}
+
+func (o GetRunnersRunnersItemOutput) ToGetRunnersRunnersItemOutput() GetRunnersRunnersItemOutput {
+	return o
+}
+
+func (o GetRunnersRunnersItemOutput) ToGetRunnersRunnersItemOutputWithContext(ctx context.Context) GetRunnersRunnersItemOutput {
+	return o
+}
+
+// When GARM made it (RFC 3339); empty when GARM did not say.
+func (o GetRunnersRunnersItemOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRunnersRunnersItem) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// The runner's name.
+func (o GetRunnersRunnersItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRunnersRunnersItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// What the runner reports: installing, idle, active, ...
+func (o GetRunnersRunnersItemOutput) RunnerStatus() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRunnersRunnersItem) string { return v.RunnerStatus }).(pulumi.StringOutput)
+}
+
+// GARM's status of the instance: pending_create, running, pending_delete, error, ...
+func (o GetRunnersRunnersItemOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRunnersRunnersItem) string { return v.Status }).(pulumi.StringOutput)
+}
+
+// When GARM last changed it (RFC 3339); empty when GARM did not say.
+func (o GetRunnersRunnersItemOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRunnersRunnersItem) string { return v.UpdatedAt }).(pulumi.StringOutput)
+}
+
+type GetRunnersRunnersItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetRunnersRunnersItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetRunnersRunnersItem)(nil)).Elem()
+}
+
+func (o GetRunnersRunnersItemArrayOutput) ToGetRunnersRunnersItemArrayOutput() GetRunnersRunnersItemArrayOutput {
+	return o
+}
+
+func (o GetRunnersRunnersItemArrayOutput) ToGetRunnersRunnersItemArrayOutputWithContext(ctx context.Context) GetRunnersRunnersItemArrayOutput {
+	return o
+}
+
+func (o GetRunnersRunnersItemArrayOutput) Index(i pulumi.IntInput) GetRunnersRunnersItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetRunnersRunnersItem {
+		return vs[0].([]GetRunnersRunnersItem)[vs[1].(int)]
+	}).(GetRunnersRunnersItemOutput)
+}
+
+// GetTemplatesTemplatesItem
+type GetTemplatesTemplatesItem struct {
+	// github or gitea.
+	ForgeType string `pulumi:"forgeType"`
+	// GARM's id of the template: what a scale set or pool takes as templateId.
+	Id int `pulumi:"id"`
+	// The template's name.
+	Name string `pulumi:"name"`
+	// linux or windows.
+	OsType string `pulumi:"osType"`
+	// "system" for GARM's own templates, else the id of the user who made it.
+	Owner string `pulumi:"owner"`
+}
+
+// GetTemplatesTemplatesItem
+type GetTemplatesTemplatesItemOutput struct{ *pulumi.OutputState }
+
+func (GetTemplatesTemplatesItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTemplatesTemplatesItem)(nil)).Elem()
+}
+
+func (o GetTemplatesTemplatesItemOutput) ToGetTemplatesTemplatesItemOutput() GetTemplatesTemplatesItemOutput {
+	return o
+}
+
+func (o GetTemplatesTemplatesItemOutput) ToGetTemplatesTemplatesItemOutputWithContext(ctx context.Context) GetTemplatesTemplatesItemOutput {
+	return o
+}
+
+// github or gitea.
+func (o GetTemplatesTemplatesItemOutput) ForgeType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTemplatesTemplatesItem) string { return v.ForgeType }).(pulumi.StringOutput)
+}
+
+// GARM's id of the template: what a scale set or pool takes as templateId.
+func (o GetTemplatesTemplatesItemOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetTemplatesTemplatesItem) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// The template's name.
+func (o GetTemplatesTemplatesItemOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTemplatesTemplatesItem) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// linux or windows.
+func (o GetTemplatesTemplatesItemOutput) OsType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTemplatesTemplatesItem) string { return v.OsType }).(pulumi.StringOutput)
+}
+
+// "system" for GARM's own templates, else the id of the user who made it.
+func (o GetTemplatesTemplatesItemOutput) Owner() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTemplatesTemplatesItem) string { return v.Owner }).(pulumi.StringOutput)
+}
+
+type GetTemplatesTemplatesItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GetTemplatesTemplatesItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetTemplatesTemplatesItem)(nil)).Elem()
+}
+
+func (o GetTemplatesTemplatesItemArrayOutput) ToGetTemplatesTemplatesItemArrayOutput() GetTemplatesTemplatesItemArrayOutput {
+	return o
+}
+
+func (o GetTemplatesTemplatesItemArrayOutput) ToGetTemplatesTemplatesItemArrayOutputWithContext(ctx context.Context) GetTemplatesTemplatesItemArrayOutput {
+	return o
+}
+
+func (o GetTemplatesTemplatesItemArrayOutput) Index(i pulumi.IntInput) GetTemplatesTemplatesItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetTemplatesTemplatesItem {
+		return vs[0].([]GetTemplatesTemplatesItem)[vs[1].(int)]
+	}).(GetTemplatesTemplatesItemOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*GarmPoolDrainInput)(nil)).Elem(), GarmPoolDrainArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GarmPoolDrainPtrInput)(nil)).Elem(), GarmPoolDrainArgs{})
@@ -1304,4 +1512,10 @@ func init() {
 	pulumi.RegisterOutputType(GarmProviderOwnerPtrOutput{})
 	pulumi.RegisterOutputType(GarmScaleSetDrainOutput{})
 	pulumi.RegisterOutputType(GarmScaleSetDrainPtrOutput{})
+	pulumi.RegisterOutputType(GetProvidersProvidersItemOutput{})
+	pulumi.RegisterOutputType(GetProvidersProvidersItemArrayOutput{})
+	pulumi.RegisterOutputType(GetRunnersRunnersItemOutput{})
+	pulumi.RegisterOutputType(GetRunnersRunnersItemArrayOutput{})
+	pulumi.RegisterOutputType(GetTemplatesTemplatesItemOutput{})
+	pulumi.RegisterOutputType(GetTemplatesTemplatesItemArrayOutput{})
 }

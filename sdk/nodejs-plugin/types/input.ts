@@ -174,3 +174,4 @@ export interface GarmScaleSetDrainArgs {
      */
     timeoutSeconds?: pulumi.Input<number | undefined>;
 }
+

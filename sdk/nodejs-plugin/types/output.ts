@@ -175,3 +175,73 @@ export interface GarmScaleSetDrain {
     timeoutSeconds?: number;
 }
 
+/**
+ * GetProvidersProvidersItem
+ */
+export interface GetProvidersProvidersItem {
+    /**
+     * The description from GARM's config file.
+     */
+    description: string;
+    /**
+     * The name scale sets and pools give as providerName.
+     */
+    name: string;
+    /**
+     * "external" for a provider executable GARM runs.
+     */
+    type: string;
+}
+
+/**
+ * GetRunnersRunnersItem
+ */
+export interface GetRunnersRunnersItem {
+    /**
+     * When GARM made it (RFC 3339); empty when GARM did not say.
+     */
+    createdAt: string;
+    /**
+     * The runner's name.
+     */
+    name: string;
+    /**
+     * What the runner reports: installing, idle, active, ...
+     */
+    runnerStatus: string;
+    /**
+     * GARM's status of the instance: pending_create, running, pending_delete, error, ...
+     */
+    status: string;
+    /**
+     * When GARM last changed it (RFC 3339); empty when GARM did not say.
+     */
+    updatedAt: string;
+}
+
+/**
+ * GetTemplatesTemplatesItem
+ */
+export interface GetTemplatesTemplatesItem {
+    /**
+     * github or gitea.
+     */
+    forgeType: string;
+    /**
+     * GARM's id of the template: what a scale set or pool takes as templateId.
+     */
+    id: number;
+    /**
+     * The template's name.
+     */
+    name: string;
+    /**
+     * linux or windows.
+     */
+    osType: string;
+    /**
+     * "system" for GARM's own templates, else the id of the user who made it.
+     */
+    owner: string;
+}
+

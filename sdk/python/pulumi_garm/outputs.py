@@ -21,6 +21,9 @@ __all__ = [
     'GarmProviderConnectionProxy',
     'GarmProviderOwner',
     'GarmScaleSetDrain',
+    'GetProvidersProvidersItem',
+    'GetRunnersRunnersItem',
+    'GetTemplatesTemplatesItem',
 ]
 
 @pulumi.output_type
@@ -600,5 +603,184 @@ class GarmScaleSetDrain(dict):
         How long a delete waits for busy runners to finish in one run before failing; the scale set or pool stays disabled. Defaults to 600.
         """
         return pulumi.get(self, "timeout_seconds")
+
+
+@pulumi.output_type
+class GetProvidersProvidersItem(dict):
+    """
+    GetProvidersProvidersItem
+    """
+    def __init__(__self__, *,
+                 description: _builtins.str,
+                 name: _builtins.str,
+                 type: _builtins.str):
+        """
+        GetProvidersProvidersItem
+
+        :param _builtins.str description: The description from GARM's config file.
+        :param _builtins.str name: The name scale sets and pools give as providerName.
+        :param _builtins.str type: "external" for a provider executable GARM runs.
+        """
+        pulumi.set(__self__, "description", description)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> _builtins.str:
+        """
+        The description from GARM's config file.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The name scale sets and pools give as providerName.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        "external" for a provider executable GARM runs.
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetRunnersRunnersItem(dict):
+    """
+    GetRunnersRunnersItem
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 name: _builtins.str,
+                 runner_status: _builtins.str,
+                 status: _builtins.str,
+                 updated_at: _builtins.str):
+        """
+        GetRunnersRunnersItem
+
+        :param _builtins.str created_at: When GARM made it (RFC 3339); empty when GARM did not say.
+        :param _builtins.str name: The runner's name.
+        :param _builtins.str runner_status: What the runner reports: installing, idle, active, ...
+        :param _builtins.str status: GARM's status of the instance: pending_create, running, pending_delete, error, ...
+        :param _builtins.str updated_at: When GARM last changed it (RFC 3339); empty when GARM did not say.
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "runner_status", runner_status)
+        pulumi.set(__self__, "status", status)
+        pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        When GARM made it (RFC 3339); empty when GARM did not say.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The runner's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="runnerStatus")
+    def runner_status(self) -> _builtins.str:
+        """
+        What the runner reports: installing, idle, active, ...
+        """
+        return pulumi.get(self, "runner_status")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        GARM's status of the instance: pending_create, running, pending_delete, error, ...
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> _builtins.str:
+        """
+        When GARM last changed it (RFC 3339); empty when GARM did not say.
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class GetTemplatesTemplatesItem(dict):
+    """
+    GetTemplatesTemplatesItem
+    """
+    def __init__(__self__, *,
+                 forge_type: _builtins.str,
+                 id: _builtins.int,
+                 name: _builtins.str,
+                 os_type: _builtins.str,
+                 owner: _builtins.str):
+        """
+        GetTemplatesTemplatesItem
+
+        :param _builtins.str forge_type: github or gitea.
+        :param _builtins.int id: GARM's id of the template: what a scale set or pool takes as templateId.
+        :param _builtins.str name: The template's name.
+        :param _builtins.str os_type: linux or windows.
+        :param _builtins.str owner: "system" for GARM's own templates, else the id of the user who made it.
+        """
+        pulumi.set(__self__, "forge_type", forge_type)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "os_type", os_type)
+        pulumi.set(__self__, "owner", owner)
+
+    @_builtins.property
+    @pulumi.getter(name="forgeType")
+    def forge_type(self) -> _builtins.str:
+        """
+        github or gitea.
+        """
+        return pulumi.get(self, "forge_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        GARM's id of the template: what a scale set or pool takes as templateId.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The template's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="osType")
+    def os_type(self) -> _builtins.str:
+        """
+        linux or windows.
+        """
+        return pulumi.get(self, "os_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def owner(self) -> _builtins.str:
+        """
+        "system" for GARM's own templates, else the id of the user who made it.
+        """
+        return pulumi.get(self, "owner")
 
 

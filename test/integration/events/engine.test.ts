@@ -1,7 +1,7 @@
 // Through Pulumi's engine: the provider process opens one events socket for all its drains, and events are the default.
 import { strict as assert } from "node:assert";
 import { startFixture, type Fixture } from "../scaleset/fixture";
-import { sleep } from "./harness";
+import { until } from "./harness";
 
 describe("events socket through the engine", function () {
   this.timeout(60_000);
@@ -12,13 +12,21 @@ describe("events socket through the engine", function () {
     fx = await startFixture();
     const slow = { drain: { timeoutSeconds: 60, pollSeconds: 30 } };
     await fx.engine.up(["a", "b", "c"].map((n) => fx.scaleSet(n, { ...slow, name: `ci-${n}` })));
+    const ids = fx.sim.scaleSets().map((ss) => ss.id);
     const runners = fx.sim.scaleSets().map((ss) => {
       const r = fx.sim.addRunner(ss.id, { name: `garm-busy-${ss.id}` });
       fx.sim.startJob(r);
       return r;
     });
     const destroying = fx.engine.destroy();
-    await sleep(2500);
+    // The jobs end only once every drain's first pass has seen its runner busy (its disable, then its instances read),
+    // so each drain has to wait; a fixed sleep let a slow engine start its passes after the jobs ended, on a loaded machine.
+    const firstPassSeen = (id: number) => {
+      const log = fx.sim.requests();
+      const disabled = log.findIndex((r) => r.method === "PUT" && r.path === `/api/v1/scalesets/${id}`);
+      return disabled >= 0 && log.slice(disabled).some((r) => r.method === "GET" && r.path === `/api/v1/scalesets/${id}/instances`);
+    };
+    await until(() => ids.every(firstPassSeen), 30_000);
     const completed = Date.now();
     for (const r of runners) fx.sim.completeJob(r);
     const result = await destroying;

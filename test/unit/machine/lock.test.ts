@@ -118,7 +118,7 @@ describe("the lock of a file on a machine", function () {
         files.fault = "ENOSPC";
       }
     };
-    await assert.rejects(takeLock(files, target, options()), (e: Error) => /writing who holds it .* failed \(no space left on the file system\); the lock .* was removed\. The file is unchanged/.test(e.message));
+    await assert.rejects(takeLock(files, target, options()), (e: Error) => /writing who holds it .* failed \(no space left on the file system \(.*ENOSPC\)\); the lock .* was removed\. The file is unchanged/.test(e.message));
     assert.deepEqual(await fs.readdir(dir), ["config.toml"]);
     const lock: HeldLock = await takeLock(localFiles, target, options({ waitMs: 100 }));
     await lock.release();

@@ -91,11 +91,15 @@ describe("GarmScaleSet delete-first replacement", () => {
   });
 
   it("a replacement whose create already ran (create first) is not checked again at delete", () => {
-    const planned = new PlannedReplacements();
-    planned.record(7, news);
-    planned.created({ ...news });
+    const planned = new PlannedReplacements<string>();
+    planned.record(7, news, "old outputs");
+    assert.deepEqual(
+      planned.created({ ...news }).map((r) => [r.id, r.old]),
+      [[7, "old outputs"]],
+      "the create learns which scale set it replaces, to retire it once it is ready",
+    );
     assert.equal(planned.take(7), undefined);
-    planned.record(7, news);
+    planned.record(7, news, "old outputs");
     assert.deepEqual(planned.take(7), { ...inputs, labels: ["linux", "x64", "gpu"] });
     assert.equal(planned.take(7), undefined, "taken once");
   });

@@ -47,4 +47,13 @@ describe("waiting for a new generation's runners", () => {
       ],
     );
   });
+
+  it("stops waiting, without a warning, once the successor it waits for is disabled or gone", async () => {
+    const h = deps([[]]);
+    const reads = [[], undefined] as (InstanceView[] | undefined)[];
+    const readRunners = async () => reads.shift();
+    assert.equal(await waitForRunners("GarmScaleSet x", 2, 1, 60_000, 1000, { ...h.deps, readRunners }), false);
+    assert.equal(reads.length, 0, "read until it said the successor no longer counts");
+    assert.ok(!h.lines.some((l) => l.startsWith("warning:")));
+  });
 });
