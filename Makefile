@@ -11,8 +11,10 @@ E2E := 'dist/test/e2e/**/*.test.js'
 # runs examples/quickstart's whole life on real GARM (about 2 minutes each); the fixed-seed fault campaign (`make chaos`
 # runs more seeds) and the ten-scale-set drain display take about 1.5 minutes; real-garm-jobs checks GARM's own job
 # handling against the mock GitHub (about 2 minutes), and import-programs-real-garm runs the Python and TypeScript
-# programs import-plan writes through their whole life on real GARM (about 3 minutes; on the simulator they are in `make test`).
-LONG := dist/test/e2e/scenarios.test.js dist/test/e2e/pool-busy-destroy.test.js dist/test/e2e/examples-real-garm.test.js dist/test/integration/chaos/campaign.test.js dist/test/integration/cli/drain-display.test.js dist/test/e2e/real-garm-jobs.test.js dist/test/e2e/import-programs-real-garm.test.js
+# programs import-plan writes through their whole life on real GARM (about 3 minutes; on the simulator they are in `make test`),
+# and team-garm-real-garm runs issue 34's team scenario (the README's import walk-through on a team's GARM, changes,
+# destroy) on real GARM (about 4 minutes; on the simulator, test/integration/plugin/team-garm.test.ts, in `make test`).
+LONG := dist/test/e2e/scenarios.test.js dist/test/e2e/pool-busy-destroy.test.js dist/test/e2e/examples-real-garm.test.js dist/test/integration/chaos/campaign.test.js dist/test/integration/cli/drain-display.test.js dist/test/e2e/real-garm-jobs.test.js dist/test/e2e/import-programs-real-garm.test.js dist/test/e2e/team-garm-real-garm.test.js
 NOT_LONG := $(foreach f,$(LONG),--ignore $(f))
 # Where `make tools` puts GARM and the Pulumi CLI; outside the checkout so clean clones reuse them.
 export PULUMI_GARM_CACHE ?= $(HOME)/.cache/pulumi-garm

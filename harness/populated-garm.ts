@@ -6,6 +6,7 @@ import { GarmClient } from "../provider/garm/client";
 import { credentialsConfigKeys } from "../provider/kinds/credentials/import";
 import { entityWebhookSecretKey } from "../provider/kinds/entity/import";
 import { liveName } from "../provider/runners/naming";
+import { CA_CERT_1 } from "./forge-pem";
 
 export interface PopulatedGarm {
   readonly endpoints: { readonly ghes: string; readonly gitea: string };
@@ -120,4 +121,81 @@ export async function importSecretsConfig(login: { url: string; username: string
     for (const e of await rest.listEntities(kind)) config[entityWebhookSecretKey(kind, e)] = { value: `hook-of-${e.name}`, secret: true };
   }
   return config;
+}
+
+/** What a team's GARM adds to the populated one (issue 34): each case a year of garm-cli leaves, by what it is. */
+export interface TeamGarm extends PopulatedGarm {
+  /** The second organization acme, on the GHES endpoint: two GitHub endpoints hold the name. */
+  readonly acmeOnGhes: string;
+  /** A pool of acme on GHES whose extra specs hold a JSON null. */
+  readonly nullPool: string;
+  /** One credentials name on both forges: GitHub's (on GHES) and Gitea's. */
+  readonly sharedCredentialsName: string;
+  readonly templates: { readonly crlf: number; readonly longLine: number };
+  /** The GARM-side names of the scale sets the team made by hand. */
+  readonly names: { readonly parked: string; readonly lookalike: string; readonly hostile: string };
+}
+
+/** Names that are code in some language and that GARM stores as given: quotes, an interpolation, non-ASCII. */
+export const TEAM_HOSTILE = { template: `it's "ops" \${team} — café ☕`, credentials: `deploy "bot" \${env} ünï`, scaleSet: `it's "nightly" \${ci} ü`, description: `"prod" GHES \${dc} — Zürich 🚀` } as const;
+
+/** A line of 12,000 characters, as a template carrying an inlined script or key has. */
+const LONG_LINE = `# ${"x".repeat(11_998)}`;
+/** A Windows template as an editor on Windows saves it: CRLF line ends, an emoji. */
+const CRLF_BODY = "#ps1_sysnative\r\nWrite-Host \"runner {{ .RunnerName }} 🚀\"\r\nexit 0\r\n";
+
+/**
+ * A team's GARM after a year of garm-cli, over REST only, on the simulator or on real GARM v0.2.1 alike: the populated
+ * GARM, plus a CA bundle on the GHES endpoint, organization acme on GHES too, credentials named alike on both forges,
+ * templates with CRLF line ends, emoji and a 12,000-character line, a pool whose extra specs hold a null, a Windows
+ * scale set parked disabled at max_runners 0 (GARM's create refuses 0, its update takes it), a scale set whose name
+ * looks hashed and is not, and names with quotes, `${` and non-ASCII. Scale sets go on the first acme and acme/app only:
+ * real GARM registers each with GitHub, which the e2e fixture mocks for those two.
+ */
+export async function populateTeamGarm(login: { url: string; username: string; password: string }, providerName = "fake"): Promise<TeamGarm> {
+  const populated = await populateGarm(login, providerName);
+  const rest = new GarmClient(login);
+  try {
+    const runner = { ...RUNNER, provider_name: providerName };
+    await rest.updateEndpoint("github", "ghes", { description: TEAM_HOSTILE.description, ca_cert_bundle: Buffer.from(CA_CERT_1).toString("base64") } as never);
+    const shared = "ci";
+    await rest.createCredentials("github", { name: shared, description: "CI on GHES", endpoint: "ghes", auth_type: "pat", pat: { oauth2_token: "ghp-ci" } });
+    await rest.createCredentials("gitea", { name: shared, description: "CI on Gitea", endpoint: "gitea-local", auth_type: "pat", pat: { oauth2_token: "gitea-ci" } } as never);
+    await rest.createCredentials("github", { name: TEAM_HOSTILE.credentials, description: TEAM_HOSTILE.description, endpoint: "github.com", auth_type: "pat", pat: { oauth2_token: "ghp-bot" } });
+
+    const [acme] = await rest.findEntities("organization", "acme");
+    const [app] = await rest.findEntities("repository", "acme/app");
+    const acmeOnGhes = (await rest.createEntity("organization", { name: "acme", credentials_name: "ghes-pat", webhook_secret: "s3cret", pool_balancer_type: "roundrobin" } as never)).id;
+    const nullPool = (await rest.createPool({ kind: "organization", id: acmeOnGhes }, { ...runner, flavor: "null-specs", tags: ["linux", "nulls"], max_runners: 1, extra_specs: { disk_gb: 10, zone: null } } as never)).id;
+
+    const template = async (name: string, os: "linux" | "windows", body: string) =>
+      (await rest.createTemplate({ name, description: TEAM_HOSTILE.description, os_type: os, forge_type: "github", data: Buffer.from(body).toString("base64") } as never)).id;
+    const crlf = await template("windows-crlf", "windows", CRLF_BODY);
+    const longLine = await template(TEAM_HOSTILE.template, "linux", `#!/bin/bash\n${LONG_LINE}\necho {{ .RunnerName }} ✓\n`);
+
+    const scaleSets = { ...populated.scaleSets };
+    const make = async (entity: { kind: "organization" | "repository"; id: string }, name: string, labels: string[], extra: Record<string, unknown> = {}) =>
+      (scaleSets[name] = (await rest.createScaleSet(entity, { ...runner, name, labels, max_runners: 1, ...extra } as never)).id);
+    const parked = "win-builds";
+    const parkedId = await make({ kind: "organization", id: acme!.id }, parked, ["windows", "x64"], { os_type: "windows", template_id: crlf });
+    await rest.updateScaleSet(parkedId, { max_runners: 0, enabled: false } as never);
+    // Eight hex digits after a dash, as a hashed live name ends, but not the hash of its labels and provider.
+    const lookalike = "nightly-1a2b3c4d";
+    if (liveName("nightly", ["linux", "nightly"], providerName, "hashed") === lookalike) throw new Error("the look-alike name is a real hash");
+    await make({ kind: "repository", id: app!.id }, lookalike, ["linux", "nightly"], { template_id: longLine });
+    await make({ kind: "repository", id: app!.id }, TEAM_HOSTILE.scaleSet, ["linux", "hostile"]);
+    return {
+      ...populated,
+      credentials: [...populated.credentials, shared, TEAM_HOSTILE.credentials],
+      organizations: populated.organizations,
+      scaleSets,
+      acmeOnGhes,
+      nullPool,
+      sharedCredentialsName: shared,
+      templates: { crlf, longLine },
+      names: { parked, lookalike, hostile: TEAM_HOSTILE.scaleSet },
+    };
+  } finally {
+    await rest.close();
+  }
 }

@@ -14,8 +14,7 @@ import { importSecretsConfig, populateGarm } from "../../harness/populated-garm"
 import { PulumiProject, REPO_ROOT, packOnce } from "../../harness/pulumi-cli/project";
 import { locateGarm } from "../../harness/real-garm";
 import { type E2eEnvironment, startE2eEnvironment } from "../../harness/real-garm/environment";
-import { GarmClient } from "../../provider/garm/client";
-import { changeLabels, destroyLeavesGarmsOwn, type ImportedProject } from "../integration/plugin/imported-lifecycle";
+import { changeLabels, destroyLeavesGarmsOwn, garmHoldings, type ImportedProject } from "../integration/plugin/imported-lifecycle";
 import { PluginProject, PYTHON_HOST_DIR, PYTHON_VENV_BIN, buildPluginOnce, buildPythonWheel, installPythonWheel } from "../integration/plugin/plugin-project";
 
 type Login = { url: string; username: string; password: string };
@@ -31,26 +30,6 @@ interface Project extends ImportedProject {
 /** The program without its `import`/`import_` and `protect` options, as a user edits it once the import is done. */
 function withoutImportOptions(code: string): string {
   return code.replace(/, \{ import: "[^"]*", protect: true \}\);$/gm, ");").replace(/^ {4}opts=pulumi\.ResourceOptions\(import_="[^"]*", protect=True\),\n/gm, "");
-}
-
-/** What GARM's lists hold, by kind: what a write would show, not what GARM's own workers change. */
-async function holdings(login: Login): Promise<Record<string, string[]>> {
-  const rest = new GarmClient(login);
-  try {
-    const entities = async (kind: "organization" | "repository" | "enterprise") => (await rest.listEntities(kind)).map((e) => e.name);
-    return {
-      endpoints: [...(await rest.listEndpoints("github")).map((e) => e.name), ...(await rest.listEndpoints("gitea")).map((e) => `gitea/${e.name}`)].sort(),
-      credentials: [...(await rest.listCredentials("github")), ...(await rest.listCredentials("gitea"))].map((c) => c.name).sort(),
-      organizations: await entities("organization"),
-      repositories: await entities("repository"),
-      enterprises: await entities("enterprise"),
-      templates: (await rest.listTemplates()).map((t) => `${t.name}${t.owner === "system" ? " (system)" : ""}`).sort(),
-      pools: (await rest.listPools()).map((p) => `${p.image}/${p.flavor}/${p.labels.join(",")}`).sort(),
-      scaleSets: (await rest.listScaleSets()).map((s) => s.name).sort(),
-    };
-  } finally {
-    await rest.close();
-  }
 }
 
 describe("e2e: the programs import-plan writes, run against real GARM v0.2.1 (import, no change, label change, destroy)", function () {
@@ -85,7 +64,7 @@ describe("e2e: the programs import-plan writes, run against real GARM v0.2.1 (im
    * hashed scale set ci-small replaces it, new generation first; destroy leaves only GARM's own objects.
    */
   async function runLifecycle(p: Project, login: Login, program: string, addLabel: (code: string) => string): Promise<void> {
-    const before = await holdings(login);
+    const before = await garmHoldings(login);
     await p.initStack("dev", { "garm:url": login.url, "garm:username": login.username, "garm:password": { value: login.password, secret: true }, ...(await importSecretsConfig(login)) });
     let progress = "";
     const outcome = await importPlan(["--url", login.url, "--username", login.username, "--password", login.password, "--language", path.extname(program) === ".py" ? "python" : "typescript", "--out", path.join(p.dir, program)], {
@@ -97,7 +76,7 @@ describe("e2e: the programs import-plan writes, run against real GARM v0.2.1 (im
     console.log(`      ${program}: ${declared} objects declared; ${progress.trim().split("\n").pop()}`);
 
     await p.cli(["up", "--yes", "--skip-preview"]);
-    assert.deepEqual(await holdings(login), before, "importing changes nothing in GARM");
+    assert.deepEqual(await garmHoldings(login), before, "importing changes nothing in GARM");
     const same = await p.preview(["--expect-no-changes"]);
     assert.deepEqual(same.changeSummary, { same: declared + 1 }, "every declared object and the stack, unchanged");
 
@@ -107,7 +86,7 @@ describe("e2e: the programs import-plan writes, run against real GARM v0.2.1 (im
     fs.writeFileSync(path.join(p.dir, program), code);
     await p.preview(["--expect-no-changes"]);
     const ciSmall = outcome!.plan.file.resources.find((r) => r.name === "scaleset-ci-small")!;
-    await changeLabels(p, ciSmall, "gpu", login, program, addLabel);
+    await changeLabels(p, ciSmall, "gpu", login, { program, edit: addLabel });
     await destroyLeavesGarmsOwn(p, login);
     console.log(`      ${p.timings()}`);
   }

@@ -36,7 +36,9 @@ function authFailures(data: Partial<CredentialsInputs>, known: Known<Credentials
 const CREDENTIALS_CHECK: InputCheck<CredentialsInputs> = {
   schema: credentialsInputSchema,
   resource: "GarmCredentials",
-  rules: [(data) => [...nameFailures("name", data.name), ...nameFailures("endpoint", data.endpoint)], authFailures],
+  // GARM checks only that a credentials name is not empty (params/requests.go L490-492) and routes credentials by id,
+  // so a team's name with quotes, `${` or non-ASCII is GARM's to keep; the endpoint's name is a path segment of its routes.
+  rules: [(data) => [...(data.name !== undefined && data.name.trim() === "" ? [fail("name", "name must not be empty")] : []), ...nameFailures("endpoint", data.endpoint)], authFailures],
   withDefaults: (data) => ({ ...withDefaults(data as CredentialsInputs) }),
 };
 

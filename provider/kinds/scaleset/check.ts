@@ -23,7 +23,9 @@ const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const nameRule: Rule<ScaleSetInputs> = ({ name, naming }, known) => {
   if (!known("name") || name === undefined) return [];
   if (name.trim() === "") return [fail("name", "name must not be empty")];
-  if (!NAME_PATTERN.test(name)) {
+  // GARM checks only that a name is not empty (garm-behaviour.md §8): an exact name is GARM's, as a team made it; a
+  // hashed one is pulumi-garm's to build, from a base that stays plain.
+  if (naming !== "exact" && !NAME_PATTERN.test(name)) {
     return [fail("name", `name ${show(name)} may hold only letters, digits, ".", "_" and "-", starting with a letter or digit`)];
   }
   if (naming === "exact" && name.length > MAX_LIVE_NAME) {

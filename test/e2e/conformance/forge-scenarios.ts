@@ -1,7 +1,7 @@
 // Conformance scenarios for the forge routes GarmEndpoint and GarmCredentials use: GitHub and Gitea endpoints and
 // credentials, their validation, update rules and delete refusals (garm-behaviour.md §2.5; GARM v0.2.1 params/requests.go,
 // database/sql/github.go, database/sql/gitea.go).
-import { APP_KEY_1, APP_KEY_1_PKCS8, APP_KEY_2, CA_CERT_1, CA_CERT_2 } from "../../support/forge-pem";
+import { APP_KEY_1, APP_KEY_1_PKCS8, APP_KEY_2, CA_CERT_1, CA_CERT_2 } from "../../../harness/forge-pem";
 import type { Recorder } from "./observe";
 import type { Scenario } from "./scenarios";
 import type { Target } from "./target";

@@ -1,7 +1,7 @@
 // Conformance scenarios for how GARM compares names (issue 23 items 2, 10, 14, 15): endpoint, credentials and entity
 // names are keys that ignore case (database/sql/models.go L238-317, L464-510 at v0.2.1), template names do not
 // (models.go L96); list filters, duplicate checks and renames onto a taken name; an empty CA bundle on create and update.
-import { CA_CERT_1 } from "../../support/forge-pem";
+import { CA_CERT_1 } from "../../../harness/forge-pem";
 import type { Scenario } from "./scenarios";
 import type { Target } from "./target";
 

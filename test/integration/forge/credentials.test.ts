@@ -2,7 +2,7 @@
 // (rename, rotated token and app key), replace, refresh drift, out-of-band delete, adopt, guarded delete, destroy, and
 // the secret kept out of outputs, state and logs (issue 14; garm-behaviour.md §2.5).
 import { strict as assert } from "node:assert";
-import { APP_KEY_1, APP_KEY_1_PKCS8, APP_KEY_2 } from "../../support/forge-pem";
+import { APP_KEY_1, APP_KEY_1_PKCS8, APP_KEY_2 } from "../../../harness/forge-pem";
 import { type ForgeFixture, credentialsDecl, endpointDecl, mutatingCalls, startForgeFixture } from "./fixture";
 import { credentialsProviderWith } from "../../../provider/kinds/credentials/resource";
 

@@ -1,7 +1,7 @@
 // GarmEndpoint through the engine harness against the GARM simulator: create, no-op preview, in-place update, replace,
 // refresh drift, out-of-band delete, adopt, guarded delete and destroy (issue 14; garm-behaviour.md §2.5).
 import { strict as assert } from "node:assert";
-import { CA_CERT_1, CA_CERT_2 } from "../../support/forge-pem";
+import { CA_CERT_1, CA_CERT_2 } from "../../../harness/forge-pem";
 import { type ForgeFixture, credentialsDecl, endpointDecl, mutatingCalls, startForgeFixture } from "./fixture";
 
 describe("GarmEndpoint through the engine against the GARM simulator", function () {

@@ -14,7 +14,7 @@ import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
 import { startSimulatedHost } from "../../../scripts/demo/host";
 import { PLUGIN_VERSION, PluginProject, PYTHON_HOST_DIR, PYTHON_VENV_BIN, buildPluginOnce, buildPythonWheel, installPythonWheel } from "./plugin-project";
 import { writes } from "./quickstart-scenario";
-import { destroyLeavesGarmsOwn, populateClashes } from "./imported-lifecycle";
+import { destroyLeavesGarmsOwn, handWriteFakeProvider, populateClashes } from "./imported-lifecycle";
 
 describe("import-plan --language python: the written __main__.py, run with the real CLI (garm plugin, Python host, simulator)", function () {
   this.timeout(600_000);
@@ -33,9 +33,7 @@ describe("import-plan --language python: the written __main__.py, run with the r
     const tarball = buildPluginOnce();
     const host = await startSimulatedHost({ prefix: "pulumi-garm-import-py-host-", tickMs: 0 });
     cleanup.push(() => host.close());
-    // GARM checks a pool's provider: an entry written by hand into GARM's config, as an operator would.
-    fs.appendFileSync(host.garmConfigPath, `\n[[provider]]\nname = "fake"\nprovider_type = "external"\n[provider.external]\nprovider_executable = "${host.providerExecutable}"\nconfig_file = ""\n`);
-    await host.sim.restart();
+    await handWriteFakeProvider(host);
     await populateGarm(host.sim);
     // Organization acme under a second endpoint, a pool with a null in its extra specs (issue 34).
     await populateClashes(host.sim);

@@ -14,7 +14,7 @@ import { importSecretsConfig, populateGarm } from "../../../harness/populated-ga
 import { REPO_ROOT, installTarball, packOnce, run } from "../../../harness/pulumi-cli/project";
 import { startSimulatedHost } from "../../../scripts/demo/host";
 import { fencedBlock } from "./doc-blocks";
-import { assertDeletedInOrder, changeLabels, populateClashes, dependencyEdges, destroyLeavesGarmsOwn, unprotect, withIdleRunner } from "./imported-lifecycle";
+import { assertDeletedInOrder, changeLabels, populateClashes, dependencyEdges, destroyLeavesGarmsOwn, handWriteFakeProvider, unprotect, withIdleRunner } from "./imported-lifecycle";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { writes } from "./quickstart-scenario";
 
@@ -57,9 +57,7 @@ describe("import-plan, then pulumi import --file in a YAML project (real CLI, ga
     // GARM's workers run, so an enabled pool gets its idle runner and a destroy drains it.
     const host = await startSimulatedHost({ prefix: "pulumi-garm-import-plan-" });
     cleanup.push(() => host.close());
-    // GARM checks a pool's provider: an entry written by hand into GARM's config, as an operator would.
-    fs.appendFileSync(host.garmConfigPath, `\n[[provider]]\nname = "fake"\nprovider_type = "external"\n[provider.external]\nprovider_executable = "${host.providerExecutable}"\nconfig_file = ""\n`);
-    await host.sim.restart();
+    await handWriteFakeProvider(host);
     const populated = await populateGarm(host.sim);
     const clashes = await populateClashes(host.sim);
     // The pool on the template has an idle runner: destroy drains it while the template's delete runs beside it.

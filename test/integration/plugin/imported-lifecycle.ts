@@ -6,6 +6,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ImportFile } from "../../../cli/import-plan/plan";
+import type { SimulatedHost } from "../../../scripts/demo/host";
 import { GarmClient } from "../../../provider/garm/client";
 /** What both project harnesses (the plugin's and the package's) offer. */
 export interface ImportedProject {
@@ -55,12 +56,19 @@ export function addLabelInYaml(name: string, label: string): (code: string) => s
 
 /**
  * Adds a label to the scale set `entry` with `edit` on the program's file `program` (Pulumi.yaml by default); the
- * preview shows the replacement, new generation first; up makes it.
+ * preview shows the replacement; up makes it, new generation first, or, for a scale set whose name stays (`naming:
+ * exact`), the old one deleted first. Returns the new generation as GARM holds it.
  */
-export async function changeLabels(p: ImportedProject, entry: Entry, label: string, login: Login, program = "Pulumi.yaml", edit = addLabelInYaml(entry.name, label)): Promise<void> {
-  const file = path.join(p.dir, program);
+export async function changeLabels(
+  p: ImportedProject,
+  entry: Entry,
+  label: string,
+  login: Login,
+  opts: { program?: string; edit?: (code: string) => string; deleteFirst?: boolean } = {},
+): Promise<{ id: number; name: string; labels: string[] }> {
+  const file = path.join(p.dir, opts.program ?? "Pulumi.yaml");
   const code = fs.readFileSync(file, "utf8");
-  const changed = edit(code);
+  const changed = (opts.edit ?? addLabelInYaml(entry.name, label))(code);
   assert.notEqual(changed, code, `the labels of ${entry.name} are in the program as written:\n${code}`);
   fs.writeFileSync(file, changed);
 
@@ -82,15 +90,68 @@ export async function changeLabels(p: ImportedProject, entry: Entry, label: stri
     .map((l) => (JSON.parse(l) as { resourcePreEvent?: { metadata: { op: string; urn: string } } }).resourcePreEvent?.metadata)
     .filter((m) => m !== undefined && m.urn.endsWith(`::${entry.name}`))
     .map((m) => m!.op);
-  assert.deepEqual(ops.filter((op) => op !== "replace"), ["create-replacement", "delete-replaced"], `the new generation of ${entry.name} comes up first: ${ops.join(", ")}`);
+  const order = opts.deleteFirst ? ["delete-replaced", "create-replacement"] : ["create-replacement", "delete-replaced"];
+  assert.deepEqual(ops.filter((op) => op !== "replace"), order, `the replacement of ${entry.name} runs ${order.join(" then ")}: ${ops.join(", ")}`);
   const rest = new GarmClient(login);
   try {
     const sets = await rest.listScaleSets();
     assert.ok(!sets.some((s) => String(s.id) === entry.id), `the old generation of ${entry.name} (id ${entry.id}) is gone from GARM`);
-    assert.ok(sets.some((s) => s.labels.includes(label)), `GARM holds the new generation with ${label}`);
+    const made = sets.filter((s) => s.labels.includes(label));
+    assert.equal(made.length, 1, `GARM holds one new generation with ${label}: ${JSON.stringify(sets)}`);
+    return { id: made[0]!.id, name: made[0]!.name, labels: made[0]!.labels };
   } finally {
     await rest.close();
   }
+}
+
+/** `edit` of the program's file; the preview plans exactly `op` on `name`, for the keys `keys`; up applies it. */
+export async function editAndUp(p: ImportedProject, name: string, op: string, keys: readonly string[], edit: (code: string) => string, program = "Pulumi.yaml"): Promise<void> {
+  const file = path.join(p.dir, program);
+  const code = fs.readFileSync(file, "utf8");
+  const changed = edit(code);
+  assert.notEqual(changed, code, `the edit of ${name} applies to the program as written:\n${code}`);
+  fs.writeFileSync(file, changed);
+  const preview = await p.preview();
+  const changing = preview.steps.filter((s) => s.op !== "same");
+  assert.deepEqual(changing.map((s) => [s.urn.split("::").pop(), s.op]), [[name, op]], `only ${name} changes: ${JSON.stringify(changing)}`);
+  const step = changing[0] as { diffReasons?: string[] };
+  if (step.diffReasons !== undefined) assert.deepEqual([...step.diffReasons].sort(), [...keys].sort(), `${name} changes ${keys.join(", ")}`);
+  await p.cli(["up", "--yes"]);
+}
+
+/** `edit` applied to the lines of `name`'s block only, in a YAML program. */
+export function inYamlBlock(name: string, edit: (block: string) => string): (code: string) => string {
+  return (code) => {
+    const { start, end } = blockOf(code, name);
+    return code.slice(0, start) + edit(code.slice(start, end)) + code.slice(end);
+  };
+}
+
+/** What GARM's lists hold, by kind, as names: what a write would show, not what GARM's own workers change. */
+export async function garmHoldings(login: Login): Promise<Record<string, string[]>> {
+  const rest = new GarmClient(login);
+  try {
+    const entities = async (kind: "organization" | "repository" | "enterprise") => (await rest.listEntities(kind)).map((e) => `${e.name}@${e.endpoint}`).sort();
+    return {
+      controller: [(await rest.getController()).controllerId],
+      endpoints: [...(await rest.listEndpoints("github")).map((e) => e.name), ...(await rest.listEndpoints("gitea")).map((e) => `gitea/${e.name}`)].sort(),
+      credentials: [...(await rest.listCredentials("github")).map((c) => c.name), ...(await rest.listCredentials("gitea")).map((c) => `gitea/${c.name}`)].sort(),
+      organizations: await entities("organization"),
+      repositories: await entities("repository"),
+      enterprises: await entities("enterprise"),
+      templates: (await rest.listTemplates()).map((t) => `${t.name}${t.owner === "system" ? " (system)" : ""}`).sort(),
+      pools: (await rest.listPools()).map((p) => `${p.image}/${p.flavor}/${p.labels.join(",")}`).sort(),
+      scaleSets: (await rest.listScaleSets()).map((s) => s.name).sort(),
+    };
+  } finally {
+    await rest.close();
+  }
+}
+
+/** What of `holdings` is GARM's own, which a destroy of everything imported leaves: the controller, github.com, the system templates. */
+export function garmsOwn(holdings: Record<string, string[]>): Record<string, string[]> {
+  const own = Object.fromEntries(Object.keys(holdings).map((k) => [k, [] as string[]]));
+  return { ...own, controller: holdings.controller!, endpoints: holdings.endpoints!.filter((e) => e === "github.com"), templates: holdings.templates!.filter((t) => t.endsWith(" (system)")) };
 }
 
 /** One destroy succeeds, and GARM keeps only its own objects: the default github.com endpoint and the system templates. */
@@ -196,4 +257,10 @@ export async function populateClashes(login: { url: string; username: string; pa
   } finally {
     await rest.close();
   }
+}
+
+/** GARM checks a pool's provider: the entry "fake" written by hand into the simulated GARM's config, as an operator would, and GARM restarted to read it. */
+export async function handWriteFakeProvider(host: Pick<SimulatedHost, "garmConfigPath" | "providerExecutable" | "sim">): Promise<void> {
+  fs.appendFileSync(host.garmConfigPath, `\n[[provider]]\nname = "fake"\nprovider_type = "external"\n[provider.external]\nprovider_executable = "${host.providerExecutable}"\nconfig_file = ""\n`);
+  await host.sim.restart();
 }

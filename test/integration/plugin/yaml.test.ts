@@ -9,7 +9,8 @@ import { GarmClient } from "../../../provider/garm/client";
 import { type SimulatedHost, startSimulatedHost } from "../../../scripts/demo/host";
 import { REPO_ROOT } from "../../../harness/pulumi-cli/project";
 import { startSimulator } from "../../../simulator";
-import { APP_KEY_1 } from "../../support/forge-pem";
+import { APP_KEY_1 } from "../../../harness/forge-pem";
+import { handWriteFakeProvider } from "./imported-lifecycle";
 import { PluginProject, YAML_HOST_DIR, buildPluginOnce } from "./plugin-project";
 import { runQuickstart, writes } from "./quickstart-scenario";
 
@@ -84,9 +85,7 @@ describe("YAML programs through the garm resource plugin (real CLI, YAML host, s
       kind: "pool",
       token: "garm:index:GarmPool",
       make: async (rest, host) => {
-        // GARM checks a pool's provider: one written by hand into GARM's config, as an operator would.
-        fs.appendFileSync(host.garmConfigPath, `\n[[provider]]\nname = "fake"\nprovider_type = "external"\n[provider.external]\nprovider_executable = "${host.providerExecutable}"\nconfig_file = ""\n`);
-        await host.sim.restart();
+        await handWriteFakeProvider(host);
         return (
           await rest.createPool(
             { kind: "organization", id: host.sim.organizationId },

@@ -3,7 +3,7 @@
 import { strict as assert } from "node:assert";
 import { checkCredentialsInputs } from "../../../provider/kinds/credentials/check";
 import { UNKNOWN } from "../../../provider/common/unknown";
-import { APP_KEY_1, APP_KEY_1_PKCS8, EC_KEY } from "../../support/forge-pem";
+import { APP_KEY_1, APP_KEY_1_PKCS8, EC_KEY } from "../../../harness/forge-pem";
 
 const base = { name: "ghe-pat", endpoint: "ghe" };
 const reasons = (news: Record<string, unknown>) => Object.fromEntries(checkCredentialsInputs(news).failures.map((f) => [f.property, f.reason]));
@@ -49,11 +49,16 @@ describe("GarmCredentials check", () => {
   });
 
   it("names bad names, and passes unknown values through", () => {
-    assert.match(reasons({ ...base, name: "a/b", token: "t" }).name ?? "", /name "a\/b" may hold only letters/);
+    assert.match(reasons({ ...base, name: " ", token: "t" }).name ?? "", /name must not be empty/);
+    assert.match(reasons({ ...base, endpoint: "a/b", token: "t" }).endpoint ?? "", /endpoint "a\/b" may hold only letters/);
     assert.match(reasons({ name: "x", token: "t" }).endpoint ?? "", /endpoint is required/);
     const out = checkCredentialsInputs({ ...base, endpoint: UNKNOWN, token: UNKNOWN });
     assert.deepEqual(out.failures, []);
     assert.equal(out.inputs.endpoint, UNKNOWN);
     assert.equal(out.inputs.token, UNKNOWN);
+  });
+
+  it("takes any name GARM takes: GARM checks only that it is not empty and addresses credentials by id (a team's `deploy \"bot\" ${env}` imports)", () => {
+    for (const name of ["a/b", `deploy "bot" \${env} ünï`, "it's ☕", "CI Pat"]) assert.deepEqual(reasons({ ...base, name, token: "t" }), {}, name);
   });
 });

@@ -6,7 +6,7 @@ import { diffCredentials } from "../../../provider/kinds/credentials/diff";
 import { type CheckedCredentialsInputs, type CredentialsOutputs, secretMaterial } from "../../../provider/kinds/credentials/inputs";
 import { digestSecret } from "../../../provider/common/secret-digest";
 import { UNKNOWN } from "../../../provider/common/unknown";
-import { APP_KEY_1, APP_KEY_2 } from "../../support/forge-pem";
+import { APP_KEY_1, APP_KEY_2 } from "../../../harness/forge-pem";
 import { withMarks } from "../../support/diff-marks";
 
 const pat: CheckedCredentialsInputs = { forge: "github", name: "c", description: "", endpoint: "ghe", authType: "pat", token: "t1", adoptExisting: false };

@@ -3,7 +3,7 @@
 import { strict as assert } from "node:assert";
 import { checkEndpointInputs } from "../../../provider/kinds/endpoint/check";
 import { UNKNOWN } from "../../../provider/common/unknown";
-import { CA_CERT_1, CA_CERT_2 } from "../../support/forge-pem";
+import { CA_CERT_1, CA_CERT_2 } from "../../../harness/forge-pem";
 
 const github = { name: "ghe", baseUrl: "https://ghe.test", apiBaseUrl: "https://ghe.test/api/v3/", uploadBaseUrl: "https://ghe.test/api/uploads/" };
 const reasons = (news: Record<string, unknown>) => Object.fromEntries(checkEndpointInputs(news).failures.map((f) => [f.property, f.reason]));

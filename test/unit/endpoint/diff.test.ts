@@ -4,7 +4,7 @@
 import { strict as assert } from "node:assert";
 import { diffEndpoint } from "../../../provider/kinds/endpoint/diff";
 import { toEndpointOutputs } from "../../../provider/kinds/endpoint/inputs";
-import { CA_CERT_1, CA_CERT_2 } from "../../support/forge-pem";
+import { CA_CERT_1, CA_CERT_2 } from "../../../harness/forge-pem";
 import { withMarks } from "../../support/diff-marks";
 
 const inputs = {

@@ -28,9 +28,13 @@ describe("GarmScaleSet check", () => {
     assert.deepEqual(inputs.drain, { timeoutSeconds: 600, pollSeconds: 5, jobStaleAfterHours: 120 });
   });
 
+  it("takes an exact name as GARM holds it, whatever its characters: GARM checks only that it is not empty (a team's scale set imports)", () => {
+    for (const name of [`it's "nightly" \${ci} ü`, "ci small", "a/b"]) assert.deepEqual(failuresOf({ name, naming: "exact" }), [], name);
+  });
+
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
     ["an empty name", { name: " " }, "name", /name must not be empty/],
-    ["a name with spaces", { name: "ci small" }, "name", /letters, digits/],
+    ["a hashed name with spaces", { name: "ci small" }, "name", /letters, digits/],
     ["an exact name over 64 characters", { name: "n".repeat(65), naming: "exact" }, "name", /at most 64/],
     ["no entity", { organization: undefined }, "organization", /exactly one of organization, repository, enterprise or entityId/],
     ["two entities", { repository: "acme/app" }, "repository", /organization and repository are all set/],
