@@ -23,7 +23,7 @@ describe("check reports every failure at once", () => {
   });
 
   it("GarmCredentials: a name rule beside a wrong type", async () => {
-    assert.deepEqual(await properties(front.credentials, { name: "a/b", endpoint: "github.com", token: "t", appId: "one" }), ["appId", "name"]);
+    assert.deepEqual(await properties(front.credentials, { name: "", endpoint: "github.com", token: "t", appId: "one" }), ["appId", "name"]);
   });
 
   it("GarmEndpoint: a bad URL beside a wrong type", async () => {
