@@ -8,6 +8,8 @@ export interface ConnectionSettings {
   readonly password: string;
   /** PEM text read from garm:caCertFile. */
   readonly caCert?: string;
+  /** Where the URL was given, for messages: `garm:url` (the stack config, the default) or a resource's `garm.url`. */
+  readonly urlSetting?: string;
 }
 
 /** The slice of Pulumi's dynamic-provider config this module reads. */
@@ -57,14 +59,15 @@ export function checkConnectionSettings(config: ConfigSource, env: NodeJS.Proces
     failures.push(new ConnectionSettingsError("insecure", `${insecureSource} "${insecureText}" must be true or false: run \`pulumi config set garm:insecure false\` (or true to allow plain http to a remote GARM)`));
   }
   if (url && url !== UNKNOWN) {
-    const urlFailure = checkUrl(url, insecure, nonEmpty(config.get("garm:url")) ? "garm:url" : "GARM_URL");
+    const source = nonEmpty(config.get("garm:url")) ? "garm:url" : "GARM_URL";
+    const urlFailure = checkUrl(url, insecure, source, STACK_CONFIG_FIXES(source));
     if (urlFailure) failures.push(urlFailure);
   }
   const caCertFile = nonEmpty(config.get("garm:caCertFile")) ?? nonEmpty(env.GARM_CA_CERT_FILE);
   let caCert: string | undefined;
   if (caCertFile && caCertFile !== UNKNOWN) {
     try {
-      caCert = readCaCert(caCertFile);
+      caCert = readCaCert(caCertFile, "garm:caCertFile");
     } catch (err) {
       failures.push(err as ConnectionSettingsError);
     }
@@ -83,7 +86,21 @@ function missing(key: string, envName: string, command: string): ConnectionSetti
   return new ConnectionSettingsError(key, `garm:${key} is not set: run \`${command}\` (or set ${envName} for the pulumi process)`);
 }
 
-function checkUrl(url: string, insecure: boolean, source: string): ConnectionSettingsError | undefined {
+/** How a message says to fix a setting: the stack config's commands, or a resource's `garm` input. */
+export interface SettingFixes {
+  /** To set the URL to `base`. */
+  url(base: string): string;
+  /** To accept plain http to a remote GARM. */
+  readonly insecure: string;
+}
+
+const STACK_CONFIG_FIXES = (source: string): SettingFixes => ({
+  url: (base) => (source === "garm:url" ? `run \`pulumi config set garm:url ${base}\`` : `set ${source}=${base}`),
+  insecure: "run `pulumi config set garm:insecure true` to accept that",
+});
+
+/** What is wrong with `url` as GARM's base URL, named as `source`; undefined when nothing is. */
+export function checkUrl(url: string, insecure: boolean, source: string, fixes: SettingFixes): ConnectionSettingsError | undefined {
   const failure = (message: string) => new ConnectionSettingsError("url", message);
   let parsed: URL;
   try {
@@ -95,28 +112,27 @@ function checkUrl(url: string, insecure: boolean, source: string): ConnectionSet
     return failure(`${source} "${url}" must start with https:// or http://`);
   }
   if (parsed.username || parsed.password) {
-    return failure(`${source} must not carry credentials: use garm:username and garm:password`);
+    return failure(`${source} must not carry credentials: give the username and password as their own settings`);
   }
   // The client appends /api/v1 itself; with it in the URL every request misses GARM's routes (garm-behaviour.md §1.1).
   if (/\/api\/v1\/*$/.test(parsed.pathname)) {
     const base = url.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
-    const fix = source === "garm:url" ? `run \`pulumi config set garm:url ${base}\`` : `set ${source}=${base}`;
-    return failure(`${source} "${url}" ends in /api/v1, which pulumi-garm adds itself: give GARM's base URL, ${fix}`);
+    return failure(`${source} "${url}" ends in /api/v1, which pulumi-garm adds itself: give GARM's base URL, ${fixes.url(base)}`);
   }
   // The password and the JWT would cross the network in clear text.
   if (parsed.protocol === "http:" && !LOOPBACK.test(parsed.hostname) && !insecure) {
     return failure(
-      `${source} uses plain http to ${parsed.hostname}, which would send the GARM password unencrypted: use https, ` +
-        "or run `pulumi config set garm:insecure true` to accept that",
+      `${source} uses plain http to ${parsed.hostname}, which would send the GARM password unencrypted: use https, or ${fixes.insecure}`,
     );
   }
   return undefined;
 }
 
-function readCaCert(path: string): string {
+/** The PEM text of the file `path`, given as `source`. */
+export function readCaCert(path: string, source: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (err) {
-    throw new ConnectionSettingsError("caCertFile", `garm:caCertFile "${path}" cannot be read: ${(err as Error).message}`);
+    throw new ConnectionSettingsError("caCertFile", `${source} "${path}" cannot be read: ${(err as Error).message}`);
   }
 }

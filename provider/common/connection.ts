@@ -1,5 +1,6 @@
 // GARM connections: one per provider instance. The dynamic provider has one instance per process (the module-level
 // functions below); the resource plugin makes one per Configure, so two providers in one program reach two GARMs.
+import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
 import { GarmClient } from "../garm/client";
 import { type ConfigSource, type ConnectionSettings, readConnectionSettings } from "./config";
@@ -27,6 +28,12 @@ export class Connection {
     } catch (err) {
       this.settings = err as Error;
     }
+  }
+
+  /** Takes settings already read (a resource's own `garm` input), or the error that says why there are none. */
+  use(settings: ConnectionSettings | Error): this {
+    this.settings = settings;
+    return this;
   }
 
   /** A stack config value by its full key (`garm:…`), as Configure received it: secrets named by key (secrets-from-config.ts). */
@@ -85,12 +92,39 @@ export function processConfigValue(key: string): string | undefined {
   return processConnection.configValue(key);
 }
 
-/** The dynamic provider's process-wide client. Throws the settings error. */
-export function garmClient(): GarmClient {
-  return processConnection.client();
+/** The connection of the resource whose operation runs now, when the program gave it its own GARM. */
+const resourceConnection = new AsyncLocalStorage<Connection>();
+
+/** One connection per GARM a program names, shared by every resource that names it with the same settings. */
+const namedConnections = new Map<string, Connection>();
+
+/**
+ * The connection for a resource's own settings (one per distinct settings, so one login per GARM), or, for settings
+ * not known yet, one whose client throws `unknown`: nothing is read from another GARM in their place.
+ */
+export function connectionFor(settings: ConnectionSettings | Error): Connection {
+  if (settings instanceof Error) return new Connection(processCancel).use(settings);
+  const key = JSON.stringify([settings.url, settings.username, settings.password, settings.caCert ?? "", settings.urlSetting ?? ""]);
+  let connection = namedConnections.get(key);
+  if (!connection) {
+    connection = new Connection(processCancel).use(settings);
+    namedConnections.set(key, connection);
+  }
+  return connection;
 }
 
-/** For tests: forget the settings and the client. */
+/** Runs `operation` against `connection` (a resource's own GARM): garmClient() answers its client within it. */
+export function inConnection<T>(connection: Connection, operation: () => T): T {
+  return resourceConnection.run(connection, operation);
+}
+
+/** The client of the GARM the running operation acts in: its resource's own, else the stack's. Throws the settings error. */
+export function garmClient(): GarmClient {
+  return (resourceConnection.getStore() ?? processConnection).client();
+}
+
+/** For tests: forget the settings and the clients. */
 export function resetConnection(): void {
   processConnection = new Connection(processCancel);
+  namedConnections.clear();
 }

@@ -53,10 +53,11 @@ export class OtherGarmError extends Error {
     readonly reached: string,
     url: string,
     id: string,
+    urlSetting = "garm:url",
   ) {
     super(
-      `this resource (GARM id ${id}) lives in GARM ${recorded}, but garm:url ${url} reaches GARM ${reached}: ` +
-        "pulumi-garm will not read, change or delete it there. Point garm:url back at the GARM that holds it; " +
+      `this resource (GARM id ${id}) lives in GARM ${recorded}, but ${urlSetting} ${url} reaches GARM ${reached}: ` +
+        `pulumi-garm will not read, change or delete it there. Point ${urlSetting} back at the GARM that holds it; ` +
         "to move the stack, run `pulumi destroy` against the old GARM first (with the garm plugin, a provider whose " +
         "garm:url reaches another GARM replaces its resources); to leave it where it is, `pulumi state delete` its URN",
     );
@@ -82,7 +83,7 @@ export async function reachedGarm(client: () => GarmClient, id: string, props: P
   }
   const reached = await garmIdentityOf(reaching);
   const recorded = recordedIn(props);
-  if (reached && recorded && reached !== recorded) throw new OtherGarmError(recorded, reached, reaching.garmUrl, id);
+  if (reached && recorded && reached !== recorded) throw new OtherGarmError(recorded, reached, reaching.garmUrl, id, reaching.urlSetting);
   return reached;
 }
 

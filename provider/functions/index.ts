@@ -2,7 +2,8 @@
 // a call's arguments, reads GARM through the client the front door gives it and checks the answer's shape.
 import type { z } from "zod";
 import type { ConfigSource } from "../common/config";
-import { Connection } from "../common/connection";
+import { Connection, connectionFor } from "../common/connection";
+import { connectionSettingsOf } from "../common/garm-connection-input";
 import { getController, getProviders } from "./controller";
 import { type GarmFunction, type GarmReads, sharedReads } from "./define";
 import { getEnterprise, getOrganization, getRepository } from "./entities";
@@ -76,9 +77,16 @@ export async function invokeFunction(fn: GarmFunction, garm: () => GarmReads, ar
   }
 }
 
+/** A GARM the program names for one call, instead of the stack's: the option's value, under the option's name. */
+export interface NamedGarm {
+  readonly option: string;
+  readonly value: unknown;
+}
+
 /**
  * The functions as a program runs them (the TypeScript package has no Invoke to reach a provider process): one GARM
- * connection from the stack config given, made at the first call and shared by every call of the program.
+ * connection from the stack config given, made at the first call and shared by every call of the program; a call that
+ * names its own GARM uses that GARM's connection, one per GARM, shared with the calls that name it too.
  */
 export class ProgramFunctions {
   private connection: Connection | undefined;
@@ -88,8 +96,15 @@ export class ProgramFunctions {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
-  invoke<N extends FunctionName>(name: N, args: FunctionArgs<N> | undefined): Promise<FunctionResult<N>> {
-    return invokeFunction(functionNamed(name)!, () => this.client(), args ?? {}) as Promise<FunctionResult<N>>;
+  invoke<N extends FunctionName>(name: N, args: FunctionArgs<N> | undefined, garm?: NamedGarm): Promise<FunctionResult<N>> {
+    const fn = functionNamed(name)!;
+    if (garm === undefined || garm.value === undefined) return invokeFunction(fn, () => this.client(), args ?? {}) as Promise<FunctionResult<N>>;
+    const { settings, problems } = connectionSettingsOf(garm.value, garm.option);
+    if (!settings) {
+      const failures = problems.length > 0 ? problems : [{ property: garm.option, reason: "is not known: give the GARM's settings once they are known (use getXOutput)" }];
+      return Promise.reject(new FunctionArgsError(failures, fn.name));
+    }
+    return invokeFunction(fn, () => connectionFor(settings).client(), args ?? {}) as Promise<FunctionResult<N>>;
   }
 
   private client(): GarmReads {

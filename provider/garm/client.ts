@@ -62,9 +62,13 @@ export class GarmClient {
   readonly transport: GarmTransport;
   private readonly api: GarmApi;
 
-  constructor(options: TransportOptions) {
+  /** Where the URL was given (`garm:url`, or a resource's `garm.url`), for messages that tell the user what to change. */
+  readonly urlSetting: string;
+
+  constructor(options: TransportOptions & { readonly urlSetting?: string }) {
     this.transport = new GarmTransport(options);
     this.api = createClient<GarmPaths>(this.transport.fetchOptions);
+    this.urlSetting = options.urlSetting ?? "garm:url";
   }
 
   /** For tests: a client whose requests `fetch` answers in process, through the same typed calls and views. */
@@ -72,7 +76,7 @@ export class GarmClient {
     const client = Object.create(GarmClient.prototype) as GarmClient;
     const fetch = wire.fetch as unknown as (input: Request) => Promise<Response>;
     const api = createClient<GarmPaths>({ baseUrl: wire.baseUrl, Request: WireRequest as unknown as typeof Request, fetch });
-    return Object.assign(client, { transport: wire as unknown as GarmTransport, api });
+    return Object.assign(client, { transport: wire as unknown as GarmTransport, api, urlSetting: "garm:url" });
   }
 
   /** The GARM URL this client reaches, as garm:url gives it (without /api/v1): for messages. */

@@ -131,8 +131,22 @@ export class RestartWindows {
   }
 }
 
-/** The restarts this provider process started; GarmProvider marks them, the GARM transport reads them. */
-export const processRestarts = new RestartWindows();
+/** Each GARM's restarts, by its base URL: a program that manages several GARMs restarts each on its own. */
+const restartsByGarm = new Map<string, RestartWindows>();
+
+/**
+ * The restarts of the GARM at `url` that this provider process started or was told of; GarmProvider marks them, the
+ * GARM transport of that URL reads them. Another GARM's restart neither holds its requests nor is closed by its answers.
+ */
+export function restartWindowsFor(url: string): RestartWindows {
+  const key = url.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
+  let windows = restartsByGarm.get(key);
+  if (!windows) {
+    windows = new RestartWindows();
+    restartsByGarm.set(key, windows);
+  }
+  return windows;
+}
 
 /** What a restart command runner reports; the shape of garm-provider's CommandResult that matters here. */
 interface RestartOutcome {
@@ -146,10 +160,10 @@ interface RestartOutcome {
  */
 export function markingGarmRestarts<R extends RestartOutcome, A extends unknown[] = []>(
   run: (command: string, timeoutMs: number, ...rest: A) => Promise<R>,
-  restarts: RestartWindows = processRestarts,
+  restarts: () => RestartWindows,
 ): (command: string, timeoutMs: number, ...rest: A) => Promise<R> {
   return async (command, timeoutMs, ...rest) => {
-    const window = restarts.begin(timeoutMs);
+    const window = restarts().begin(timeoutMs);
     let succeeded = false;
     try {
       const result = await run(command, timeoutMs, ...rest);

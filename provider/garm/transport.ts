@@ -3,7 +3,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { GarmApiError, errorFromResponse, isTransient } from "./errors";
 import { HttpExchange, type IncomingHeaders } from "./http-exchange";
-import { type RestartWindow, type RestartWindows, processRestarts } from "./restart-window";
+import { type RestartWindow, type RestartWindows, restartWindowsFor } from "./restart-window";
 import { GarmSession } from "./session";
 
 export interface TransportOptions {
@@ -21,7 +21,7 @@ export interface TransportOptions {
   readonly maxRetryMs?: number;
   /** Requests in flight at once toward GARM. @default 8 */
   readonly concurrency?: number;
-  /** GARM restarts this process started. @default processRestarts */
+  /** The restarts of this GARM this process started or was told of. @default restartWindowsFor(url) */
   readonly restarts?: RestartWindows;
   /**
    * The provider instance's cancellation (common/cancel.ts): once it aborts no request is sent, a read in flight and a
@@ -199,7 +199,7 @@ export class GarmTransport {
     this.sleep = cancel ? async (ms) => (cancel.throwIfAborted(), await sleep(ms), cancel.throwIfAborted()) : sleep;
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
-    this.restarts = options.restarts ?? processRestarts;
+    this.restarts = options.restarts ?? restartWindowsFor(options.url);
   }
 
   /**

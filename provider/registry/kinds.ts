@@ -25,6 +25,12 @@ export const IMPORT_INPUT = "__import";
  */
 export const RETAIN_INPUT = "__retainOnDelete";
 
+/**
+ * The input a TypeScript resource names its own GARM in (url, username, password, TLS), instead of the stack's `garm:*`
+ * config: the dynamic provider's entry runs each method in that GARM (provider/resource-garm.ts). Kept secret.
+ */
+export const GARM_INPUT = "garm";
+
 export interface KindRow<K extends string = string> {
   /** The key `pulumi-garm/provider` exports the kind's implementation under: state written by every version names it. */
   readonly key: K;

@@ -3,9 +3,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { controllerProvider } from "./shim";
+import type { InGarmArgs } from "./garm-connection";
 
 /** Inputs of a GarmController. An omitted one is left as GARM holds it. */
-export interface GarmControllerArgs {
+export interface GarmControllerArgs extends InGarmArgs {
   /** e.g. https://garm.example.com/api/v1/metadata */
   readonly metadataUrl?: pulumi.Input<string>;
   /** e.g. https://garm.example.com/api/v1/callbacks */
@@ -37,6 +38,6 @@ export class GarmController extends pulumi.dynamic.Resource {
   declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmControllerArgs, opts?: pulumi.CustomResourceOptions) {
-    super(controllerProvider, name, resourceInputs("controller", args, opts), resourceOptions("controller", opts), "garm", "GarmController");
+    super(controllerProvider, name, resourceInputs("controller", args, opts), resourceOptions("controller", opts, args), "garm", "GarmController");
   }
 }

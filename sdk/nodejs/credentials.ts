@@ -2,9 +2,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { credentialsProvider } from "./shim";
+import type { InGarmArgs } from "./garm-connection";
 
 /** Inputs of GarmCredentials. Checked at `pulumi preview`. Set token, or appId, installationId and privateKey. */
-export interface GarmCredentialsArgs {
+export interface GarmCredentialsArgs extends InGarmArgs {
   /** "github" (default) or "gitea". Changing it replaces the credentials. */
   readonly forge?: pulumi.Input<"github" | "gitea">;
   /** Credentials name; organizations, repositories and enterprises refer to it. Changed in place. */
@@ -53,6 +54,6 @@ export class GarmCredentials extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: GarmCredentialsArgs, opts?: pulumi.CustomResourceOptions) {
     // The secrets go in as Pulumi secrets, so the state keeps its copy of the inputs encrypted.
-    super(credentialsProvider, name, resourceInputs("credentials", args, opts), resourceOptions("credentials", opts), "garm", "GarmCredentials");
+    super(credentialsProvider, name, resourceInputs("credentials", args, opts), resourceOptions("credentials", opts, args), "garm", "GarmCredentials");
   }
 }

@@ -2,9 +2,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { endpointProvider } from "./shim";
+import type { InGarmArgs } from "./garm-connection";
 
 /** Inputs of a GarmEndpoint. Checked at `pulumi preview`. */
-export interface GarmEndpointArgs {
+export interface GarmEndpointArgs extends InGarmArgs {
   /** "github" (default) or "gitea". Changing it replaces the endpoint. */
   readonly forge?: pulumi.Input<"github" | "gitea">;
   /** Endpoint name; credentials refer to it. Changing it replaces the endpoint. */
@@ -41,6 +42,6 @@ export class GarmEndpoint extends pulumi.dynamic.Resource {
   declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmEndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    super(endpointProvider, name, resourceInputs("endpoint", args, opts), resourceOptions("endpoint", opts), "garm", "GarmEndpoint");
+    super(endpointProvider, name, resourceInputs("endpoint", args, opts), resourceOptions("endpoint", opts, args), "garm", "GarmEndpoint");
   }
 }

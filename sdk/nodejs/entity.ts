@@ -4,9 +4,10 @@ import * as pulumi from "@pulumi/pulumi";
 import type { KindKey } from "../../provider/registry/kinds";
 import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { enterpriseProvider, organizationProvider, repositoryProvider } from "./shim";
+import type { InGarmArgs } from "./garm-connection";
 
 /** Inputs shared by the three entity kinds. Checked at `pulumi preview`. */
-interface EntityArgsBase {
+interface EntityArgsBase extends InGarmArgs {
   /** Name of the GARM credentials to use; pass a GarmCredentials' name output so Pulumi orders them. */
   readonly credentials: pulumi.Input<string>;
   /** Secret GitHub signs webhook deliveries with; kept as a Pulumi secret. A change updates in place. */
@@ -78,7 +79,7 @@ abstract class GarmEntity extends pulumi.dynamic.Resource {
     opts?: pulumi.CustomResourceOptions,
   ) {
     // The secret stays a secret in state; the provider returns only a slow salted digest of it, a secret output too.
-    super(provider, name, resourceInputs(kind, args, opts), resourceOptions(kind, opts), "garm", type);
+    super(provider, name, resourceInputs(kind, args, opts), resourceOptions(kind, opts, args), "garm", type);
   }
 }
 

@@ -1,7 +1,10 @@
 // The functions (data sources) of the TypeScript package: `getX(args)` answers a Promise and `getXOutput(args)` an
 // Output, Pulumi's convention. Dynamic providers have no Invoke, so they run in the program itself, against the GARM the
-// stack's `garm:*` config names (GARM_* environment variables as fallbacks), with one client per program.
+// stack's `garm:*` config names (GARM_* environment variables as fallbacks), or the one the call's `garm` option names,
+// with one client per GARM per program.
 import * as pulumi from "@pulumi/pulumi";
+import { GARM_INPUT } from "../../provider/registry/kinds";
+import type { GarmConnectionArgs } from "./garm-connection";
 
 /** The implementation, as the package installed at run time exports it (the way the resources' shim reaches theirs). */
 type Implementation = typeof import("../../provider/functions");
@@ -29,22 +32,39 @@ export function resetFunctionConnection(): void {
   program = undefined;
 }
 
-/** Pulumi's options for a function call; accepted for the shape of Pulumi's own functions. */
-export type GarmInvokeOptions = pulumi.InvokeOptions;
+/** Options of `getX`: Pulumi's (accepted for the shape of Pulumi's own functions), and the GARM to read, as plain values. */
+export interface GarmInvokeOptions extends pulumi.InvokeOptions {
+  /** The GARM to read instead of the stack's `garm:*` config (a resource's `garm` input takes the same). */
+  readonly garm?: pulumi.Unwrap<GarmConnectionArgs>;
+}
+
+/** Options of `getXOutput`: the GARM to read may be given as Inputs (a password from `config.requireSecret`). */
+export interface GarmInvokeOutputOptions extends pulumi.InvokeOptions {
+  readonly garm?: pulumi.Input<GarmConnectionArgs>;
+}
 
 /** Each argument may be an Input. */
 type InputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
 /** The parameters of `getX`: the arguments are optional where the function needs none. */
-type Params<N extends FunctionName, A> = {} extends FunctionArgs<N> ? [args?: A, opts?: GarmInvokeOptions] : [args: A, opts?: GarmInvokeOptions];
+type Params<N extends FunctionName, A, O> = {} extends FunctionArgs<N> ? [args?: A, opts?: O] : [args: A, opts?: O];
+
+/** The GARM a call names, for the implementation's messages under the option's name. */
+const namedGarm = (garm: unknown) => (garm === undefined ? undefined : { option: GARM_INPUT, value: garm });
 
 /** `getX(args)`: the answer as a Promise. */
-function promiseOf<N extends FunctionName>(name: N): (...params: Params<N, FunctionArgs<N>>) => Promise<FunctionResult<N>> {
-  return (...[args]) => functions().invoke(name, args);
+function promiseOf<N extends FunctionName>(name: N): (...params: Params<N, FunctionArgs<N>, GarmInvokeOptions>) => Promise<FunctionResult<N>> {
+  return (...[args, opts]) => functions().invoke(name, args, namedGarm(opts?.garm));
 }
 
-/** `getXOutput(args)`: the arguments as Inputs, the answer as an Output. */
-function outputOf<N extends FunctionName>(name: N): (...params: Params<N, InputArgs<FunctionArgs<N>>>) => pulumi.Output<FunctionResult<N>> {
-  return (...[args]) => pulumi.output(args ?? {}).apply((plain) => functions().invoke(name, plain as FunctionArgs<N>)) as pulumi.Output<FunctionResult<N>>;
+/**
+ * `getXOutput(args)`: the arguments as Inputs, the answer as an Output. The connection's password makes no answer
+ * secret: no function answers a secret, and the password only reaches the GARM client.
+ */
+function outputOf<N extends FunctionName>(name: N): (...params: Params<N, InputArgs<FunctionArgs<N>>, GarmInvokeOutputOptions>) => pulumi.Output<FunctionResult<N>> {
+  return (...[args, opts]) =>
+    pulumi
+      .all([pulumi.output(args ?? {}), pulumi.unsecret(pulumi.output(opts?.garm))])
+      .apply(([plain, garm]) => functions().invoke(name, plain as FunctionArgs<N>, namedGarm(garm))) as pulumi.Output<FunctionResult<N>>;
 }
 
 export type GetControllerResult = FunctionResult<"getController">;

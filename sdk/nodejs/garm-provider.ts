@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { providerFor } from "./shim";
+import type { InGarmArgs } from "./garm-connection";
 
 /** An SSH login, in the shape of @pulumi/command's remote Connection; a bastion has the same fields but no proxy. */
 export interface GarmSshLoginArgs {
@@ -40,7 +41,7 @@ export interface GarmProviderConnectionArgs extends GarmSshLoginArgs {
 }
 
 /** Inputs of a GarmProvider. Checked at `pulumi preview`. */
-export interface GarmProviderArgs {
+export interface GarmProviderArgs extends InGarmArgs {
   /** GARM provider name; scale sets refer to it. Changing it replaces the entry (new entry first). */
   readonly name: pulumi.Input<string>;
   /** Shown by GET /providers. */
@@ -86,6 +87,6 @@ export class GarmProvider extends pulumi.dynamic.Resource {
   constructor(name: string, args: GarmProviderArgs, opts?: pulumi.CustomResourceOptions) {
     // Recorded in the block, so another stack or resource cannot take over a GARM provider of the same name.
     const owner = { project: pulumi.getProject(), stack: pulumi.getStack(), resource: name };
-    super(providerFor("garmProvider"), name, resourceInputs("garmProvider", { ...args, owner }, opts), resourceOptions("garmProvider", opts), "garm", "GarmProvider");
+    super(providerFor("garmProvider"), name, resourceInputs("garmProvider", { ...args, owner }, opts), resourceOptions("garmProvider", opts, args), "garm", "GarmProvider");
   }
 }

@@ -7,8 +7,10 @@ export { GarmOrganization, GarmRepository, GarmEnterprise, type GarmOrganization
 export { GarmController, type GarmControllerArgs } from "./controller";
 export { GarmTemplate, type GarmTemplateArgs } from "./template";
 export { GarmPool, type GarmPoolArgs } from "./pool";
+export type { GarmConnectionArgs, InGarmArgs } from "./garm-connection";
 export {
   type GarmInvokeOptions,
+  type GarmInvokeOutputOptions,
   getController,
   getControllerOutput,
   type GetControllerResult,

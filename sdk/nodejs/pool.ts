@@ -33,6 +33,6 @@ export class GarmPool extends pulumi.dynamic.Resource {
   declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmPoolArgs, opts?: pulumi.CustomResourceOptions) {
-    super(poolProvider, name, resourceInputs("pool", args, opts), resourceOptions("pool", opts), "garm", "GarmPool");
+    super(poolProvider, name, resourceInputs("pool", args, opts), resourceOptions("pool", opts, args), "garm", "GarmPool");
   }
 }

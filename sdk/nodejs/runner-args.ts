@@ -1,8 +1,9 @@
 // The inputs a scale set and a pool share: where their runners come from and how GARM runs them. GARM keeps the same
 // runner settings for both (params/requests.go CreateScaleSetParams and CreatePoolParams), so the SDK states them once.
 import type * as pulumi from "@pulumi/pulumi";
+import type { InGarmArgs } from "./garm-connection";
 
-export interface RunnerSettingsArgs {
+export interface RunnerSettingsArgs extends InGarmArgs {
   /** GitHub organization (a GARM entity). Set exactly one of organization, repository, enterprise, entityId. */
   readonly organization?: pulumi.Input<string>;
   /** GitHub repository as "owner/name" (a GARM entity). */

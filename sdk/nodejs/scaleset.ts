@@ -50,6 +50,6 @@ export class GarmScaleSet extends pulumi.dynamic.Resource {
   declare readonly endpointName: pulumi.Output<string>;
 
   constructor(name: string, args: GarmScaleSetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("scaleSet"), name, resourceInputs("scaleSet", args, opts), resourceOptions("scaleSet", opts), "garm", "GarmScaleSet");
+    super(providerFor("scaleSet"), name, resourceInputs("scaleSet", args, opts), resourceOptions("scaleSet", opts, args), "garm", "GarmScaleSet");
   }
 }

@@ -2,9 +2,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type InputsAsOutputs, resourceInputs, resourceOptions } from "./resource-inputs";
 import { templateProvider } from "./shim";
+import type { InGarmArgs } from "./garm-connection";
 
 /** Inputs of a GarmTemplate. Checked at `pulumi preview`. */
-export interface GarmTemplateArgs {
+export interface GarmTemplateArgs extends InGarmArgs {
   /** Template name, unique among your templates in GARM. Changes in place. */
   readonly name: pulumi.Input<string>;
   /** Shown by garm-cli template list. Changes in place. Defaults to empty. */
@@ -41,6 +42,6 @@ export class GarmTemplate extends pulumi.dynamic.Resource {
   declare readonly garmControllerId: pulumi.Output<string>;
 
   constructor(name: string, args: GarmTemplateArgs, opts?: pulumi.CustomResourceOptions) {
-    super(templateProvider, name, resourceInputs("template", args, opts), resourceOptions("template", opts), "garm", "GarmTemplate");
+    super(templateProvider, name, resourceInputs("template", args, opts), resourceOptions("template", opts, args), "garm", "GarmTemplate");
   }
 }

@@ -5,7 +5,7 @@ import { sleepUnlessCancelled } from "../../common/cancel";
 import { configure, garmClient, processCancel } from "../../common/connection";
 import type { KindMethods } from "../../common/planned-diff";
 import type { GarmClient } from "../../garm/client";
-import { markingGarmRestarts, processRestarts } from "../../garm/restart-window";
+import { markingGarmRestarts, restartWindowsFor } from "../../garm/restart-window";
 import type { MachineFiles } from "../../machine/files";
 import type { GarmHost } from "../../machine/host";
 import { connectionOf } from "./inputs";
@@ -19,7 +19,20 @@ const consoleLine = (line: string) => console.log(line);
 // One coordinator per provider process: Pulumi runs every operation of an update in this one process, so changes
 // made together share one restart. Its line goes to whoever asked for the restart that started the batch.
 let restartLog: (line: string) => void = consoleLine;
-const restarts = new RestartCoordinator({ run: markingGarmRestarts((command: string, timeoutMs: number, host?: RestartHost) => (host ?? localHost).run(command, timeoutMs)), log: (line) => restartLog(line) });
+const restarts = new RestartCoordinator({
+  // A batch runs in the context of the request that started it, so garmClient() is the GARM its resources live in.
+  run: markingGarmRestarts((command: string, timeoutMs: number, host?: RestartHost) => (host ?? localHost).run(command, timeoutMs), () => restartWindowsFor(garmUrlNow())),
+  log: (line) => restartLog(line),
+});
+
+/** The URL of the GARM the running operation acts in (its resource's own, else the stack's); "" while a setting is wrong. */
+function garmUrlNow(): string {
+  try {
+    return garmClient().garmUrl;
+  } catch {
+    return "";
+  }
+}
 
 /** A connection not known yet (preview) or not valid: nothing can be read there, so check's reads pass. */
 const NOT_KNOWN_YET = "the GARM host is not known yet";
@@ -59,7 +72,7 @@ export function garmProviderWith(garm: () => GarmClient, log: (line: string) => 
         sleep: (ms) => sleepUnlessCancelled(ms, cancel),
         now: () => Date.now(),
         log,
-        watchRestarts: (file, read) => processRestarts.watch(file, read),
+        watchRestarts: (file, read) => restartWindowsFor(garmUrlNow()).watch(file, read),
       });
       impls.set(host, impl);
     }

@@ -3,7 +3,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { GarmClient } from "../../../provider/garm/client";
 import { GarmApiError } from "../../../provider/garm/errors";
-import { RestartWindows, markingGarmRestarts } from "../../../provider/garm/restart-window";
+import { RestartWindows, markingGarmRestarts, restartWindowsFor } from "../../../provider/garm/restart-window";
 import { sendJson } from "../../support/http-stub";
 
 const PASSWORD = "s3cret-Password-1";
@@ -53,6 +53,41 @@ class RestartableGarm {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }
+
+describe("restarts of two GARMs one program manages", function () {
+  this.timeout(20_000);
+  const garms: RestartableGarm[] = [];
+  const clients: GarmClient[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await Promise.all(garms.splice(0).map((g) => g.stop()));
+  });
+
+  async function garmAndClient(): Promise<[RestartableGarm, GarmClient]> {
+    const garm = new RestartableGarm();
+    await garm.start();
+    garms.push(garm);
+    // No restarts option: each client reads the windows of its own GARM, as in a provider process.
+    const client = new GarmClient({ url: garm.url, username: "admin", password: PASSWORD, random: () => 1 });
+    clients.push(client);
+    await client.listJobs();
+    return [garm, client];
+  }
+
+  it("one GARM's answers do not close the other's restart window, and the other's refusals do not wait on it", async () => {
+    const [a] = await garmAndClient();
+    const [b, toB] = await garmAndClient();
+    const restartingA = restartWindowsFor(a.url).begin(10_000);
+    restartingA.commandEnded(true);
+    await toB.listJobs();
+    assert.equal(restartWindowsFor(a.url).current(), restartingA, "GARM b answered; GARM a's restart is still under way");
+    await b.stop();
+    const started = Date.now();
+    await assert.rejects(toB.listJobs(), (err: Error) => err instanceof GarmApiError && err.kind === "connection");
+    assert.ok(Date.now() - started < 8_000, "a refusal by GARM b did not wait through GARM a's restart window");
+    restartingA.answered(Number.MAX_SAFE_INTEGER);
+  });
+});
 
 describe("GarmTransport during a GARM restart this process started (§9.2)", function () {
   this.timeout(20_000);
@@ -199,7 +234,7 @@ describe("markingGarmRestarts", () => {
     const run = markingGarmRestarts(async () => {
       openDuringRun = restarts.current() !== undefined;
       return result(0);
-    }, restarts);
+    }, () => restarts);
     await run("systemctl restart garm", 60_000);
     assert.equal(openDuringRun, true);
     assert.ok(restarts.current(), "GARM has not answered yet");
@@ -216,7 +251,7 @@ describe("markingGarmRestarts", () => {
   ] as const) {
     it(`closes the window when the command ${what}`, async () => {
       const restarts = new RestartWindows();
-      await markingGarmRestarts(outcome, restarts)("restart", 60_000).catch(() => undefined);
+      await markingGarmRestarts(outcome, () => restarts)("restart", 60_000).catch(() => undefined);
       assert.equal(restarts.current(), undefined);
     });
   }

@@ -1,0 +1,82 @@
+// A GARM named by the program instead of the stack's `garm:*` config: the `garm` input of a TypeScript resource and
+// the `garm` option of a TypeScript function, so one program manages several GARMs (docs/concepts/several-garms.md).
+// The same rules as the stack config's settings (config.ts), with messages that name the input's fields.
+import { z } from "zod";
+import { type ConnectionSettings, ConnectionSettingsError, checkUrl, readCaCert } from "./config";
+import { containsUnknown } from "./unknown";
+
+/** The fields of a connection, as a program gives them. */
+export const garmConnectionSchema = z
+  .object({
+    url: z.string().trim().min(1, "must be GARM's base URL, e.g. https://garm.example.com:9997"),
+    username: z.string().trim().min(1, "must name a GARM admin user"),
+    password: z.string().min(1, "must be the user's password (pulumi.secret or config.requireSecret)"),
+    caCertFile: z.string().trim().min(1).optional(),
+    caCert: z.string().trim().min(1).optional(),
+    insecure: z.boolean().optional(),
+  })
+  .strict();
+
+export type GarmConnectionInput = z.input<typeof garmConnectionSchema>;
+
+export interface ConnectionProblem {
+  /** The field at fault, from the connection's own name: `garm.url`. */
+  readonly property: string;
+  readonly reason: string;
+}
+
+/**
+ * The settings `value` (a resource's `garm` input, a function's `garm` option) gives, or every problem with it, each
+ * naming its field under `field`. A value not known yet (preview, computed by another resource) has neither: it is
+ * checked once known.
+ */
+export function connectionSettingsOf(value: unknown, field: string): { settings?: ConnectionSettings; problems: ConnectionProblem[] } {
+  if (containsUnknown(value)) return { problems: [] };
+  const parsed = garmConnectionSchema.safeParse(value);
+  if (!parsed.success) {
+    return {
+      problems: parsed.error.issues.map((issue) => {
+        const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
+        const path = [field, ...issue.path.map(String), ...(keys.length === 1 ? keys : [])].join(".");
+        const reason = keys.length > 0 ? `is not a connection setting (url, username, password, caCertFile, caCert, insecure)` : issue.message;
+        return { property: path, reason: keys.length > 1 ? `${keys.join(", ")} ${reason.replace(/^is/, "are")}` : reason };
+      }),
+    };
+  }
+  const given = parsed.data;
+  const problems: ConnectionProblem[] = [];
+  const fixes = {
+    url: (base: string) => `set ${field}.url to ${base}`,
+    insecure: `set ${field}.insecure to true to accept that`,
+  };
+  const urlFailure = checkUrl(given.url, given.insecure === true, `${field}.url`, fixes);
+  if (urlFailure) problems.push({ property: `${field}.url`, reason: urlFailure.message });
+  if (given.caCert !== undefined && given.caCertFile !== undefined) {
+    problems.push({ property: `${field}.caCert`, reason: `give ${field}.caCert (PEM text) or ${field}.caCertFile (a path), not both` });
+  }
+  let caCert = given.caCert;
+  if (given.caCertFile !== undefined && given.caCert === undefined) {
+    try {
+      caCert = readCaCert(given.caCertFile, `${field}.caCertFile`);
+    } catch (err) {
+      problems.push({ property: `${field}.caCertFile`, reason: (err as ConnectionSettingsError).message });
+    }
+  }
+  if (problems.length > 0) return { problems };
+  return {
+    settings: { url: given.url.replace(/\/+$/, ""), username: given.username, password: given.password, caCert, urlSetting: `${field}.url` },
+    problems,
+  };
+}
+
+/** Whether two `garm` inputs (either absent) name the same connection, field by field. */
+export function sameConnection(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value !== "object") return JSON.stringify(value);
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([x], [y]) => x.localeCompare(y));
+  return JSON.stringify(entries);
+}

@@ -1,0 +1,122 @@
+// examples/two-garms as a user runs it: one TypeScript program managing a scale set in each of two GARMs, each resource
+// and function naming its GARM with the `garm` connection, the stack's garm:* config unset. The package installed from
+// its npm tarball, the real `pulumi` CLI and Node host, two GARM simulators. Checked after each step: what each GARM
+// holds, and each GARM's request log, which shows no call for a resource that lives in the other GARM.
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { locateLanguageHost, locatePulumi } from "../../../harness/pulumi-cli";
+import { PulumiProject, packOnce } from "../../../harness/pulumi-cli/project";
+import { type Simulator, startSimulator } from "../../../simulator";
+import type { RequestLogEntry } from "../../../simulator/simulator";
+
+const writesIn = (log: RequestLogEntry[]) => log.filter((r) => r.method !== "GET" && !r.path.endsWith("/auth/login")).map((r) => `${r.method} ${r.path}`);
+
+describe("two GARMs from one TypeScript program (examples/two-garms, real CLI, two simulators)", function () {
+  this.timeout(600_000);
+  let eu: Simulator;
+  let us: Simulator;
+  let project: PulumiProject;
+
+  before(async function () {
+    locatePulumi();
+    locateLanguageHost();
+    [eu, us] = await Promise.all([startSimulator({ tickMs: 100 }), startSimulator({ tickMs: 100 })]);
+    project = await PulumiProject.fromExample({ example: "two-garms", tarball: await packOnce() });
+    await project.initStack("dev", {
+      euUrl: eu.url,
+      euUsername: eu.username,
+      euPassword: { value: eu.password, secret: true },
+      usUrl: us.url,
+      usUsername: us.username,
+      usPassword: { value: us.password, secret: true },
+    });
+  });
+
+  after(async () => {
+    project?.close();
+    await Promise.all([eu?.stop(), us?.stop()]);
+  });
+
+  const clear = () => (eu.clearRequests(), us.clearRequests());
+  const liveNames = (sim: Simulator) => sim.scaleSets().map((s) => s.name).sort();
+
+  it("preview reads both GARMs and writes to neither; up makes one scale set in each, recording each GARM", async () => {
+    clear();
+    const preview = await project.preview();
+    assert.equal(preview.changeSummary.create, 3, JSON.stringify(preview.changeSummary));
+    assert.deepEqual([...writesIn(eu.requests()), ...writesIn(us.requests())], []);
+
+    clear();
+    await project.cli(["up", "--yes"]);
+    const out = (await project.outputs()) as Record<"eu" | "us", Record<string, unknown>>;
+    assert.equal(out.eu.controllerId, eu.controllerId());
+    assert.equal(out.us.controllerId, us.controllerId());
+    assert.equal(out.eu.garmControllerId, eu.controllerId(), "the eu scale set records the eu GARM");
+    assert.equal(out.us.garmControllerId, us.controllerId(), "the us scale set records the us GARM");
+    assert.equal(eu.scaleSets().length, 1);
+    assert.equal(us.scaleSets().length, 1);
+    assert.equal(eu.scaleSets()[0].id, out.eu.scaleSetId);
+    assert.equal(us.scaleSets()[0].id, out.us.scaleSetId);
+    assert.equal(writesIn(eu.requests()).filter((w) => w.startsWith("POST")).length, 1, writesIn(eu.requests()).join(", "));
+    assert.equal(writesIn(us.requests()).filter((w) => w.startsWith("POST")).length, 1, writesIn(us.requests()).join(", "));
+
+    // The connections hold the passwords: the state keeps them encrypted, never in clear.
+    const stateFiles = fs.readdirSync(path.join(project.workDir, "state"), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    assert.ok(stateFiles.length > 0);
+    for (const f of stateFiles) {
+      const text = fs.readFileSync(path.join(f.parentPath, f.name), "utf8");
+      assert.ok(!text.includes(eu.password), `${f.name} holds the password in clear`);
+    }
+    await project.cli(["preview", "--expect-no-changes"]);
+  });
+
+  it("a label change in eu replaces the eu scale set and writes nothing to us", async () => {
+    const usBefore = liveNames(us);
+    const euBefore = liveNames(eu);
+    await project.setConfig({ euLabels: JSON.stringify(["linux", "x64", "gpu"]) });
+    clear();
+    await project.cli(["up", "--yes"]);
+    assert.deepEqual(writesIn(us.requests()), [], "the us GARM was written to for an eu change");
+    assert.deepEqual(liveNames(us), usBefore);
+    const euAfter = liveNames(eu);
+    assert.equal(euAfter.length, 1);
+    assert.notDeepEqual(euAfter, euBefore, "the eu scale set was replaced (a new hashed name)");
+  });
+
+  it("the us GARM under a new URL: the connection is stored with no write to either GARM, then no change", async () => {
+    const moved = us.url.replace("127.0.0.1", "localhost");
+    assert.notEqual(moved, us.url);
+    await project.setConfig({ usUrl: moved });
+    clear();
+    const preview = await project.preview();
+    assert.equal(preview.changeSummary.update, 1, JSON.stringify(preview.changeSummary));
+    assert.equal(preview.changeSummary.replace ?? 0, 0);
+    await project.cli(["up", "--yes"]);
+    assert.deepEqual([...writesIn(eu.requests()), ...writesIn(us.requests())], []);
+    clear();
+    await project.cli(["preview", "--expect-no-changes"]);
+  });
+
+  it("a us connection that reaches the eu GARM is refused, naming both GARMs and garm.url, and nothing is written", async () => {
+    await project.setConfig({ usUrl: eu.url });
+    clear();
+    const r = await project.cli(["preview"], { expectOk: false });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stdout + r.stderr, new RegExp(`lives in GARM ${us.controllerId()}, but garm\\.url ${eu.url.replace(/[.:/]/g, "\\$&")} reaches GARM ${eu.controllerId()}`));
+    assert.doesNotMatch(r.stdout + r.stderr, new RegExp(eu.password.replace(/[!]/g, "\\$&")));
+    assert.deepEqual([...writesIn(eu.requests()), ...writesIn(us.requests())], []);
+    await project.setConfig({ usUrl: us.url });
+  });
+
+  it("destroy deletes each scale set in its own GARM", async () => {
+    clear();
+    await project.cli(["destroy", "--yes"]);
+    assert.deepEqual(eu.scaleSets(), []);
+    assert.deepEqual(us.scaleSets(), []);
+    const deletes = (sim: Simulator) => writesIn(sim.requests()).filter((w) => w.startsWith("DELETE /api/v1/scalesets/"));
+    assert.equal(deletes(eu).length, 1, deletes(eu).join(", "));
+    assert.equal(deletes(us).length, 1, deletes(us).join(", "));
+    console.log(`      ${project.timings()}`);
+  });
+});
