@@ -33,24 +33,17 @@ export interface ConnectionProblem {
 export function connectionSettingsOf(value: unknown, field: string): { settings?: ConnectionSettings; problems: ConnectionProblem[] } {
   if (containsUnknown(value)) return { problems: [] };
   const parsed = garmConnectionSchema.safeParse(value);
-  if (!parsed.success) {
-    return {
-      problems: parsed.error.issues.map((issue) => {
-        const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
-        const path = [field, ...issue.path.map(String), ...(keys.length === 1 ? keys : [])].join(".");
-        const reason = keys.length > 0 ? `is not a connection setting (url, username, password, caCertFile, caCert, insecure)` : issue.message;
-        return { property: path, reason: keys.length > 1 ? `${keys.join(", ")} ${reason.replace(/^is/, "are")}` : reason };
-      }),
-    };
+  const problems: ConnectionProblem[] = parsed.success ? [] : parsed.error.issues.map((issue) => problemOf(issue, field));
+  // The URL's own rules are said together with the other fields' problems, so one preview names them all.
+  const raw = (value && typeof value === "object" ? value : {}) as Record<string, unknown>;
+  const url = typeof raw.url === "string" ? raw.url.trim() : "";
+  if (url) {
+    const fixes = { url: (base: string) => `set ${field}.url to ${base}`, insecure: `set ${field}.insecure to true to accept that` };
+    const urlFailure = checkUrl(url, raw.insecure === true, `${field}.url`, fixes);
+    if (urlFailure) problems.push({ property: `${field}.url`, reason: urlFailure.message });
   }
+  if (!parsed.success || problems.length > 0) return { problems };
   const given = parsed.data;
-  const problems: ConnectionProblem[] = [];
-  const fixes = {
-    url: (base: string) => `set ${field}.url to ${base}`,
-    insecure: `set ${field}.insecure to true to accept that`,
-  };
-  const urlFailure = checkUrl(given.url, given.insecure === true, `${field}.url`, fixes);
-  if (urlFailure) problems.push({ property: `${field}.url`, reason: urlFailure.message });
   if (given.caCert !== undefined && given.caCertFile !== undefined) {
     problems.push({ property: `${field}.caCert`, reason: `give ${field}.caCert (PEM text) or ${field}.caCertFile (a path), not both` });
   }
@@ -67,6 +60,18 @@ export function connectionSettingsOf(value: unknown, field: string): { settings?
     settings: { url: given.url.replace(/\/+$/, ""), username: given.username, password: given.password, caCert, urlSetting: `${field}.url` },
     problems,
   };
+}
+
+/** A schema issue as the problem of the field it names under `field`. */
+function problemOf(issue: z.core.$ZodIssue, field: string): ConnectionProblem {
+  const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
+  if (keys.length > 0) {
+    const settings = "url, username, password, caCertFile, caCert, insecure";
+    return keys.length === 1
+      ? { property: `${field}.${keys[0]}`, reason: `is not a connection setting (${settings})` }
+      : { property: field, reason: `${keys.join(", ")} are not connection settings (${settings})` };
+  }
+  return { property: [field, ...issue.path.map(String)].join("."), reason: issue.message };
 }
 
 /** Whether two `garm` inputs (either absent) name the same connection, field by field. */

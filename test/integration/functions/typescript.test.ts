@@ -84,6 +84,30 @@ describe("functions of the TypeScript package (program process, simulator)", fun
     await assert.rejects(garm.getScaleSet({ id: 999 }), /getScaleSet: GARM has no scale set with id 999/);
   });
 
+  it("reads the GARM a call names in its garm option instead of the stack's, one login per GARM, the answer no secret", async () => {
+    const other = await startSimulator({ tickMs: 100 });
+    try {
+      sim.clearRequests();
+      const there = { url: other.url, username: other.username, password: other.password };
+      assert.equal((await garm.getController({}, { garm: there })).controllerId, other.controllerId());
+      const output = garm.getControllerOutput({}, { garm: { ...there, password: pulumi.secret(other.password) } });
+      assert.equal((await settle(output)).controllerId, other.controllerId());
+      assert.equal(await pulumi.isSecret(output), false, "the password makes no answer secret");
+      assert.equal((await garm.getOrganization({ name: "acme" }, { garm: there })).id, other.organizationId);
+      assert.deepEqual(sim.requests(), [], "the stack's GARM is not called for a call that names another");
+      assert.equal(other.requests().filter((r) => r.path.endsWith("/auth/login")).length, 1, "one login per GARM");
+      // The stack's GARM still answers calls that name none.
+      assert.equal((await garm.getController()).controllerId, sim.controllerId());
+      await assert.rejects(garm.getController({}, { garm: { url: "garm-eu", username: "admin" } as never }), (err: Error) => {
+        assert.match(err.message, /^getController: .*garm\.url: garm\.url "garm-eu" is not a URL/);
+        assert.match(err.message, /garm\.password: /);
+        return true;
+      });
+    } finally {
+      await other.stop();
+    }
+  });
+
   it("without connection settings fails naming the setting to set", async () => {
     const saved = { url: process.env.GARM_URL };
     delete process.env.GARM_URL;
