@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { locateLanguageHost, locatePulumi } from "../../../harness/pulumi-cli";
 import { PulumiProject, packOnce } from "../../../harness/pulumi-cli/project";
+import { GarmClient } from "../../../provider/garm/client";
 import { type Simulator, startSimulator } from "../../../simulator";
 import type { RequestLogEntry } from "../../../simulator/simulator";
 
@@ -22,6 +23,15 @@ describe("two GARMs from one TypeScript program (examples/two-garms, real CLI, t
     locatePulumi();
     locateLanguageHost();
     [eu, us] = await Promise.all([startSimulator({ tickMs: 100 }), startSimulator({ tickMs: 100 })]);
+    // Ids count from 1 in every GARM: a scale set made and deleted in us first makes the two GARMs' ids differ, so a
+    // request sent to the wrong GARM names nothing there, and the request logs tell which GARM each scale set was read in.
+    const rest = new GarmClient({ url: us.url, username: us.username, password: us.password });
+    const first = await rest.createScaleSet(
+      { kind: "organization", id: us.organizationId },
+      { name: "made-first", provider_name: "fake", image: "img", flavor: "small", os_type: "linux", os_arch: "amd64", labels: ["linux"], max_runners: 1, min_idle_runners: 0, enabled: false },
+    );
+    await rest.deleteScaleSet(first.id);
+    await rest.close();
     project = await PulumiProject.fromExample({ example: "two-garms", tarball: await packOnce() });
     await project.initStack("dev", {
       euUrl: eu.url,
@@ -58,6 +68,7 @@ describe("two GARMs from one TypeScript program (examples/two-garms, real CLI, t
     assert.equal(us.scaleSets().length, 1);
     assert.equal(eu.scaleSets()[0].id, out.eu.scaleSetId);
     assert.equal(us.scaleSets()[0].id, out.us.scaleSetId);
+    assert.notEqual(out.eu.scaleSetId, out.us.scaleSetId);
     assert.equal(writesIn(eu.requests()).filter((w) => w.startsWith("POST")).length, 1, writesIn(eu.requests()).join(", "));
     assert.equal(writesIn(us.requests()).filter((w) => w.startsWith("POST")).length, 1, writesIn(us.requests()).join(", "));
 
@@ -68,6 +79,13 @@ describe("two GARMs from one TypeScript program (examples/two-garms, real CLI, t
       const text = fs.readFileSync(path.join(f.parentPath, f.name), "utf8");
       assert.ok(!text.includes(eu.password), `${f.name} holds the password in clear`);
     }
+    await project.cli(["preview", "--expect-no-changes"]);
+    // Refresh reads each scale set in the GARM its state names, and keeps the connection there.
+    clear();
+    await project.cli(["refresh", "--yes"]);
+    assert.ok(eu.requests().some((r) => r.path === `/api/v1/scalesets/${out.eu.scaleSetId}`), "eu's scale set was read in eu");
+    assert.ok(us.requests().some((r) => r.path === `/api/v1/scalesets/${out.us.scaleSetId}`), "us's scale set was read in us");
+    assert.deepEqual([...writesIn(eu.requests()), ...writesIn(us.requests())], []);
     await project.cli(["preview", "--expect-no-changes"]);
   });
 
