@@ -8,6 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { type MockGithub, startMockGithub } from "../../harness/mock-github";
 import { locateLanguageHost, locatePulumi } from "../../harness/pulumi-cli";
+import { twoGarmsConfig } from "../support/two-garms";
 import { PulumiProject, packOnce } from "../../harness/pulumi-cli/project";
 import { type RealGarm, locateGarm, startRealGarm } from "../../harness/real-garm";
 import { type Simulator, startSimulator } from "../../simulator";
@@ -29,14 +30,7 @@ describe("e2e: two GARMs from one TypeScript program, real GARM v0.2.1 and the s
     const tarball = packOnce();
     [eu, us] = await Promise.all([startRealGarm({ garmBinary, workDir, mockGithubUrl: mock.url }), startSimulator({ tickMs: 100 })]);
     project = await PulumiProject.fromExample({ example: "two-garms", tarball: await tarball });
-    await project.initStack("dev", {
-      euUrl: eu.url,
-      euUsername: eu.username,
-      euPassword: { value: eu.password, secret: true },
-      usUrl: us.url,
-      usUsername: us.username,
-      usPassword: { value: us.password, secret: true },
-    });
+    await project.initStack("dev", twoGarmsConfig(eu!, us!));
   });
 
   afterEach(function () {

@@ -6,6 +6,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { locateLanguageHost, locatePulumi } from "../../../harness/pulumi-cli";
+import { twoGarmsConfig } from "../../support/two-garms";
 import { PulumiProject, packOnce } from "../../../harness/pulumi-cli/project";
 import { GarmClient } from "../../../provider/garm/client";
 import { type Simulator, startSimulator } from "../../../simulator";
@@ -33,14 +34,7 @@ describe("two GARMs from one TypeScript program (examples/two-garms, real CLI, t
     await rest.deleteScaleSet(first.id);
     await rest.close();
     project = await PulumiProject.fromExample({ example: "two-garms", tarball: await packOnce() });
-    await project.initStack("dev", {
-      euUrl: eu.url,
-      euUsername: eu.username,
-      euPassword: { value: eu.password, secret: true },
-      usUrl: us.url,
-      usUsername: us.username,
-      usPassword: { value: us.password, secret: true },
-    });
+    await project.initStack("dev", twoGarmsConfig(eu, us));
   });
 
   after(async () => {
