@@ -5,7 +5,9 @@
 //
 // Stack config, per region (eu and us): `<region>Url`, `<region>Username` (default admin), `<region>Password` (secret),
 // optional `<region>Labels` (a JSON list, default ["linux","x64"]); shared: `organization` (default acme) and
-// `providerName` (default fake), which both GARMs must hold.
+// `providerName` (default fake), which both GARMs must hold. With `<region>GarmConfigPath` set, the region's scale set
+// runs on a provider entry of its own, `<region>-fleet`, which a GarmProvider writes into that GARM's config file
+// (`<region>ProviderExecutable`, `<region>RestartCommand`) and applies by restarting that GARM only.
 import * as pulumi from "@pulumi/pulumi";
 import * as garm from "pulumi-garm";
 
@@ -20,11 +22,22 @@ function region(name: "eu" | "us") {
   };
   const controller = garm.getControllerOutput({}, { garm: connection });
   const org = garm.getOrganizationOutput({ name: config.get("organization") ?? "acme" }, { garm: connection });
+  const garmConfigPath = config.get(`${name}GarmConfigPath`);
+  const provider = garmConfigPath
+    ? new garm.GarmProvider(`${name}-fleet`, {
+        garm: connection,
+        name: `${name}-fleet`,
+        description: `runners of region ${name}`,
+        executable: config.require(`${name}ProviderExecutable`),
+        garmConfigPath,
+        restartCommand: config.require(`${name}RestartCommand`),
+      })
+    : undefined;
   const scaleSet = new garm.GarmScaleSet(`${name}-small`, {
     garm: connection,
     name: "ci-small",
     entityId: org.id,
-    providerName: config.get("providerName") ?? "fake",
+    providerName: provider?.name ?? config.get("providerName") ?? "fake",
     image: "ubuntu-24.04",
     flavor: "small",
     labels: config.getObject<string[]>(`${name}Labels`) ?? ["linux", "x64"],

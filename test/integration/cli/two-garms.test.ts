@@ -1,7 +1,8 @@
-// examples/two-garms as a user runs it: one TypeScript program managing a scale set in each of two GARMs, each resource
-// and function naming its GARM with the `garm` connection, the stack's garm:* config unset. The package installed from
-// its npm tarball, the real `pulumi` CLI and Node host, two GARM simulators. Checked after each step: what each GARM
-// holds, and each GARM's request log, which shows no call for a resource that lives in the other GARM.
+// examples/two-garms as a user runs it: one TypeScript program managing, in each of two GARMs, a provider entry (a
+// GarmProvider writing that GARM's config file and restarting that GARM) and a scale set on it, each resource and
+// function naming its GARM with the `garm` connection, the stack's garm:* config unset. The package installed from its
+// npm tarball, the real `pulumi` CLI and Node host, two simulated GARM hosts. Checked after each step: what each GARM
+// and its config file hold, its restarts, and its request log, which shows no call for a resource of the other GARM.
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -9,13 +10,16 @@ import { locateLanguageHost, locatePulumi } from "../../../harness/pulumi-cli";
 import { twoGarmsConfig } from "../../support/two-garms";
 import { PulumiProject, packOnce } from "../../../harness/pulumi-cli/project";
 import { GarmClient } from "../../../provider/garm/client";
-import { type Simulator, startSimulator } from "../../../simulator";
+import { type SimulatedHost, startSimulatedHost } from "../../../scripts/demo/host";
+import type { Simulator } from "../../../simulator";
 import type { RequestLogEntry } from "../../../simulator/simulator";
 
 const writesIn = (log: RequestLogEntry[]) => log.filter((r) => r.method !== "GET" && !r.path.endsWith("/auth/login")).map((r) => `${r.method} ${r.path}`);
 
 describe("two GARMs from one TypeScript program (examples/two-garms, real CLI, two simulators)", function () {
   this.timeout(600_000);
+  let euHost: SimulatedHost;
+  let usHost: SimulatedHost;
   let eu: Simulator;
   let us: Simulator;
   let project: PulumiProject;
@@ -23,7 +27,8 @@ describe("two GARMs from one TypeScript program (examples/two-garms, real CLI, t
   before(async function () {
     locatePulumi();
     locateLanguageHost();
-    [eu, us] = await Promise.all([startSimulator({ tickMs: 100 }), startSimulator({ tickMs: 100 })]);
+    [euHost, usHost] = await Promise.all([startSimulatedHost({ prefix: "pulumi-garm-two-garms-eu-" }), startSimulatedHost({ prefix: "pulumi-garm-two-garms-us-" })]);
+    [eu, us] = [euHost.sim, usHost.sim];
     // Ids count from 1 in every GARM: a scale set made and deleted in us first makes the two GARMs' ids differ, so a
     // request sent to the wrong GARM names nothing there, and the request logs tell which GARM each scale set was read in.
     const rest = new GarmClient({ url: us.url, username: us.username, password: us.password });
@@ -34,12 +39,17 @@ describe("two GARMs from one TypeScript program (examples/two-garms, real CLI, t
     await rest.deleteScaleSet(first.id);
     await rest.close();
     project = await PulumiProject.fromExample({ example: "two-garms", tarball: await packOnce() });
-    await project.initStack("dev", twoGarmsConfig(eu, us));
+    const hostConfig = (region: string, host: SimulatedHost) => ({
+      [`${region}GarmConfigPath`]: host.garmConfigPath,
+      [`${region}ProviderExecutable`]: host.providerExecutable,
+      [`${region}RestartCommand`]: host.stackConfig.restartCommand,
+    });
+    await project.initStack("dev", { ...twoGarmsConfig(eu, us), ...hostConfig("eu", euHost), ...hostConfig("us", usHost) });
   });
 
   after(async () => {
     project?.close();
-    await Promise.all([eu?.stop(), us?.stop()]);
+    await Promise.all([euHost?.close(), usHost?.close()]);
   });
 
   const clear = () => (eu.clearRequests(), us.clearRequests());
@@ -48,7 +58,7 @@ describe("two GARMs from one TypeScript program (examples/two-garms, real CLI, t
   it("preview reads both GARMs and writes to neither; up makes one scale set in each, recording each GARM", async () => {
     clear();
     const preview = await project.preview();
-    assert.equal(preview.changeSummary.create, 3, JSON.stringify(preview.changeSummary));
+    assert.equal(preview.changeSummary.create, 5, JSON.stringify(preview.changeSummary));
     assert.deepEqual([...writesIn(eu.requests()), ...writesIn(us.requests())], []);
 
     clear();
@@ -60,6 +70,14 @@ describe("two GARMs from one TypeScript program (examples/two-garms, real CLI, t
     assert.equal(out.us.garmControllerId, us.controllerId(), "the us scale set records the us GARM");
     assert.equal(eu.scaleSets().length, 1);
     assert.equal(us.scaleSets().length, 1);
+    assert.equal(eu.scaleSets()[0].providerName, "eu-fleet");
+    assert.equal(us.scaleSets()[0].providerName, "us-fleet");
+    // Each GarmProvider wrote its own GARM's file and restarted that GARM, once.
+    assert.match(euHost.garmConfig(), /name = "eu-fleet"/);
+    assert.doesNotMatch(euHost.garmConfig(), /us-fleet/);
+    assert.match(usHost.garmConfig(), /name = "us-fleet"/);
+    assert.doesNotMatch(usHost.garmConfig(), /eu-fleet/);
+    assert.deepEqual([euHost.restarts(), usHost.restarts()], [1, 1]);
     assert.equal(eu.scaleSets()[0].id, out.eu.scaleSetId);
     assert.equal(us.scaleSets()[0].id, out.us.scaleSetId);
     assert.notEqual(out.eu.scaleSetId, out.us.scaleSetId);
@@ -94,6 +112,7 @@ describe("two GARMs from one TypeScript program (examples/two-garms, real CLI, t
     const euAfter = liveNames(eu);
     assert.equal(euAfter.length, 1);
     assert.notDeepEqual(euAfter, euBefore, "the eu scale set was replaced (a new hashed name)");
+    assert.deepEqual([euHost.restarts(), usHost.restarts()], [1, 1], "a scale set's replacement restarts no GARM");
   });
 
   it("the us GARM under a new URL: the connection is stored with no write to either GARM, then no change", async () => {
@@ -102,10 +121,14 @@ describe("two GARMs from one TypeScript program (examples/two-garms, real CLI, t
     await project.setConfig({ usUrl: moved });
     clear();
     const preview = await project.preview();
-    assert.equal(preview.changeSummary.update, 1, JSON.stringify(preview.changeSummary));
+    // The us provider entry and scale set store the new connection.
+    assert.equal(preview.changeSummary.update, 2, JSON.stringify(preview.changeSummary));
     assert.equal(preview.changeSummary.replace ?? 0, 0);
+    const usConfig = usHost.garmConfig();
     await project.cli(["up", "--yes"]);
     assert.deepEqual([...writesIn(eu.requests()), ...writesIn(us.requests())], []);
+    assert.equal(usHost.garmConfig(), usConfig, "GARM's config file is not touched for a new connection");
+    assert.deepEqual([euHost.restarts(), usHost.restarts()], [1, 1]);
     clear();
     await project.cli(["preview", "--expect-no-changes"]);
   });
@@ -121,11 +144,14 @@ describe("two GARMs from one TypeScript program (examples/two-garms, real CLI, t
     await project.setConfig({ usUrl: us.url });
   });
 
-  it("destroy deletes each scale set in its own GARM", async () => {
+  it("destroy deletes each scale set in its own GARM, then each provider entry from its own GARM's file", async () => {
     clear();
     await project.cli(["destroy", "--yes"]);
     assert.deepEqual(eu.scaleSets(), []);
     assert.deepEqual(us.scaleSets(), []);
+    assert.doesNotMatch(euHost.garmConfig(), /eu-fleet/);
+    assert.doesNotMatch(usHost.garmConfig(), /us-fleet/);
+    assert.deepEqual([euHost.restarts(), usHost.restarts()], [2, 2]);
     const deletes = (sim: Simulator) => writesIn(sim.requests()).filter((w) => w.startsWith("DELETE /api/v1/scalesets/"));
     assert.equal(deletes(eu).length, 1, deletes(eu).join(", "));
     assert.equal(deletes(us).length, 1, deletes(us).join(", "));
