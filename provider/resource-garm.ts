@@ -92,7 +92,8 @@ export function inItsOwnGarm(provider: pulumi.dynamic.ResourceProvider): pulumi.
         inGarmOf(news, async () => {
           // A new connection alone (a moved URL, a rotated password) is stored, not sent: the kind's diff, which also
           // checks that the new connection reaches the GARM the resource lives in, says whether GARM needs a change.
-          if (diff && !(await diff.call(provider, id, without(olds), without(news))).changes) {
+          const moved = !sameConnection(connectionIn(olds), connectionIn(news));
+          if (moved && diff && !(await diff.call(provider, id, without(olds), without(news))).changes) {
             return { outs: carrying(without(olds), news) };
           }
           const result = await update.call(provider, id, without(olds), without(news));

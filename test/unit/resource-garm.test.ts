@@ -73,8 +73,7 @@ describe("a resource's own GARM (the garm input)", () => {
       `create ${EU.url}`,
       `read ${EU.url}`,
       `diff ${EU.url}`,
-      `diff ${EU.url}`, // update asks the kind's diff whether GARM needs a change
-      `update ${EU.url}`,
+      `update ${EU.url}`, // the same connection: straight to the kind's update, no second diff
       `delete ${US.url}`, // the stored connection decides
     ]);
     assert.ok(seen.every((props) => !("garm" in props)), JSON.stringify(seen));
