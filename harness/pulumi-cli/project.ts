@@ -32,11 +32,17 @@ export function run(command: string, args: readonly string[], opts: { cwd: strin
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 let packed: Promise<string> | undefined;
 
+/** Set by `make test` (test/support/run-suite.ts) to the tarball it packed once for all its mocha workers. */
+export const PACKED_TARBALL_ENV = "PULUMI_GARM_TEST_TARBALL";
+
 /**
  * `npm pack` of the repository, once per process, into a temp directory; returns the tarball's path. Scripts are skipped
- * (prepack would run tsc again): the callers run after `make build`, so dist/ is current.
+ * (prepack would run tsc again): the callers run after `make build`, so dist/ is current. Under `make test` the tarball
+ * its runner packed is used instead (PACKED_TARBALL_ENV), so parallel workers install the same bytes.
  */
 export function packOnce(): Promise<string> {
+  const shared = process.env[PACKED_TARBALL_ENV];
+  if (shared) return Promise.resolve(shared);
   packed ??= (async () => {
     const dest = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-pack-"));
     process.once("exit", () => fs.rmSync(dest, { recursive: true, force: true }));
