@@ -39,7 +39,10 @@ function abandoned(lock: string): boolean {
  * lock directory beside it); the others wait for it.
  */
 export async function installShared(dir: string, tarball: string, install: () => Promise<void>): Promise<void> {
-  const store = path.join(path.dirname(tarball), "installs", installKey(tarball, fs.readFileSync(path.join(dir, "package.json"), "utf8")));
+  // No package.json (a YAML project): npm writes one naming only the tarball, and the one install is all there is.
+  const packageJson = path.join(dir, "package.json");
+  if (!fs.existsSync(packageJson)) return install();
+  const store = path.join(path.dirname(tarball), "installs", installKey(tarball, fs.readFileSync(packageJson, "utf8")));
   const tree = path.join(store, "node_modules");
   const done = path.join(store, "done");
   const lock = `${store}.lock`;

@@ -4,25 +4,25 @@
 
 /**
  * The slowest files of the last measured run, longest first (seconds of their tests and hooks in `make test`'s
- * closing list, three workers on 2 cores at load 5-7). Files not listed follow in path order; a renamed file only
+ * closing list, three workers on 2 cores at load 3-4). Files not listed follow in path order; a renamed file only
  * loses its place.
  */
 export const SLOWEST_FIRST: readonly string[] = [
-  "test/integration/examples/examples.test.ts", // 493 s
-  "test/e2e/garm-provider-over-ssh-real-garm.test.ts", // 249 s
-  "test/integration/garm-provider/engine-scenarios.test.ts", // 198 s
-  "test/integration/entities/entities.test.ts", // 164 s
-  "test/integration/plugin/team-garm.test.ts", // 160 s
-  "test/integration/cli/import-each-kind.test.ts", // 127 s
-  "test/integration/garm-provider/two-operators.test.ts", // 121 s
-  "test/integration/plugin/yaml.test.ts", // 121 s
-  "test/integration/plugin/cli-behaviour.test.ts", // 111 s
-  "test/integration/scaleset/scaleset.test.ts", // 99 s
-  "test/e2e/conformance/conformance.test.ts", // 92 s
-  "test/e2e/garm-from-scratch-real-garm.test.ts", // 89 s
-  "test/integration/import-plan/typescript-program.test.ts", // 87 s
-  "test/integration/forge/endpoint.test.ts", // 79 s
-  "test/integration/functions/typescript-cli.test.ts", // 69 s
+  "test/integration/examples/examples.test.ts", // 305 s
+  "test/integration/entities/entities.test.ts", // 139 s
+  "test/integration/garm-provider/engine-scenarios.test.ts", // 131 s
+  "test/e2e/garm-provider-over-ssh-real-garm.test.ts", // 126 s
+  "test/integration/plugin/team-garm.test.ts", // 100 s
+  "test/integration/cli/import-each-kind.test.ts", // 95 s
+  "test/integration/plugin/yaml.test.ts", // 82 s
+  "test/integration/garm-provider/two-operators.test.ts", // 77 s
+  "test/integration/plugin/cli-behaviour.test.ts", // 77 s
+  "test/integration/scaleset/scaleset.test.ts", // 69 s
+  "test/e2e/garm-from-scratch-real-garm.test.ts", // 55 s
+  "test/integration/garm-provider/over-ssh.test.ts", // 50 s
+  "test/integration/cli/import-option.test.ts", // 44 s
+  "test/integration/forge/endpoint.test.ts", // 43 s
+  "test/integration/pool/pool.test.ts", // 43 s
 ];
 
 /** The compiled test file (dist/test/...js) of a source path (test/...ts). */

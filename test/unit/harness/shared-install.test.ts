@@ -60,6 +60,15 @@ describe("shared npm install of the packed package", () => {
     assert.notEqual(installKey(tarball, '{"dependencies":{"x":"1"}}'), before);
   });
 
+  it("installs a project without package.json (a YAML project) on its own, sharing nothing", async () => {
+    const dir = path.join(scratch, "yaml");
+    fs.mkdirSync(dir);
+    const seen = new Map<string, string[]>();
+    await installShared(dir, tarball, fakeInstall(dir, seen));
+    assert.deepEqual(seen.get("yaml"), []);
+    assert.equal(fs.existsSync(path.join(scratch, "installs")), false);
+  });
+
   it("takes over a lock left by a process that is gone, and shares nothing from an install that failed", async () => {
     const deps = { "pulumi-garm": "^0.1.0" };
     const a = project("a", deps);
