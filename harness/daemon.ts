@@ -14,8 +14,10 @@ export function ensureDebianPackages(packages: readonly string[], ready: () => b
   const names = packages.join(" ");
   if (process.getuid?.() !== 0) return `${names} ${packages.length > 1 ? "are" : "is"} missing and installing with apt-get needs root`;
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive", RUNLEVEL: "1" };
-  const apt = `apt-get install -y -qq --no-install-recommends ${names}`;
-  const install = spawnSync("sh", ["-c", `${apt} || (apt-get update -qq && ${apt})`], { env, encoding: "utf8" });
+  // Test files in parallel workers may install at the same time: apt waits for the other's dpkg lock instead of failing.
+  const lock = "-o DPkg::Lock::Timeout=300";
+  const apt = `apt-get ${lock} install -y -qq --no-install-recommends ${names}`;
+  const install = spawnSync("sh", ["-c", `${apt} || (apt-get ${lock} update -qq && ${apt})`], { env, encoding: "utf8" });
   if (!ready()) return `installing ${names} with apt-get failed: ${(install.stderr || install.stdout || "").trim().split("\n").slice(-3).join(" | ")}`;
   return undefined;
 }

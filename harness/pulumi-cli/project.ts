@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { locateLanguageHost, locatePulumi } from "./index";
+import { installShared } from "./shared-install";
 
 /** The repository root (holds package.json and examples/). */
 export const REPO_ROOT = path.resolve(__dirname, "..", "..", "..");
@@ -32,11 +33,17 @@ export function run(command: string, args: readonly string[], opts: { cwd: strin
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 let packed: Promise<string> | undefined;
 
+/** Set by `make test` (test/support/run-suite.ts) to the tarball it packed once for all its mocha workers. */
+export const PACKED_TARBALL_ENV = "PULUMI_GARM_TEST_TARBALL";
+
 /**
  * `npm pack` of the repository, once per process, into a temp directory; returns the tarball's path. Scripts are skipped
- * (prepack would run tsc again): the callers run after `make build`, so dist/ is current.
+ * (prepack would run tsc again): the callers run after `make build`, so dist/ is current. Under `make test` the tarball
+ * its runner packed is used instead (PACKED_TARBALL_ENV), so parallel workers install the same bytes.
  */
 export function packOnce(): Promise<string> {
+  const shared = process.env[PACKED_TARBALL_ENV];
+  if (shared) return Promise.resolve(shared);
   packed ??= (async () => {
     const dest = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-garm-pack-"));
     process.once("exit", () => fs.rmSync(dest, { recursive: true, force: true }));
@@ -48,11 +55,16 @@ export function packOnce(): Promise<string> {
   return packed;
 }
 
-/** `npm install <tarball>` in `dir`, as a user installs the package into a project. */
+/**
+ * `npm install <tarball>` in `dir`, as a user installs the package into a project. Projects declaring the same
+ * dependencies share one full install per tarball (shared-install.ts): a later one starts from a copy of its tree.
+ */
 export async function installTarball(dir: string, tarball: string): Promise<void> {
-  // The npm cache serves what an earlier run fetched; the registry is asked only for what it lacks.
-  const npm = await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", tarball], { cwd: dir, env: process.env, timeoutMs: 300_000 });
-  if (npm.code !== 0) throw new Error(`npm install ${tarball} in ${dir} failed (exit ${npm.code}):\n${npm.stderr}`);
+  await installShared(dir, tarball, async () => {
+    // The npm cache serves what an earlier run fetched; the registry is asked only for what it lacks.
+    const npm = await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", tarball], { cwd: dir, env: process.env, timeoutMs: 300_000 });
+    if (npm.code !== 0) throw new Error(`npm install ${tarball} in ${dir} failed (exit ${npm.code}):\n${npm.stderr}`);
+  });
 }
 
 export interface ProjectOptions {

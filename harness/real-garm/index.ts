@@ -161,6 +161,14 @@ class PortTakenError extends Error {}
 /** How many times a start is tried again after losing its port. */
 const PORT_ATTEMPTS = 5;
 
+/**
+ * GARM ran but never answered HTTP. Seen once in a parallel `make test` (load 6 on 2 cores): a restart on the same port
+ * and database stayed in its cache worker's start for the whole minute, its pool managers running; the same scenario
+ * passes alone and four at once. The start is tried once more, saying so; the stacks of the hung one are in its log.
+ */
+class StartHungError extends Error {}
+const HUNG_ATTEMPTS = 2;
+
 /** High-entropy secret of an exact length from [A-Za-z0-9] plus a few symbols (zxcvbn score 4; safe inside TOML "..."). */
 function secret(len: number): string {
     const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789_-.:";
@@ -229,6 +237,14 @@ function renderConfig(c: ConfigInputs): string {
         );
     }
     return lines.join("\n");
+}
+
+/** The goroutines of a Go SIGQUIT dump that run GARM's own code, for an error message (at most `maxLines`). */
+export function garmGoroutines(dump: string, maxLines = 200): string {
+    const blocks = dump.split(/\n(?=goroutine \d+ )/).filter((b) => b.startsWith("goroutine ") && b.includes("cloudbase/garm/"));
+    if (blocks.length === 0) return "";
+    const lines = `GARM's goroutines (SIGQUIT):\n${blocks.join("\n")}`.split("\n");
+    return lines.slice(0, maxLines).join("\n") + (lines.length > maxLines ? `\n... ${lines.length - maxLines} more lines` : "");
 }
 
 async function sleep(ms: number): Promise<void> {
@@ -329,11 +345,15 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
      * part of GARM's controller URLs and of every client's URL, so the same port is tried again after a pause.
      */
     async function start(mayMovePort: boolean): Promise<void> {
-        for (let attempt = 1; ; attempt++) {
+        for (let attempt = 1, hung = 0; ; attempt++) {
             try {
                 await startOnce();
                 return;
             } catch (e) {
+                if (e instanceof StartHungError && ++hung < HUNG_ATTEMPTS) {
+                    console.log(`      (GARM ran but did not answer on ${url} within ${startTimeoutMs / 1000} s; its goroutines are in ${logPath}; starting it again)`);
+                    continue;
+                }
                 if (!(e instanceof PortTakenError) || attempt >= PORT_ATTEMPTS) throw e;
                 if (mayMovePort) {
                     port = await pickPort();
@@ -389,8 +409,12 @@ export async function startRealGarm(opts: StartRealGarmOptions): Promise<RealGar
                 await sleep(150);
             }
         }
-        await stopProcess();
-        throw new Error(`GARM did not answer on ${url} within ${startTimeoutMs} ms; log tail:\n${tail()}`);
+        // Still running but not serving: Go prints every goroutine's stack on SIGQUIT, which shows where GARM's start waits.
+        const logSoFar = logs().length;
+        const wasRunning = !exited;
+        await stopProcess("SIGQUIT");
+        const message = `GARM did not answer on ${url} within ${startTimeoutMs} ms; log tail:\n${tail()}\n${garmGoroutines(logs().slice(logSoFar))}`;
+        throw wasRunning ? new StartHungError(message) : new Error(message);
     }
 
     async function stopProcess(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {

@@ -5,26 +5,28 @@ import Mocha from "mocha";
 
 const SLOWEST_SHOWN = 15;
 
+/** A test or hook as the reporter sees it, in a serial run or replayed from a parallel worker. */
+interface Timed {
+  file?: string;
+  duration?: number;
+}
+
 class SpecWithSummary extends Mocha.reporters.Spec {
   constructor(runner: Mocha.Runner, options?: Mocha.MochaOptions) {
     super(runner, options);
+    // A file's time is the sum of its tests' and hooks' durations, which mocha measures where they run: in a parallel
+    // run (`make test`) a worker's events reach this reporter only when its file is done, so the time between events
+    // here says nothing of how long the file took.
     const perFile = new Map<string, number>();
-    let fileStarted = Date.now();
-    let currentFile: string | undefined;
-    const close = () => {
-      if (currentFile) perFile.set(currentFile, (perFile.get(currentFile) ?? 0) + (Date.now() - fileStarted));
+    const add = (r: Timed) => {
+      if (r.file && typeof r.duration === "number") perFile.set(r.file, (perFile.get(r.file) ?? 0) + r.duration);
     };
-    runner.on(Mocha.Runner.constants.EVENT_SUITE_BEGIN, (suite: Mocha.Suite) => {
-      if (!suite.file || suite.file === currentFile) return;
-      close();
-      currentFile = suite.file;
-      fileStarted = Date.now();
-    });
+    runner.on(Mocha.Runner.constants.EVENT_TEST_END, add);
+    runner.on(Mocha.Runner.constants.EVENT_HOOK_END, add);
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
-      close();
       const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_SHOWN);
       if (slowest.length > 1) {
-        console.log(`slowest files (of ${perFile.size}):`);
+        console.log(`slowest files (of ${perFile.size}; tests and hooks):`);
         for (const [file, ms] of slowest) console.log(`  ${(ms / 1000).toFixed(0).padStart(5)} s  ${path.relative(process.cwd(), file)}`);
       }
       const { passes, failures, pending } = this.stats;

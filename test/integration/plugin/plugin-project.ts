@@ -16,8 +16,16 @@ export const PYTHON_VENV_BIN = path.join(CACHE, "pulumi-language-python-v3.68.0"
 
 let built: string | undefined;
 
-/** Runs provider-plugin/build.sh once per process; returns the plugin tarball. */
+/** Set by `make test` (test/support/run-suite.ts) to the archive it built once before starting its mocha workers. */
+export const PLUGIN_ARCHIVE_ENV = "PULUMI_GARM_TEST_PLUGIN";
+
+/**
+ * Runs provider-plugin/build.sh once per process; returns the plugin tarball. Under `make test` it returns the archive
+ * the runner built (PLUGIN_ARCHIVE_ENV): build.sh empties build/plugin and rewrites build/'s archives, which another
+ * worker may be reading at the time.
+ */
 export function buildPluginOnce(): string {
+  built ??= process.env[PLUGIN_ARCHIVE_ENV];
   if (!built) {
     const out = execFileSync(path.join(REPO_ROOT, "provider-plugin", "build.sh"), { cwd: REPO_ROOT, encoding: "utf8", timeout: 300_000 });
     built = path.resolve(REPO_ROOT, out.trim().split("\n").pop()!);
@@ -25,9 +33,16 @@ export function buildPluginOnce(): string {
   return built;
 }
 
-/** The pulumi_garm wheel `make sdks` generated into sdk/python, built into `dir` as a user's pip would (setuptools from the virtualenv). */
+/**
+ * The pulumi_garm wheel `make sdks` generated into sdk/python, built into `dir` as a user's pip would (setuptools from
+ * the virtualenv). It builds from a copy in `dir`: setuptools writes build/ and an egg-info beside the sources, where two
+ * test files building at once (parallel workers) would overwrite each other's.
+ */
 export function buildPythonWheel(dir: string): string {
-  execFileSync(path.join(PYTHON_VENV_BIN, "python3"), ["-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "-w", dir, path.join(REPO_ROOT, "sdk", "python")]);
+  const source = path.join(dir, "sdk-python");
+  const sdk = path.join(REPO_ROOT, "sdk", "python");
+  fs.cpSync(sdk, source, { recursive: true, filter: (p) => !/^(build|[^/]*\.egg-info)(\/|$)/.test(path.relative(sdk, p)) });
+  execFileSync(path.join(PYTHON_VENV_BIN, "python3"), ["-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "-w", dir, source]);
   return path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith(".whl"))!);
 }
 
