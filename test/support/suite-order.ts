@@ -18,6 +18,8 @@ export const SLOWEST_FIRST: readonly string[] = [
   "test/integration/garm-provider/two-operators.test.ts", // 77 s
   "test/integration/plugin/cli-behaviour.test.ts", // 77 s
   "test/integration/scaleset/scaleset.test.ts", // 69 s
+  "test/integration/cli/two-garms.test.ts", // 65 s alone at load 2-4, not yet measured in the parallel run
+  "test/e2e/two-garms-real-garm.test.ts", // 55 s alone, not yet measured in the parallel run
   "test/e2e/garm-from-scratch-real-garm.test.ts", // 55 s
   "test/integration/garm-provider/over-ssh.test.ts", // 50 s
   "test/integration/cli/import-option.test.ts", // 44 s
