@@ -1,5 +1,6 @@
 // GarmProvider as Pulumi calls it: the lifecycle wired to the real config file, shell, clock and GARM client, on the
 // host each resource's `connection` names (this machine without one).
+import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
 import { sleepUnlessCancelled } from "../../common/cancel";
 import { configure, garmClient, processCancel } from "../../common/connection";
@@ -9,7 +10,7 @@ import { markingGarmRestarts, restartWindowsFor } from "../../garm/restart-windo
 import type { MachineFiles } from "../../machine/files";
 import type { GarmHost } from "../../machine/host";
 import { connectionOf } from "./inputs";
-import { makeGarmProviderImpl, type GarmProviderImpl } from "./lifecycle";
+import { makeGarmProviderImpl, type GarmProviderImpl, type Restarter } from "./lifecycle";
 import { localHost } from "../../machine/local-host";
 import { RestartCoordinator, type RestartHost } from "./restart";
 import { sshHostFor } from "./ssh-hosts";
@@ -19,19 +20,38 @@ const consoleLine = (line: string) => console.log(line);
 // One coordinator per provider process: Pulumi runs every operation of an update in this one process, so changes
 // made together share one restart. Its line goes to whoever asked for the restart that started the batch.
 let restartLog: (line: string) => void = consoleLine;
+/**
+ * The GARM client of the GarmProvider instance a restart is run for: the dynamic provider's (the GARM the running
+ * resource names) or one plugin instance's. A batch's timer is set within a request or a hold's release of an
+ * instance (restarterOf), so the batch marks the restart window of that instance's GARM, whose transport reads it.
+ */
+const restartingGarm = new AsyncLocalStorage<() => GarmClient>();
 const restarts = new RestartCoordinator({
-  // A batch runs in the context of the request that started it, so garmClient() is the GARM its resources live in.
-  run: markingGarmRestarts((command: string, timeoutMs: number, host?: RestartHost) => (host ?? localHost).run(command, timeoutMs), () => restartWindowsFor(garmUrlNow())),
+  run: markingGarmRestarts(
+    (command: string, timeoutMs: number, host?: RestartHost) => (host ?? localHost).run(command, timeoutMs),
+    () => restartWindowsFor(urlOf(restartingGarm.getStore() ?? garmClient)),
+  ),
   log: (line) => restartLog(line),
 });
 
-/** The URL of the GARM the running operation acts in (its resource's own, else the stack's); "" while a setting is wrong. */
-function garmUrlNow(): string {
+/** The URL of the GARM `garm` reaches; "" while a setting is wrong. */
+function urlOf(garm: () => GarmClient): string {
   try {
-    return garmClient().garmUrl;
+    return garm().garmUrl;
   } catch {
     return "";
   }
+}
+
+/** The process's coordinator, as one instance asks it: every batch it starts or releases runs for `garm`. */
+function restarterOf(garm: () => GarmClient): Restarter {
+  return {
+    request: (...args) => restartingGarm.run(garm, () => restarts.request(...args)),
+    hold: (host) => {
+      const release = restarts.hold(host);
+      return () => restartingGarm.run(garm, release);
+    },
+  };
 }
 
 /** A connection not known yet (preview) or not valid: nothing can be read there, so check's reads pass. */
@@ -59,6 +79,7 @@ const unresolvedHost: GarmHost = {
  */
 export function garmProviderWith(garm: () => GarmClient, log: (line: string) => void = consoleLine, cancel?: AbortSignal): KindMethods {
   restartLog = log;
+  const restarter = restarterOf(garm);
   // One lifecycle per GARM host: its file edits, reads and restart all go there.
   const impls = new Map<GarmHost, GarmProviderImpl>();
   const on = (host: GarmHost): GarmProviderImpl => {
@@ -66,13 +87,13 @@ export function garmProviderWith(garm: () => GarmClient, log: (line: string) => 
     if (!impl) {
       impl = makeGarmProviderImpl({
         garm,
-        restarts,
+        restarts: restarter,
         cancel,
         host,
         sleep: (ms) => sleepUnlessCancelled(ms, cancel),
         now: () => Date.now(),
         log,
-        watchRestarts: (file, read) => restartWindowsFor(garmUrlNow()).watch(file, read),
+        watchRestarts: (file, read) => restartWindowsFor(urlOf(garm)).watch(file, read),
       });
       impls.set(host, impl);
     }
