@@ -8,6 +8,11 @@ import { cancelOnSignals, newCancellation } from "./cancel";
 import { probeGarmOnce } from "./garm-probe";
 import { consoleLogger } from "./log";
 
+/** What makes two settings one connection: the same GARM, login and trust, named from the same place. */
+function settingsKey(settings: ConnectionSettings): string {
+  return JSON.stringify([settings.url, settings.username, settings.password, settings.caCert ?? "", settings.urlSetting ?? ""]);
+}
+
 /** Connection settings and the client built from them, shared by every operation of one provider instance. */
 export class Connection {
   private settings: ConnectionSettings | Error | undefined;
@@ -58,7 +63,7 @@ export class Connection {
     }
     const settings = this.settings as ConnectionSettings | Error;
     if (settings instanceof Error) throw settings;
-    const key = `${settings.url}\n${settings.username}\n${settings.password}\n${settings.caCert ?? ""}`;
+    const key = settingsKey(settings);
     if (!this.cached || this.cached.key !== key) {
       this.cached = { key, client: new GarmClient({ ...settings, cancel: this.cancel }) };
     }
@@ -104,7 +109,7 @@ const namedConnections = new Map<string, Connection>();
  */
 export function connectionFor(settings: ConnectionSettings | Error): Connection {
   if (settings instanceof Error) return new Connection(processCancel).use(settings);
-  const key = JSON.stringify([settings.url, settings.username, settings.password, settings.caCert ?? "", settings.urlSetting ?? ""]);
+  const key = settingsKey(settings);
   let connection = namedConnections.get(key);
   if (!connection) {
     connection = new Connection(processCancel).use(settings);

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { type ConnectionSettings, ConnectionSettingsError, checkUrl, readCaCert } from "./config";
 import { containsUnknown } from "./unknown";
 
-/** The fields of a connection, as a program gives them. */
+/** The fields of a connection, as a program gives them (the SDK's GarmConnectionArgs, checked to match in its test). */
 export const garmConnectionSchema = z
   .object({
     url: z.string().trim().min(1, "must be GARM's base URL, e.g. https://garm.example.com:9997"),
@@ -16,8 +16,6 @@ export const garmConnectionSchema = z
     insecure: z.boolean().optional(),
   })
   .strict();
-
-export type GarmConnectionInput = z.input<typeof garmConnectionSchema>;
 
 export interface ConnectionProblem {
   /** The field at fault, from the connection's own name: `garm.url`. */
@@ -66,7 +64,7 @@ export function connectionSettingsOf(value: unknown, field: string): { settings?
 function problemOf(issue: z.core.$ZodIssue, field: string): ConnectionProblem {
   const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
   if (keys.length > 0) {
-    const settings = "url, username, password, caCertFile, caCert, insecure";
+    const settings = Object.keys(garmConnectionSchema.shape).join(", ");
     return keys.length === 1
       ? { property: `${field}.${keys[0]}`, reason: `is not a connection setting (${settings})` }
       : { property: field, reason: `${keys.join(", ")} are not connection settings (${settings})` };

@@ -3,12 +3,20 @@
 // without a call to the kind's update.
 import { strict as assert } from "node:assert";
 import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
 import { garmClient, resetConnection } from "../../provider/common/connection";
+import type { garmConnectionSchema } from "../../provider/common/garm-connection-input";
+import type { GarmConnectionArgs } from "../../sdk/nodejs/garm-connection";
 import { UNKNOWN } from "../../provider/common/unknown";
 import { userFacing } from "../../provider/common/user-facing";
 import { GARM_CONNECTION_SECRET_PATHS, inItsOwnGarm } from "../../provider/resource-garm";
 
 type Props = Record<string, unknown>;
+
+// The SDK's hand-written GarmConnectionArgs (the program's package loads no zod) names exactly the schema's fields:
+// this line stops compiling when one gains a field the other lacks.
+type SchemaFields = keyof z.input<typeof garmConnectionSchema>;
+const SAME_FIELDS: [Exclude<keyof GarmConnectionArgs, SchemaFields>, Exclude<SchemaFields, keyof GarmConnectionArgs>] extends [never, never] ? true : false = true;
 
 const EU = { url: "https://garm-eu.example:9997", username: "admin", password: "eu-Passw0rd-1" };
 const US = { url: "https://garm-us.example:9997", username: "admin", password: "us-Passw0rd-1" };
@@ -43,6 +51,8 @@ function kind(calls: string[], seen: Props[], changes = true): pulumi.dynamic.Re
 }
 
 describe("a resource's own GARM (the garm input)", () => {
+  it("is described by the SDK with the fields the provider checks", () => assert.equal(SAME_FIELDS, true));
+
   const savedEnv = { ...process.env };
   beforeEach(() => {
     resetConnection();
