@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import { configure, garmClient, processCancel } from "../../common/connection";
 import { GARM_IDENTITY_OUTPUT, garmIdentityOf } from "../../common/garm-identity";
 import type { CreateScaleSetParams, GarmClient, ScaleSetView } from "../../garm/client";
+import { perClient } from "../../garm/per-client";
 import { isGarmError } from "../../garm/errors";
 import { isCancelled } from "../../common/cancel";
 import { type ChangeWaiter, changeWaiter, scaleSetConcern } from "../../common/events-wait";
@@ -93,9 +94,10 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
   const gate = readGate({ log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000 });
   const readLive = liveReader({ client: deps.client, log: deps.log, timeoutMs: deps.readTimeoutMs ?? 5000, gate });
   // Replacements diff planned in this process, for delete to check a delete-first one again (replacement.ts), and for
-  // create to retire the generation a create-first one replaces (succession.ts).
-  const replacements = new PlannedReplacements<ScaleSetOutputs>();
-  const retirements = new EarlyRetirements();
+  // create to retire the generation a create-first one replaces (succession.ts). Kept per GARM client: one dynamic
+  // provider process serves the resources of every GARM a program names, and GARM ids repeat from one GARM to another.
+  const replacementsIn = perClient((_client: GarmClient) => new PlannedReplacements<ScaleSetOutputs>());
+  const retirementsIn = perClient((_client: GarmClient) => new EarlyRetirements());
 
   return {
     async check(olds, news) {
@@ -116,7 +118,9 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
         logReplacements(deps.log, label, replaceReasons(stored, withoutProviderKey(news), planned.replaces));
         if (news.maxRunners === 0) deps.log.info(parkedCreateLine(`${label}: its replacement`));
         if (garmId !== undefined) {
-          replacements.record(garmId, news, stored);
+          // No client (a setting is wrong, said by the operations that need GARM): no create or delete to remember it for.
+          const client = clientIfSet();
+          if (client) replacementsIn(client).record(garmId, news, stored);
           if (planned.deleteBeforeReplace) await refuseDoomedReplacement(label, garmId, stored, news);
         }
         return planned;
@@ -146,9 +150,9 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
     },
 
     async create(props) {
-      const replaced = replacements.created(props);
       const inputs = inputsOf(props);
       const client = deps.client();
+      const replaced = replacementsIn(client).created(props);
       // GARM does not check the provider exists and would create a scale set that can never run or drain (§4.4, §9.3).
       const [entity, providers] = await Promise.all([
         resolveEntity(client, inputs),
@@ -267,13 +271,13 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
         garmId = found.view.id;
       }
       // A delete-first replacement's create must be able to succeed before the old scale set is touched (replacement.ts).
-      const replacing = replacements.take(garmId);
+      const replacing = replacementsIn(client).take(garmId);
       if (replacing) {
         const reasons = await replacementBlockers(client, replacing, { id: garmId, liveName: olds.liveName, forgeType: olds.forgeType });
         if (reasons.length > 0) throw refusedReplacement(`GarmScaleSet ${olds.liveName} (id ${garmId})`, reasons, "delete");
       }
       // A create-first replacement's create started retiring this generation once its successor was ready: wait for it.
-      const early = await retirements.take(garmId);
+      const early = await retirementsIn(client).take(garmId);
       if (early?.kind === "failed" && (isCancelled(early.error) || early.error instanceof DrainError)) throw early.error;
       let outcome;
       if (early?.kind === "retired") outcome = early.outcome;
@@ -425,7 +429,7 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
   function retireWhenSucceeded(client: GarmClient, inputs: CheckedInputs, outs: ScaleSetOutputs, replaced: PlannedReplacement<ScaleSetOutputs>[]): void {
     const wanted = inputs.enabled ? Math.min(inputs.minIdleRunners, inputs.maxRunners) : 0;
     for (const { id, old } of replaced) {
-      retirements.start(id, async () => {
+      retirementsIn(client).start(id, async () => {
         await awaitRunners(client, `GarmScaleSet ${outs.liveName} (id ${outs.scaleSetId})`, outs.scaleSetId, wanted, inputs.drain);
         return retireOld(client, id, old);
       });
@@ -474,17 +478,23 @@ export function scaleSetMethodsWith(deps: ScaleSetDeps): KindMethods {
     return retireScaleSet(target, drainOptionsFor(olds.drain), { client, ...drainDepsOf(deps, waiter) }).finally(() => waiter?.close());
   }
 
+  /** The client, or undefined while a connection setting is wrong or not known yet. */
+  function clientIfSet(): GarmClient | undefined {
+    try {
+      return deps.client();
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
    * At preview and at `up`, before the engine deletes the old scale set of a delete-first replacement: throws when
    * GARM would refuse the new one (replacement.ts). When GARM cannot be read now, says that delete checks again.
    */
   async function refuseDoomedReplacement(label: string, garmId: number, stored: ScaleSetOutputs, news: Record<string, unknown>): Promise<void> {
-    let client: GarmClient;
-    try {
-      client = deps.client();
-    } catch {
-      return; // Connection settings not known: `up` reports them before anything is deleted.
-    }
+    const client = clientIfSet();
+    if (!client) return; // Connection settings not known: `up` reports them before anything is deleted.
+
     const old = { id: garmId, liveName: stored.liveName, forgeType: stored.forgeType };
     const read = await gate(() => replacementBlockers(client, news, old, declarationsFor(client)));
     if (read.ok) {

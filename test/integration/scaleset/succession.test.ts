@@ -5,7 +5,7 @@
 import { strict as assert } from "node:assert";
 import { engineForGarm } from "../../../harness/engine-for-garm";
 import { liveName } from "../../../provider/runners/naming";
-import { RETAIN_INPUT } from "../../../provider/registry/kinds";
+import { GARM_INPUT, RETAIN_INPUT } from "../../../provider/registry/kinds";
 import type { Simulator } from "../../../simulator";
 import { type Fixture, baseInputs, sleep, startFixture } from "./fixture";
 
@@ -182,5 +182,41 @@ describe("GarmScaleSet label change: the old generation retires after its succes
     assert.ok(still?.enabled && still.maxRunners === old.maxRunners, `the retained old generation ${old.name} is still there, enabled, as it was`);
     assert.ok(!engine.state().resources.some((r) => r.id === String(old.id)), "Pulumi forgot it, as retainOnDelete does");
     assert.ok(!fx.sim.requests().some((r) => r.method !== "GET" && r.path === `/api/v1/scalesets/${old.id}`), "no call changed or deleted it");
+  });
+
+  it("in two GARMs at once, each old generation is retired in its own GARM, though both hold the same ids and names", async () => {
+    // GARM ids count from 1 in every GARM, and one provider process serves the resources of every GARM a program
+    // names: what the process remembers of a replacement is kept per GARM. Both orders of the two resources run, as
+    // which one's diff, create and delete comes first decides which memory the other would have found.
+    fx = await startFixture({ tickMs: 0 });
+    const other = await startFixture({ tickMs: 0 });
+    const stopOther = ticking(other.sim);
+    try {
+      const engine = engineForGarm(fx.sim, "succession", "two-garms");
+      const garmOf = (f: Fixture) => ({ url: f.sim.url, username: f.sim.username, password: f.sim.password });
+      const here = (labels: string[]) => fx.scaleSet("here", { minIdleRunners: 1, labels, [GARM_INPUT]: garmOf(fx) });
+      const there = (labels: string[]) => fx.scaleSet("there", { minIdleRunners: 1, labels, [GARM_INPUT]: garmOf(other) });
+      stopTicking = ticking(fx.sim);
+      const first = await engine.up([here(baseInputs.labels), there(baseInputs.labels)]);
+      assert.ok(first.ok, JSON.stringify(first.errors));
+      for (const [labels, order] of [
+        [NEW_LABELS, "there first"],
+        [baseInputs.labels, "here first"],
+      ] as const) {
+        await Promise.all([allIdle(fx.sim), allIdle(other.sim)]);
+        const held = (sim: Simulator) => sim.scaleSets().map((s) => `${s.id} ${s.name}`);
+        assert.deepEqual(held(other.sim), held(fx.sim), "the same id and live name in both GARMs");
+        assert.equal(held(fx.sim).length, 1);
+        const decls = order === "there first" ? [there([...labels]), here([...labels])] : [here([...labels]), there([...labels])];
+        const result = await engine.up(decls);
+        assert.ok(result.ok, JSON.stringify(result.errors));
+        const renamed = liveName("ci-small", [...labels], "fake", "hashed");
+        assert.deepEqual(fx.sim.scaleSets().map((s) => s.name), [renamed], `${order}: here, only the new generation is left`);
+        assert.deepEqual(other.sim.scaleSets().map((s) => s.name), [renamed], `${order}: there, only the new generation is left`);
+      }
+    } finally {
+      stopOther();
+      await other.close();
+    }
   });
 });
