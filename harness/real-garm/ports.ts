@@ -91,7 +91,15 @@ export function listensOn(pid: number, port: number): boolean | undefined {
       }
     }
     if (inodes.size === 0) return false;
-    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    let fds: string[];
+    try {
+      fds = fs.readdirSync(`/proc/${pid}/fd`);
+    } catch (err) {
+      // A process that is gone holds nothing: a GARM that exited on its taken port while another server answers there.
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw err;
+    }
+    for (const fd of fds) {
       let target = "";
       try {
         target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);

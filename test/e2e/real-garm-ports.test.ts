@@ -1,6 +1,7 @@
 // The real-GARM fixture's ports: chosen outside the kernel's ephemeral range, and moved when GARM cannot bind its port
 // ("address already in use"), even when whatever holds the port answers HTTP the way GARM does.
 import * as assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -44,6 +45,9 @@ describe("e2e fixtures: ports for real GARM", function () {
         try {
             assert.equal(listensOn(process.pid, port), true);
             assert.equal(listensOn(1, port), false);
+            // A GARM that exited on its taken port, while another server answers there: gone, so not the listener.
+            const gone = spawnSync("true").pid;
+            assert.equal(listensOn(gone, port), false);
         } finally {
             await new Promise((r) => srv.close(r));
         }
